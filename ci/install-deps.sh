@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages racelab needs to build, test and run its gate.
+# Idempotent: installs only what is missing. Runs as root (no sudo) on a fresh machine.
+set -euo pipefail
+
+packages=(
+  clang-14 libclang-rt-14-dev llvm-14   # compiler, TSan/ASan/UBSan/libFuzzer runtimes, llvm-symbolizer
+  cmake ninja-build
+  libgtest-dev libgmock-dev libbenchmark-dev catch2
+  libabsl-dev nlohmann-json3-dev libcli11-dev libpugixml-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+if [[ $(id -u) -ne 0 ]]; then
+  echo "install-deps: missing packages (${missing[*]}) and not root; install them and retry" >&2
+  exit 2
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,53 @@
+// A case: subject x scenario x mode, type-erased so the engine can run any
+// family. Scenario catalogs build cases; the engine never sees a family type.
+#ifndef RACELAB_CASE_H_
+#define RACELAB_CASE_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "racelab/finding.h"
+
+namespace racelab {
+
+enum class Mode { kStress, kControlled };
+const char* to_string(Mode mode);
+
+// How one run of a case executes.
+struct RunRequest {
+  Mode mode = Mode::kStress;
+  std::uint64_t seed = 1;
+  int run_index = 0;
+  // Stress mode: random jitter (sched_yield or a short sleep) at operation
+  // boundaries and scheduling points, and the length of a reader's pause.
+  bool jitter = false;
+  int pause_us = 50;
+};
+
+// What one run observed, before the sanitizer findings of the process are added.
+struct RunObservation {
+  std::vector<Finding> findings;
+  int operations = 0;
+};
+
+struct CaseSpec {
+  std::string family;    // "checkpoint"
+  std::string subject;   // "checkpoint/unsynchronized"
+  std::string scenario;  // "seed_concurrent_sessions"
+  std::function<RunObservation(const RunRequest&)> run;
+};
+
+// A subject or scenario as listed by `racelab list`.
+struct CatalogEntry {
+  std::string family;
+  std::string name;  // subjects: family/variant
+  std::string description;
+  std::string source;  // subjects: repo-relative file
+  bool buggy = false;  // subjects only
+};
+
+}  // namespace racelab
+
+#endif  // RACELAB_CASE_H_

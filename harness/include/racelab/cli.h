@@ -1,0 +1,20 @@
+// The racelab command line: list, run, gate (and the hidden __child used by the
+// runner). Exit status: 0 every expectation met, 1 a mismatch, 2 a usage or
+// input error, 3 the harness itself failed.
+#ifndef RACELAB_CLI_H_
+#define RACELAB_CLI_H_
+
+#include "racelab/registry.h"
+
+namespace racelab {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitMismatch = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitHarness = 3;
+
+int run_cli(const Registry& registry, int argc, char** argv);
+
+}  // namespace racelab
+
+#endif  // RACELAB_CLI_H_

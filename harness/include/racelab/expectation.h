@@ -1,0 +1,36 @@
+// Expectations: the verdict each case must produce, and how an observed set of
+// findings is judged against it. The table itself lives beside the subjects.
+#ifndef RACELAB_EXPECTATION_H_
+#define RACELAB_EXPECTATION_H_
+
+#include <string>
+#include <vector>
+
+#include "racelab/case.h"
+#include "racelab/finding.h"
+
+namespace racelab {
+
+struct Expectation {
+  std::string subject;
+  std::string scenario;
+  std::vector<Mode> modes;  // the modes this row applies to
+  // Empty: the case must be clean in every run. Otherwise at least one run
+  // must end with a finding of one of these kinds.
+  std::vector<FindingKind> catches;
+  // Further kinds a run of a buggy case may show, as consequences of the same
+  // bug (a corrupted map may crash). Any other kind is a mismatch.
+  std::vector<FindingKind> may_also;
+  std::string why;
+};
+
+// "clean", or the kinds joined with " or ".
+std::string describe_expected(const Expectation& e);
+
+// Judges the kinds observed over all runs of a case. Returns an empty string
+// when they meet the expectation, else the reason for the mismatch.
+std::string judge(const Expectation& e, const std::vector<FindingKind>& observed);
+
+}  // namespace racelab
+
+#endif  // RACELAB_EXPECTATION_H_

@@ -1,0 +1,32 @@
+// The history of a run: every operation's call and return, with its result.
+//
+// The scenarios' invariants and the linearizability oracle read it. Times are
+// nanoseconds of a monotonic clock in stress mode and step numbers in
+// controlled mode; either way, a.ret < b.call means a finished before b began.
+#ifndef RACELAB_HISTORY_H_
+#define RACELAB_HISTORY_H_
+
+#include <cstdint>
+#include <vector>
+
+namespace racelab {
+
+// Thread number of the setup operations that run before the threads start.
+inline constexpr int kSetupThread = -1;
+
+template <class Op, class Result>
+struct Event {
+  int thread = 0;       // logical thread, or kSetupThread
+  bool nested = false;  // issued from inside another operation's callback
+  Op op;
+  Result result;
+  std::uint64_t call = 0;
+  std::uint64_t ret = 0;
+};
+
+template <class Op, class Result>
+using History = std::vector<Event<Op, Result>>;
+
+}  // namespace racelab
+
+#endif  // RACELAB_HISTORY_H_

@@ -1,0 +1,22 @@
+// JSON forms of findings and case results: the result channel between a child
+// and its parent, and results.json (schema in reports/results.schema.json).
+#ifndef RACELAB_JSON_H_
+#define RACELAB_JSON_H_
+
+#include <nlohmann/json.hpp>
+
+#include "racelab/finding.h"
+#include "racelab/runner.h"
+
+namespace racelab {
+
+inline constexpr int kResultsSchemaVersion = 1;
+
+nlohmann::json to_json(const Finding& finding);
+// Throws nlohmann::json::exception on a malformed object.
+Finding finding_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const CaseResult& result);
+
+}  // namespace racelab
+
+#endif  // RACELAB_JSON_H_

@@ -1,0 +1,75 @@
+// The case runner: every run of a case executes in a child process (a re-exec
+// of the same binary with the case as arguments), so a subject that crashes,
+// hangs or corrupts memory is a finding of that run and never takes the
+// harness down. The parent collects the child's structured findings from a
+// pipe, its exit status or signal, and enforces a time limit.
+#ifndef RACELAB_RUNNER_H_
+#define RACELAB_RUNNER_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "racelab/case.h"
+#include "racelab/expectation.h"
+#include "racelab/registry.h"
+
+namespace racelab {
+
+struct RunOptions {
+  Mode mode = Mode::kStress;
+  int runs = 20;
+  std::uint64_t seed = 1;
+  bool jitter = false;
+  int pause_us = 50;
+  int run_timeout_ms = 5000;   // the child's watchdog; the parent allows more
+  std::string self_exe = "/proc/self/exe";
+};
+
+// A finding as aggregated over the runs of a case.
+struct AggregatedFinding {
+  Finding finding;
+  int runs = 0;  // how many runs reported it
+};
+
+struct CaseResult {
+  std::string family;
+  std::string subject;
+  std::string scenario;
+  Mode mode = Mode::kStress;
+  std::string expected;            // "clean" or "data_race or ..."
+  std::vector<FindingKind> kinds;  // observed over all runs, in enum order
+  std::string mismatch;            // empty when the expectation holds
+  int runs = 0;
+  int runs_with_finding = 0;
+  std::map<std::string, int> histogram;  // outcome of a run -> how many runs
+  std::vector<AggregatedFinding> findings;
+  std::string first_failure_log;  // the sanitizer text of the first failing run
+  double seconds = 0;
+
+  std::string observed() const;  // "clean" or kinds joined with ","
+};
+
+// The findings of one child run, as the parent saw them.
+struct RunRecord {
+  std::vector<Finding> findings;
+  std::string log;  // the child's stderr (capped)
+};
+
+// Runs one run of `spec` in a child process.
+RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options, int run_index);
+
+// Runs every run of a case and judges it against `expectation` (may be null:
+// then any finding counts as a mismatch-free observation and mismatch says so).
+CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
+                    const RunOptions& options);
+
+// The child side: runs one run of the case and reports on file descriptor 3.
+// Returns the process exit status.
+int child_main(const Registry& registry, const std::string& subject,
+               const std::string& scenario, const RunOptions& options, int run_index);
+
+}  // namespace racelab
+
+#endif  // RACELAB_RUNNER_H_

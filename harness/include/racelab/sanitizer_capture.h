@@ -1,0 +1,40 @@
+// In-process capture of sanitizer reports, for the child process of a case.
+//
+// Under TSan, __tsan_on_report receives each report; the hook copies the raw
+// facts (kind, accesses, program counters) into static storage that TSan does
+// not instrument, and writes one notice line to the result channel with a raw
+// system call so that a run that later crashes still counts its report. After
+// the run, take_tsan_findings() symbolizes them into Findings. Under ASan, a
+// death callback writes the report's kind and first frame before the process
+// dies. In a build without the sanitizer these do nothing.
+#ifndef RACELAB_SANITIZER_CAPTURE_H_
+#define RACELAB_SANITIZER_CAPTURE_H_
+
+#include <vector>
+
+#include "racelab/finding.h"
+
+namespace racelab {
+
+// Where notices go (a file descriptor open for writing), or -1 for nowhere.
+void set_sanitizer_notice_fd(int fd);
+
+// Installs the ASan death callback (no-op in other builds).
+void install_asan_death_callback();
+
+// The TSan reports captured since the last call, symbolized.
+std::vector<Finding> take_tsan_findings();
+
+// How many TSan reports the hook has seen since the process started.
+int tsan_reports_seen();
+
+// True when this binary is built with ThreadSanitizer / AddressSanitizer.
+bool built_with_tsan();
+bool built_with_asan();
+
+// Symbolizes one program counter (empty function when unknown).
+Frame symbolize(const void* pc);
+
+}  // namespace racelab
+
+#endif  // RACELAB_SANITIZER_CAPTURE_H_

@@ -1,0 +1,48 @@
+// A scenario: a named concurrent workload over one family.
+//
+// A family binding F provides:
+//   using Store, Op, Result;
+//   static constexpr const char* kName;
+//   static Result execute(Store&, const Op&, OpContext&, History<Op,Result>* nested)
+//   static std::string describe(const Op&), describe(const Result&)
+// A scenario turns a seed into a program (setup operations, then per-thread
+// operations) and checks its own invariants on the finished run.
+#ifndef RACELAB_SCENARIO_H_
+#define RACELAB_SCENARIO_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "racelab/finding.h"
+#include "racelab/history.h"
+
+namespace racelab {
+
+template <class Op>
+struct Program {
+  std::vector<Op> setup;                 // run by one thread before the others
+  std::vector<std::vector<Op>> threads;  // one list per logical thread
+};
+
+template <class F>
+struct Scenario {
+  using Store = typename F::Store;
+  using Op = typename F::Op;
+  using Result = typename F::Result;
+
+  std::string name;
+  std::string description;
+  // The program for a seed (most scenarios ignore it; `generated` does not).
+  std::function<Program<Op>(std::uint64_t seed)> program;
+  // Invariants over the finished run; the store is quiescent. Each violation is
+  // appended as a finding.
+  std::function<void(const Program<Op>&, const History<Op, Result>&, Store&,
+                     std::vector<Finding>&)>
+      check;
+};
+
+}  // namespace racelab
+
+#endif  // RACELAB_SCENARIO_H_

@@ -1,0 +1,107 @@
+// Stress mode: the program's threads as real OS threads, released together by
+// a barrier, with optional random jitter at operation boundaries. Records the
+// history with a monotonic clock read inside each operation.
+#ifndef RACELAB_STRESS_RUNNER_H_
+#define RACELAB_STRESS_RUNNER_H_
+
+#include <barrier>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "racelab/case.h"
+#include "racelab/history.h"
+#include "racelab/op_context.h"
+#include "racelab/scenario.h"
+
+namespace racelab {
+
+namespace stress_internal {
+
+std::uint64_t monotonic_ns();
+// Installs the jitter hook for racelab::yield_point() while a run lasts.
+class JitterScope {
+ public:
+  JitterScope(bool enabled, std::uint64_t seed);
+  ~JitterScope();
+  JitterScope(const JitterScope&) = delete;
+  JitterScope& operator=(const JitterScope&) = delete;
+};
+// A random sched_yield or short sleep, from a per-thread generator.
+void jitter();
+
+class StressContext final : public OpContext {
+ public:
+  StressContext(int thread, int pause_us) : thread_(thread), pause_us_(pause_us) {}
+  int thread() const override { return thread_; }
+  void pause() override {
+    std::this_thread::sleep_for(std::chrono::microseconds(pause_us_));
+  }
+  std::uint64_t now() override { return monotonic_ns(); }
+
+ private:
+  int thread_;
+  int pause_us_;
+};
+
+}  // namespace stress_internal
+
+// Runs `scenario`'s program once against a fresh store from `make_store`.
+template <class F>
+RunObservation run_stress(const Scenario<F>& scenario,
+                          std::unique_ptr<typename F::Store> (*make_store)(),
+                          const RunRequest& request) {
+  using Op = typename F::Op;
+  using Result = typename F::Result;
+  using EventT = Event<Op, Result>;
+
+  Program<Op> program = scenario.program(request.seed);
+  std::unique_ptr<typename F::Store> store = make_store();
+  stress_internal::JitterScope jitter_scope(request.jitter, request.seed);
+
+  auto run_op = [&](const Op& op, stress_internal::StressContext& ctx,
+                    std::vector<EventT>& out) {
+    EventT event{ctx.thread(), false, op, Result{}, ctx.now(), 0};
+    std::vector<EventT> nested;
+    event.result = F::execute(*store, op, ctx, &nested);
+    event.ret = ctx.now();
+    out.push_back(std::move(event));
+    for (EventT& e : nested) out.push_back(std::move(e));
+  };
+
+  History<Op, Result> history;
+  stress_internal::StressContext setup_ctx(kSetupThread, request.pause_us);
+  for (const Op& op : program.setup) run_op(op, setup_ctx, history);
+
+  const int n = static_cast<int>(program.threads.size());
+  std::vector<std::vector<EventT>> per_thread(n);
+  std::barrier start(n);
+  std::vector<std::thread> threads;
+  threads.reserve(n);
+  for (int t = 0; t < n; ++t) {
+    threads.emplace_back([&, t] {
+      stress_internal::StressContext ctx(t, request.pause_us);
+      start.arrive_and_wait();
+      for (const Op& op : program.threads[t]) {
+        if (request.jitter) stress_internal::jitter();
+        run_op(op, ctx, per_thread[t]);
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+
+  RunObservation observation;
+  for (auto& events : per_thread) {
+    observation.operations += static_cast<int>(events.size());
+    for (EventT& e : events) history.push_back(std::move(e));
+  }
+  scenario.check(program, history, *store, observation.findings);
+  return observation;
+}
+
+}  // namespace racelab
+
+#endif  // RACELAB_STRESS_RUNNER_H_

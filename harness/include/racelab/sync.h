@@ -1,0 +1,101 @@
+// Mutex types the controlled scheduler understands, for subjects to use.
+//
+// racelab::Mutex and racelab::SharedMutex wrap std::mutex and
+// std::shared_mutex and carry clang's thread-safety annotations, so a fixed
+// subject built with -Wthread-safety proves its locking at compile time. In
+// controlled mode every lock operation is a scheduling point and a busy lock
+// blocks the logical thread cooperatively; acquire and release still go through
+// the real primitive, so ThreadSanitizer sees the same happens-before edges it
+// would see between OS threads.
+#ifndef RACELAB_SYNC_H_
+#define RACELAB_SYNC_H_
+
+#include <mutex>
+#include <shared_mutex>
+
+#include "absl/base/thread_annotations.h"
+#include "racelab/scheduling_hooks.h"
+
+namespace racelab {
+
+// A scheduling point for user code: in controlled mode the scheduler may switch
+// threads here; in stress mode it runs the stress yield hook, if any.
+void yield_point(const char* what = "yield_point");
+
+namespace sync_internal {
+// Stress-mode bookkeeping of the locks the calling OS thread holds, used to
+// report a thread that requests a lock it already holds instead of hanging.
+void before_lock(const void* lock, const char* name, LockMode mode);
+void after_unlock(const void* lock);
+}  // namespace sync_internal
+
+class ABSL_LOCKABLE Mutex {
+ public:
+  explicit Mutex(const char* name = "mutex") : name_(name) {}
+  Mutex(const Mutex&) = delete;
+  Mutex& operator=(const Mutex&) = delete;
+
+  void lock() ABSL_EXCLUSIVE_LOCK_FUNCTION();
+  void unlock() ABSL_UNLOCK_FUNCTION();
+  bool try_lock() ABSL_EXCLUSIVE_TRYLOCK_FUNCTION(true);
+
+  const char* name() const { return name_; }
+
+ private:
+  std::mutex mu_;
+  const char* name_;
+};
+
+class ABSL_LOCKABLE SharedMutex {
+ public:
+  explicit SharedMutex(const char* name = "shared_mutex") : name_(name) {}
+  SharedMutex(const SharedMutex&) = delete;
+  SharedMutex& operator=(const SharedMutex&) = delete;
+
+  void lock() ABSL_EXCLUSIVE_LOCK_FUNCTION();
+  void unlock() ABSL_UNLOCK_FUNCTION();
+  void lock_shared() ABSL_SHARED_LOCK_FUNCTION();
+  void unlock_shared() ABSL_UNLOCK_FUNCTION();
+
+  const char* name() const { return name_; }
+
+ private:
+  std::shared_mutex mu_;
+  const char* name_;
+};
+
+// Holds a Mutex (or a SharedMutex exclusively) for its scope.
+template <class M>
+class ABSL_SCOPED_LOCKABLE BasicMutexLock {
+ public:
+  explicit BasicMutexLock(M& mu) ABSL_EXCLUSIVE_LOCK_FUNCTION(mu) : mu_(mu) {
+    mu_.lock();
+  }
+  ~BasicMutexLock() ABSL_UNLOCK_FUNCTION() { mu_.unlock(); }
+  BasicMutexLock(const BasicMutexLock&) = delete;
+  BasicMutexLock& operator=(const BasicMutexLock&) = delete;
+
+ private:
+  M& mu_;
+};
+
+using MutexLock = BasicMutexLock<Mutex>;
+using WriterLock = BasicMutexLock<SharedMutex>;
+
+// Holds a SharedMutex in shared mode for its scope.
+class ABSL_SCOPED_LOCKABLE ReaderLock {
+ public:
+  explicit ReaderLock(SharedMutex& mu) ABSL_SHARED_LOCK_FUNCTION(mu) : mu_(mu) {
+    mu_.lock_shared();
+  }
+  ~ReaderLock() ABSL_UNLOCK_FUNCTION() { mu_.unlock_shared(); }
+  ReaderLock(const ReaderLock&) = delete;
+  ReaderLock& operator=(const ReaderLock&) = delete;
+
+ private:
+  SharedMutex& mu_;
+};
+
+}  // namespace racelab
+
+#endif  // RACELAB_SYNC_H_

@@ -1,0 +1,123 @@
+// The child side of a case run: executes one run and reports its findings as
+// JSON lines on file descriptor 3 (the result channel).
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "racelab/runner.h"
+#include "racelab/sanitizer_capture.h"
+#include "racelab/sync.h"
+#include "result_channel.h"
+
+namespace racelab {
+namespace {
+
+constexpr int kResultFd = 3;
+
+void write_line(const std::string& line) {
+  std::string text = line + "\n";
+  const char* p = text.data();
+  size_t left = text.size();
+  while (left > 0) {
+    ssize_t n = ::write(kResultFd, p, left);
+    if (n <= 0) return;
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+}
+
+void on_self_deadlock(const char* message) {
+  write_line(event_line("deadlock", message));
+  _exit(0);
+}
+
+// Ends a run that does not finish in time: the threads are stuck, so the
+// process reports and exits instead of waiting for them. A run that already
+// raced and then hangs (a corrupted container looping forever) gets a shorter
+// limit: the race is the finding, the hang only its consequence.
+class Watchdog {
+ public:
+  static constexpr int kAfterReportMs = 2000;
+
+  explicit Watchdog(int timeout_ms) : thread_([this, timeout_ms] { watch(timeout_ms); }) {}
+  ~Watchdog() {
+    {
+      std::lock_guard lock(mu_);
+      done_ = true;
+    }
+    cv_.notify_one();
+    thread_.join();
+  }
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+ private:
+  void watch(int timeout_ms) {
+    using Clock = std::chrono::steady_clock;
+    const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    std::optional<Clock::time_point> first_report;
+    std::unique_lock lock(mu_);
+    while (!done_) {
+      const auto now = Clock::now();
+      if (!first_report && tsan_reports_seen() > 0) first_report = now;
+      std::string message;
+      if (now >= deadline) {
+        message = absl::StrCat("the run did not finish within ", timeout_ms,
+                               " ms: probable deadlock or livelock");
+      } else if (first_report &&
+                 now - *first_report > std::chrono::milliseconds(kAfterReportMs)) {
+        message = absl::StrCat("the run hung for ", kAfterReportMs,
+                               " ms after a ThreadSanitizer report (a container "
+                               "corrupted by the race loops forever)");
+      }
+      if (!message.empty()) {
+        RunObservation observation;
+        observation.findings = take_tsan_findings();
+        observation.findings.push_back(
+            {FindingKind::kTimeout, "timeout", message, {}, std::nullopt, {}});
+        write_line(run_done_line(observation));
+        _exit(0);
+      }
+      cv_.wait_for(lock, std::chrono::milliseconds(100));
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
+
+int child_main(const Registry& registry, const std::string& subject,
+               const std::string& scenario, const RunOptions& options, int run_index) {
+  const CaseSpec* spec = registry.find_case(subject, scenario);
+  if (spec == nullptr) {
+    write_line(event_line("error", absl::StrCat("no case ", subject, " x ", scenario)));
+    return 2;
+  }
+  set_sanitizer_notice_fd(kResultFd);
+  install_asan_death_callback();
+  set_self_deadlock_handler(&on_self_deadlock);
+
+  // Each run has its own seed, derived from the case seed and the run number.
+  const std::uint64_t run_seed = options.seed + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(run_index);
+  RunRequest request{options.mode, run_seed, run_index, options.jitter, options.pause_us};
+  RunObservation observation;
+  {
+    Watchdog watchdog(options.run_timeout_ms);
+    observation = spec->run(request);
+  }
+  for (Finding& f : take_tsan_findings()) observation.findings.push_back(std::move(f));
+  write_line(run_done_line(observation));
+  return 0;
+}
+
+}  // namespace racelab

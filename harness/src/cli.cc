@@ -1,0 +1,203 @@
+// The racelab command line; see cli.h.
+#include "racelab/cli.h"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "racelab/gate.h"
+#include "racelab/json.h"
+#include "racelab/runner.h"
+
+namespace racelab {
+namespace {
+
+// A user error: one line on stderr, exit status 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+Mode parse_mode(const std::string& name) {
+  if (name == "stress") return Mode::kStress;
+  if (name == "controlled") return Mode::kControlled;
+  throw UsageError(absl::StrCat("--mode: unknown mode '", name,
+                                "' (known: stress, controlled)"));
+}
+
+void check_case(const Registry& registry, const std::string& subject,
+                const std::string& scenario) {
+  if (registry.find_subject(subject) == nullptr) {
+    throw UsageError(absl::StrCat("--subject: unknown subject '", subject,
+                                  "' (racelab list shows the subjects)"));
+  }
+  const CatalogEntry* sc = registry.find_scenario(scenario);
+  if (sc == nullptr) {
+    throw UsageError(absl::StrCat("--scenario: unknown scenario '", scenario,
+                                  "' (racelab list shows the scenarios)"));
+  }
+  if (registry.find_case(subject, scenario) == nullptr) {
+    throw UsageError(absl::StrCat("--scenario: '", scenario, "' is a ", sc->family,
+                                  " scenario and does not apply to ", subject));
+  }
+}
+
+void print_list(const Registry& registry, std::ostream& out) {
+  out << "subjects:\n";
+  for (const CatalogEntry& s : registry.subjects()) {
+    out << absl::StrFormat("  %-32s %-6s %s\n", s.name, s.buggy ? "buggy" : "fixed",
+                           s.description);
+  }
+  out << "\nscenarios:\n";
+  for (const CatalogEntry& s : registry.scenarios()) {
+    out << absl::StrFormat("  %-12s %-27s %s\n", s.family, s.name, s.description);
+  }
+  out << "\nexpectations (subject x scenario -> verdict):\n";
+  for (const Expectation& e : registry.expectations()) {
+    std::string modes = absl::StrJoin(e.modes, ",", [](std::string* o, Mode m) {
+      absl::StrAppend(o, to_string(m));
+    });
+    out << absl::StrFormat("  %-32s %-27s %-18s %-36s %s\n", e.subject, e.scenario,
+                           modes, describe_expected(e), e.why);
+  }
+}
+
+void add_run_options(CLI::App* cmd, RunOptions& run) {
+  cmd->add_option("--runs", run.runs, "runs per case")->check(CLI::Range(1, 1000000));
+  cmd->add_option("--seed", run.seed, "seed of the first run");
+  cmd->add_flag("--jitter", run.jitter, "random yields and sleeps at operation boundaries");
+  cmd->add_option("--pause-us", run.pause_us, "a slow reader's pause, in microseconds")
+      ->check(CLI::Range(0, 1000000));
+  cmd->add_option("--run-timeout-ms", run.run_timeout_ms,
+                  "time limit of one run; past it the run is a timeout")
+      ->check(CLI::Range(100, 3600000));
+}
+
+void print_case(const CaseResult& c, std::ostream& out) {
+  out << c.subject << " x " << c.scenario << " (" << to_string(c.mode) << "): "
+      << c.runs_with_finding << " of " << c.runs << " runs with a finding; observed "
+      << c.observed() << ", expected " << c.expected << "\n";
+  for (const auto& [outcome, n] : c.histogram) {
+    out << absl::StrFormat("  %4d  %s\n", n, outcome);
+  }
+  for (const AggregatedFinding& a : c.findings) {
+    out << "  [" << to_string(a.finding.kind) << ", " << a.runs << " runs] "
+        << a.finding.summary << "\n";
+  }
+  if (!c.mismatch.empty()) out << "MISMATCH: " << c.mismatch << "\n";
+}
+
+}  // namespace
+
+int run_cli(const Registry& registry, int argc, char** argv) {
+  CLI::App app{"racelab: race-detection test harness for concurrent stores"};
+  app.require_subcommand(1);
+
+  CLI::App* list = app.add_subcommand("list", "list subjects, scenarios and expectations");
+  bool truth_table = false;
+  list->add_flag("--truth-table", truth_table, "print only the expectation table");
+
+  RunOptions run_options;
+  std::string subject, scenario, mode_name = "stress", json_file, out_dir;
+  CLI::App* run = app.add_subcommand("run", "run one case and judge it");
+  run->add_option("--subject", subject, "family/variant")->required();
+  run->add_option("--scenario", scenario, "scenario name")->required();
+  run->add_option("--mode", mode_name, "stress or controlled");
+  run->add_option("--json", json_file, "write the case result as JSON");
+  run->add_option("--out", out_dir, "write results.json into this folder");
+  add_run_options(run, run_options);
+
+  GateOptions gate_options;
+  std::string gate_mode = "stress";
+  CLI::App* gate = app.add_subcommand("gate", "run every case, judge the whole table");
+  gate->add_option("--mode", gate_mode, "stress, controlled or all");
+  gate->add_option("--out", gate_options.out_dir, "write results.json into this folder");
+  gate->add_option("--jobs,-j", gate_options.jobs, "cases run in parallel")
+      ->check(CLI::Range(1, 256));
+  gate->add_option("--subject", gate_options.subject_filter, "only subjects containing this");
+  gate->add_option("--scenario", gate_options.scenario_filter, "only scenarios containing this");
+  add_run_options(gate, gate_options.run);
+
+  int child_run = 0;
+  CLI::App* child = app.add_subcommand("__child", "(internal) one run of a case");
+  child->group("");
+  child->add_option("--subject", subject)->required();
+  child->add_option("--scenario", scenario)->required();
+  child->add_option("--mode", mode_name);
+  child->add_option("--run", child_run);
+  add_run_options(child, run_options);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::string what = e.what();
+    std::cerr << "racelab: " << what.substr(0, what.find('\n')) << "\n";
+    return kExitUsage;
+  }
+
+  try {
+    if (auto problems = registry.validate(); !problems.empty()) {
+      for (const std::string& p : problems) std::cerr << "racelab: " << p << "\n";
+      return kExitHarness;
+    }
+    if (*list) {
+      print_list(registry, std::cout);
+      return kExitOk;
+    }
+    if (*child) {
+      run_options.mode = parse_mode(mode_name);
+      return child_main(registry, subject, scenario, run_options, child_run);
+    }
+    if (*run) {
+      run_options.mode = parse_mode(mode_name);
+      check_case(registry, subject, scenario);
+      const CaseSpec* spec = registry.find_case(subject, scenario);
+      CaseResult result = run_case(
+          *spec, registry.find_expectation(subject, scenario, run_options.mode), run_options);
+      print_case(result, std::cout);
+      if (!json_file.empty()) {
+        std::ofstream out(json_file);
+        out << to_json(result).dump(2) << "\n";
+        if (!out) throw UsageError(absl::StrCat("--json: cannot write '", json_file, "'"));
+      }
+      if (!out_dir.empty()) {
+        GateResult single{{result}, result.mismatch.empty() ? 0 : 1};
+        GateOptions opts;
+        opts.modes = {run_options.mode};
+        opts.run = run_options;
+        write_results_json(single, opts, out_dir);
+      }
+      return result.mismatch.empty() ? kExitOk : kExitMismatch;
+    }
+    if (*gate) {
+      if (gate_mode == "all") {
+        gate_options.modes = {Mode::kStress, Mode::kControlled};
+      } else {
+        gate_options.modes = {parse_mode(gate_mode)};
+      }
+      GateResult result = run_gate(registry, gate_options, std::cerr);
+      if (result.cases.empty()) throw UsageError("no case matches the filters");
+      print_gate_table(result, std::cout);
+      if (!gate_options.out_dir.empty()) {
+        write_results_json(result, gate_options, gate_options.out_dir);
+        std::cout << "reports written to " << gate_options.out_dir << "\n";
+      }
+      return result.mismatches == 0 ? kExitOk : kExitMismatch;
+    }
+  } catch (const UsageError& e) {
+    std::cerr << "racelab: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "racelab: internal error: " << e.what() << "\n";
+    return kExitHarness;
+  }
+  return kExitUsage;
+}
+
+}  // namespace racelab

@@ -1,0 +1,113 @@
+// Running every case, in parallel, and judging the whole table.
+#include "racelab/gate.h"
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "racelab/json.h"
+
+namespace racelab {
+
+GateResult run_gate(const Registry& registry, const GateOptions& options,
+                    std::ostream& progress) {
+  struct Job {
+    const CaseSpec* spec;
+    Mode mode;
+  };
+  std::vector<Job> jobs;
+  for (Mode mode : options.modes) {
+    for (const CaseSpec& spec : registry.cases()) {
+      if (spec.subject.find(options.subject_filter) == std::string::npos) continue;
+      if (spec.scenario.find(options.scenario_filter) == std::string::npos) continue;
+      jobs.push_back({&spec, mode});
+    }
+  }
+  GateResult result;
+  result.cases.resize(jobs.size());
+  std::atomic<size_t> next{0};
+  std::mutex progress_mu;
+  size_t finished = 0;
+  auto worker = [&] {
+    for (size_t i = next++; i < jobs.size(); i = next++) {
+      RunOptions run = options.run;
+      run.mode = jobs[i].mode;
+      const Expectation* e = registry.find_expectation(jobs[i].spec->subject,
+                                                       jobs[i].spec->scenario, run.mode);
+      result.cases[i] = run_case(*jobs[i].spec, e, run);
+      std::lock_guard lock(progress_mu);
+      const CaseResult& c = result.cases[i];
+      progress << absl::StrFormat("[%3d/%d] %-4s %-32s %-27s %-10s %2d/%-2d %s\n",
+                                  ++finished, jobs.size(),
+                                  c.mismatch.empty() ? "ok" : "FAIL", c.subject,
+                                  c.scenario, to_string(c.mode), c.runs_with_finding,
+                                  c.runs, c.observed());
+      progress.flush();
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int w = 0; w < std::max(1, options.jobs); ++w) workers.emplace_back(worker);
+  for (std::thread& t : workers) t.join();
+  for (const CaseResult& c : result.cases) result.mismatches += c.mismatch.empty() ? 0 : 1;
+  return result;
+}
+
+void print_gate_table(const GateResult& result, std::ostream& out) {
+  out << absl::StrFormat("%-32s %-27s %-10s %-28s %-28s %s\n", "subject", "scenario",
+                         "mode", "expected", "observed", "runs caught");
+  for (const CaseResult& c : result.cases) {
+    out << absl::StrFormat("%-32s %-27s %-10s %-28s %-28s %d/%d%s\n", c.subject,
+                           c.scenario, to_string(c.mode), c.expected, c.observed(),
+                           c.runs_with_finding, c.runs,
+                           c.mismatch.empty() ? "" : "  MISMATCH");
+  }
+  for (const CaseResult& c : result.cases) {
+    if (!c.mismatch.empty()) {
+      out << "MISMATCH " << c.subject << " x " << c.scenario << " ("
+          << to_string(c.mode) << "): " << c.mismatch << "\n";
+    }
+  }
+  out << absl::StrFormat("%d cases, %d mismatches\n", result.cases.size(),
+                         result.mismatches);
+}
+
+void write_results_json(const GateResult& result, const GateOptions& options,
+                        const std::string& out_dir) {
+  namespace fs = std::filesystem;
+  fs::create_directories(out_dir);
+  nlohmann::json cases = nlohmann::json::array();
+  for (const CaseResult& c : result.cases) cases.push_back(to_json(c));
+  nlohmann::json modes = nlohmann::json::array();
+  for (Mode m : options.modes) modes.push_back(std::string(to_string(m)));
+  nlohmann::json doc = {{"schema", kResultsSchemaVersion},
+                        {"tool", "racelab"},
+                        {"modes", modes},
+                        {"runs", options.run.runs},
+                        {"seed", options.run.seed},
+                        {"cases", cases},
+                        {"mismatches", result.mismatches}};
+  // Write to a temporary file and rename, so a reader never sees half a file.
+  const fs::path final_path = fs::path(out_dir) / "results.json";
+  const fs::path tmp_path = fs::path(out_dir) / ".results.json.tmp";
+  {
+    std::ofstream out(tmp_path);
+    out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    if (!out) throw std::runtime_error(absl::StrCat("cannot write ", tmp_path.string()));
+  }
+  fs::rename(tmp_path, final_path);
+  const fs::path logs = fs::path(out_dir) / "logs";
+  for (const CaseResult& c : result.cases) {
+    if (c.first_failure_log.empty()) continue;
+    fs::create_directories(logs);
+    std::string name = absl::StrCat(c.subject, "__", c.scenario, ".", to_string(c.mode), ".log");
+    std::replace(name.begin(), name.end(), '/', '_');
+    std::ofstream(logs / name) << c.first_failure_log;
+  }
+}
+
+}  // namespace racelab

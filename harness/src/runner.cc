@@ -1,0 +1,273 @@
+// The parent side of case runs: spawn, collect, time out, aggregate, judge.
+#include "racelab/runner.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "racelab/json.h"
+#include "racelab_sanitizer_options.h"
+
+extern char** environ;
+
+namespace racelab {
+namespace {
+
+constexpr size_t kMaxLog = 64 * 1024;
+constexpr int kGraceMs = 2000;
+// How long past the child's own watchdog the parent waits before killing it.
+constexpr int kParentExtraMs = 3000;
+
+using Clock = std::chrono::steady_clock;
+
+// The child's environment: ours, with racelab's sanitizer options in front of
+// the user's own (later options win, so the user can override ours).
+std::vector<std::string> child_environment() {
+  std::vector<std::string> env;
+  const char* tsan = std::getenv("TSAN_OPTIONS");
+  const char* asan = std::getenv("ASAN_OPTIONS");
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::strncmp(*e, "TSAN_OPTIONS=", 13) == 0 ||
+        std::strncmp(*e, "ASAN_OPTIONS=", 13) == 0) {
+      continue;
+    }
+    env.emplace_back(*e);
+  }
+  env.push_back(absl::StrCat("TSAN_OPTIONS=", RACELAB_TSAN_OPTIONS, ":", tsan ? tsan : ""));
+  env.push_back(absl::StrCat("ASAN_OPTIONS=", RACELAB_ASAN_OPTIONS, ":", asan ? asan : ""));
+  return env;
+}
+
+std::vector<char*> c_strings(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (std::string& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+std::string describe_status(int status) {
+  if (WIFSIGNALED(status)) {
+    return absl::StrCat("killed by signal ", WTERMSIG(status), " (",
+                        strsignal(WTERMSIG(status)), ")");
+  }
+  return absl::StrCat("exited with status ", WEXITSTATUS(status));
+}
+
+// Reads whatever is available on `fd` into `out`; false at end of file.
+bool drain(int fd, std::string& out, size_t cap) {
+  char buf[4096];
+  ssize_t n = ::read(fd, buf, sizeof buf);
+  if (n <= 0) return false;
+  if (out.size() < cap) out.append(buf, std::min(static_cast<size_t>(n), cap - out.size()));
+  return true;
+}
+
+FindingKind kind_of_asan(std::string_view description) {
+  if (description.find("use-after-free") != std::string_view::npos ||
+      description.find("use-after-poison") != std::string_view::npos) {
+    return FindingKind::kUseAfterFree;
+  }
+  return FindingKind::kCrash;
+}
+
+}  // namespace
+
+std::string CaseResult::observed() const {
+  if (kinds.empty()) return "clean";
+  return absl::StrJoin(kinds, ",", [](std::string* out, FindingKind k) {
+    absl::StrAppend(out, to_string(k));
+  });
+}
+
+RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options, int run_index) {
+  const std::string case_name = absl::StrCat(spec.subject, " x ", spec.scenario,
+                                             " (", to_string(options.mode),
+                                             " run ", run_index, ")");
+  int result_pipe[2], log_pipe[2];
+  if (pipe2(result_pipe, O_CLOEXEC) != 0 || pipe2(log_pipe, O_CLOEXEC) != 0) {
+    throw std::runtime_error(absl::StrCat("pipe: ", std::strerror(errno)));
+  }
+  std::vector<std::string> args = {
+      options.self_exe, "__child", "--subject", spec.subject, "--scenario",
+      spec.scenario, "--mode", std::string(to_string(options.mode)), "--seed",
+      std::to_string(options.seed), "--run", std::to_string(run_index),
+      "--pause-us", std::to_string(options.pause_us), "--run-timeout-ms",
+      std::to_string(options.run_timeout_ms)};
+  if (options.jitter) args.push_back("--jitter");
+  std::vector<std::string> env = child_environment();
+  std::vector<char*> argv = c_strings(args), envp = c_strings(env);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, log_pipe[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, log_pipe[1], 2);
+  posix_spawn_file_actions_adddup2(&actions, result_pipe[1], 3);
+  pid_t pid = -1;
+  int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(result_pipe[1]);
+  ::close(log_pipe[1]);
+  if (rc != 0) {
+    ::close(result_pipe[0]);
+    ::close(log_pipe[0]);
+    throw std::runtime_error(absl::StrCat("cannot start ", options.self_exe, ": ",
+                                          std::strerror(rc)));
+  }
+
+  // Collect until both pipes close or the deadline passes.
+  std::string results, log;
+  const auto deadline = Clock::now() + std::chrono::milliseconds(options.run_timeout_ms + kParentExtraMs);
+  bool timed_out = false;
+  pollfd fds[2] = {{result_pipe[0], POLLIN, 0}, {log_pipe[0], POLLIN, 0}};
+  int open_fds = 2;
+  while (open_fds > 0) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    if (::poll(fds, 2, static_cast<int>(left.count())) < 0 && errno != EINTR) break;
+    for (pollfd& p : fds) {
+      if (p.fd < 0 || (p.revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+      std::string& sink = p.fd == result_pipe[0] ? results : log;
+      if (!drain(p.fd, sink, p.fd == result_pipe[0] ? 16 * kMaxLog : kMaxLog)) {
+        p.fd = -1;
+        --open_fds;
+      }
+    }
+  }
+  int status = 0;
+  if (timed_out) {
+    ::kill(pid, SIGTERM);
+    const auto grace_end = Clock::now() + std::chrono::milliseconds(kGraceMs);
+    while (::waitpid(pid, &status, WNOHANG) == 0) {
+      if (Clock::now() > grace_end) {
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, &status, 0);
+        break;
+      }
+      ::usleep(10000);
+    }
+  } else {
+    ::waitpid(pid, &status, 0);
+  }
+  ::close(result_pipe[0]);
+  ::close(log_pipe[0]);
+
+  // Interpret the result channel.
+  RunRecord record;
+  record.log = std::move(log);
+  bool done = false;
+  std::vector<Finding> notices;  // from the raw hooks, used when the run died
+  std::istringstream lines(results);
+  for (std::string line; std::getline(lines, line);) {
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object() || !j.contains("event")) continue;
+    const std::string event = j.value("event", "");
+    if (event == "run_done") {
+      done = true;
+      for (const nlohmann::json& f : j.value("findings", nlohmann::json::array())) {
+        record.findings.push_back(finding_from_json(f));
+      }
+    } else if (event == "tsan_report") {
+      std::string kind = j.value("kind", "");
+      FindingKind k = kind.starts_with("heap-use-after-free") ? FindingKind::kUseAfterFree
+                      : kind.starts_with("data-race")         ? FindingKind::kDataRace
+                      : kind == "lock-order-inversion"         ? FindingKind::kDeadlock
+                                                               : FindingKind::kCrash;
+      notices.push_back({k, "tsan", absl::StrCat("ThreadSanitizer: ", kind,
+                                                 " (the run then died; see the log)"),
+                         {}, std::nullopt, {}});
+    } else if (event == "asan_report") {
+      std::string kind = j.value("kind", "");
+      notices.push_back({kind_of_asan(kind), "asan",
+                         absl::StrCat("AddressSanitizer: ", kind, " at ", j.value("frame", "")),
+                         {}, std::nullopt, {}});
+    } else if (event == "deadlock") {
+      record.findings.push_back({FindingKind::kDeadlock, "deadlock",
+                                 j.value("message", ""), {}, std::nullopt, {}});
+      done = true;
+    } else if (event == "error") {
+      throw std::runtime_error(absl::StrCat(case_name, ": ", j.value("message", "")));
+    }
+  }
+  if (done) return record;
+  for (Finding& f : notices) record.findings.push_back(std::move(f));
+  if (timed_out) {
+    record.findings.push_back({FindingKind::kTimeout, "timeout",
+                               absl::StrCat("the run did not finish within ",
+                                            options.run_timeout_ms + kParentExtraMs,
+                                            " ms and was killed: probable deadlock or hang"),
+                               {}, std::nullopt, {}});
+  } else {
+    record.findings.push_back({FindingKind::kCrash, "crash",
+                               absl::StrCat("the run ", describe_status(status),
+                                            " before finishing"),
+                               {}, std::nullopt, {}});
+  }
+  for (Finding& f : record.findings) {
+    if (f.detail.empty()) f.detail = record.log.substr(record.log.size() > 8192 ? record.log.size() - 8192 : 0);
+  }
+  return record;
+}
+
+CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
+                    const RunOptions& options) {
+  const auto start = Clock::now();
+  CaseResult result;
+  result.family = spec.family;
+  result.subject = spec.subject;
+  result.scenario = spec.scenario;
+  result.mode = options.mode;
+  result.expected = expectation ? describe_expected(*expectation) : "(no expectation)";
+  std::set<FindingKind> kinds;
+  for (int run = 0; run < options.runs; ++run) {
+    RunRecord record = run_in_child(spec, options, run);
+    ++result.runs;
+    std::set<FindingKind> run_kinds;
+    for (const Finding& f : record.findings) run_kinds.insert(f.kind);
+    std::string outcome = run_kinds.empty() ? "clean" : "";
+    for (FindingKind k : run_kinds) absl::StrAppend(&outcome, outcome.empty() ? "" : "+", to_string(k));
+    ++result.histogram[outcome];
+    if (record.findings.empty()) continue;
+    ++result.runs_with_finding;
+    if (result.first_failure_log.empty()) result.first_failure_log = record.log;
+    kinds.insert(run_kinds.begin(), run_kinds.end());
+    std::set<std::string> counted;  // count a finding once per run
+    for (Finding& f : record.findings) {
+      auto same = std::find_if(result.findings.begin(), result.findings.end(),
+                               [&](const AggregatedFinding& a) {
+                                 return a.finding.kind == f.kind &&
+                                        a.finding.summary == f.summary;
+                               });
+      std::string key = absl::StrCat(to_string(f.kind), f.summary);
+      if (same == result.findings.end()) {
+        result.findings.push_back({std::move(f), 1});
+      } else if (counted.insert(key).second) {
+        ++same->runs;
+      }
+      counted.insert(key);
+    }
+  }
+  result.kinds.assign(kinds.begin(), kinds.end());
+  result.mismatch = expectation
+                        ? judge(*expectation, result.kinds)
+                        : "no expectation for this case in the table";
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+}  // namespace racelab

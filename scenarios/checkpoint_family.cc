@@ -1,0 +1,64 @@
+// Execution and description of checkpoint operations.
+#include "checkpoint_family.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace racelab::checkpoint {
+CheckpointResult CheckpointFamily::execute(Store& store, const Op& op,
+                                           OpContext& ctx,
+                                           History<Op, Result>* /*nested*/) {
+  Result result;
+  switch (op.kind) {
+    case Op::Kind::kCommit:
+      result.id = store.commit(op.session, op.payload);
+      ctx.carried_id = result.id;
+      break;
+    case Op::Kind::kLookup:
+      result.id = op.id == Op::kLastCommit ? ctx.carried_id
+                                           : static_cast<CheckpointId>(op.id);
+      result.payload = store.lookup(op.session, result.id);
+      break;
+    case Op::Kind::kRetrieveIndex: {
+      IndexView view = store.retrieve_index(op.session);
+      // The caller ranges over the returned view after retrieve_index
+      // returned, as the seed's callers ranged over the returned slice.
+      std::span<const CheckpointId> ids = view.ids();
+      for (CheckpointId id : ids) {
+        if (op.pause_each) ctx.pause();
+        result.index.push_back(id);
+      }
+      break;
+    }
+  }
+  return result;
+}
+
+std::string CheckpointFamily::describe(const Op& op) {
+  switch (op.kind) {
+    case Op::Kind::kCommit:
+      return absl::StrCat("commit(", op.session, ",", op.payload, ")");
+    case Op::Kind::kLookup:
+      return absl::StrCat("lookup(", op.session, ",",
+                          op.id == Op::kLastCommit ? std::string("last")
+                                                   : std::to_string(op.id),
+                          ")");
+    case Op::Kind::kRetrieveIndex:
+      return absl::StrCat("index(", op.session, op.pause_each ? ",pause" : "", ")");
+  }
+  return "?";
+}
+
+std::string CheckpointFamily::describe(const Op& op, const Result& result) {
+  switch (op.kind) {
+    case Op::Kind::kCommit:
+      return std::to_string(result.id);
+    case Op::Kind::kLookup:
+      return result.payload ? *result.payload : std::string("not_found");
+    case Op::Kind::kRetrieveIndex:
+      return absl::StrCat("[", absl::StrJoin(result.index, ","), "]");
+  }
+  return "?";
+}
+
+}  // namespace racelab::checkpoint

@@ -1,0 +1,139 @@
+// The checkpoint scenarios, including the seed's own test.
+#include "checkpoint_scenarios.h"
+
+#include <map>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace racelab::checkpoint {
+namespace {
+
+using Op = CheckpointOp;
+
+Finding invariant_violation(std::string summary) {
+  return Finding{FindingKind::kNotLinearizable, "invariant", std::move(summary),
+                 {}, std::nullopt, {}};
+}
+
+std::string thread_name(int thread) {
+  return thread == kSetupThread ? "setup" : absl::StrCat("thread ", thread);
+}
+
+Program<Op> concurrent_sessions(std::uint64_t /*seed*/) {
+  Program<Op> p;
+  for (int t = 0; t < 64; ++t) {
+    std::string session = absl::StrCat("s", t);
+    p.threads.push_back({Op::commit(session, absl::StrCat("x", t)),
+                         Op::retrieve_index(session),
+                         Op::lookup(session, Op::kLastCommit)});
+  }
+  return p;
+}
+
+Program<Op> same_session_first_commit(std::uint64_t /*seed*/) {
+  Program<Op> p;
+  for (int t = 0; t < 8; ++t) p.threads.push_back({Op::commit("s", absl::StrCat("p", t))});
+  return p;
+}
+
+Program<Op> index_reader_vs_committer(std::uint64_t /*seed*/) {
+  Program<Op> p;
+  p.setup.push_back(Op::commit("s", "p0"));
+  std::vector<Op> committer, reader;
+  for (int i = 1; i <= 32; ++i) committer.push_back(Op::commit("s", absl::StrCat("p", i)));
+  for (int i = 0; i < 8; ++i) reader.push_back(Op::retrieve_index("s", /*pause_each=*/true));
+  p.threads = {committer, reader};
+  return p;
+}
+
+}  // namespace
+
+void check_checkpoint_invariants(
+    const Program<CheckpointOp>& /*program*/,
+    const History<CheckpointOp, CheckpointResult>& history,
+    CheckpointStore& store, std::vector<Finding>& findings) {
+  // Every commit, by session and id.
+  std::map<std::pair<std::string, CheckpointId>, const Event<Op, CheckpointResult>*> commits;
+  std::map<std::string, size_t> commit_count;
+  for (const auto& e : history) {
+    if (e.op.kind != Op::Kind::kCommit) continue;
+    ++commit_count[e.op.session];
+    auto [it, fresh] = commits.emplace(std::make_pair(e.op.session, e.result.id), &e);
+    if (!fresh) {
+      findings.push_back(invariant_violation(absl::StrCat(
+          "two commits to session '", e.op.session, "' returned the same id ",
+          e.result.id, ": ", thread_name(it->second->thread), " committed '",
+          it->second->op.payload, "', ", thread_name(e.thread), " committed '",
+          e.op.payload, "'; one of them is lost")));
+    }
+  }
+  // No committed checkpoint is lost: the quiescent store still has each one.
+  for (const auto& [key, e] : commits) {
+    std::optional<std::string> now = store.lookup(key.first, key.second);
+    if (now != e->op.payload) {
+      findings.push_back(invariant_violation(absl::StrCat(
+          "lost commit: ", thread_name(e->thread), " committed '", e->op.payload,
+          "' to session '", key.first, "' and got id ", key.second,
+          ", but after the run lookup(", key.first, ",", key.second,
+          ") returns ", now ? absl::StrCat("'", *now, "'") : "not_found")));
+    }
+  }
+  for (const auto& [session, count] : commit_count) {
+    IndexView view = store.retrieve_index(session);
+    std::vector<CheckpointId> ids(view.ids().begin(), view.ids().end());
+    std::vector<CheckpointId> want;
+    for (CheckpointId id = 0; id < count; ++id) want.push_back(id);
+    if (ids != want) {
+      findings.push_back(invariant_violation(absl::StrCat(
+          "after ", count, " commits to session '", session, "' its index is [",
+          absl::StrJoin(ids, ","), "], expected [", absl::StrJoin(want, ","), "]")));
+    }
+  }
+  // Reads during the run saw states the store really had.
+  for (const auto& e : history) {
+    if (e.op.kind == Op::Kind::kRetrieveIndex) {
+      for (size_t i = 0; i < e.result.index.size(); ++i) {
+        if (e.result.index[i] == i) continue;
+        findings.push_back(invariant_violation(absl::StrCat(
+            thread_name(e.thread), ": index(", e.op.session, ") read [",
+            absl::StrJoin(e.result.index, ","),
+            "], which is no prefix of the commit order")));
+        break;
+      }
+    } else if (e.op.kind == Op::Kind::kLookup) {
+      auto it = commits.find({e.op.session, e.result.id});
+      bool own = e.op.id == Op::kLastCommit;
+      if (e.result.payload && (it == commits.end() || *e.result.payload != it->second->op.payload)) {
+        findings.push_back(invariant_violation(absl::StrCat(
+            thread_name(e.thread), ": lookup(", e.op.session, ",", e.result.id,
+            ") returned '", *e.result.payload, "', which no commit stored there")));
+      } else if (!e.result.payload && own) {
+        findings.push_back(invariant_violation(absl::StrCat(
+            thread_name(e.thread), ": lookup(", e.op.session, ",", e.result.id,
+            ") of its own completed commit returned not_found")));
+      }
+    }
+  }
+}
+
+const std::vector<Scenario<CheckpointFamily>>& checkpoint_scenarios() {
+  static const auto* scenarios = new std::vector<Scenario<CheckpointFamily>>{
+      {"seed_concurrent_sessions",
+       "the seed's test: 64 threads each commit to their own session, then read "
+       "its index and look their checkpoint up",
+       concurrent_sessions, check_checkpoint_invariants},
+      {"same_session_first_commit",
+       "8 threads race to commit the first checkpoint of one new session",
+       same_session_first_commit, check_checkpoint_invariants},
+      {"index_reader_vs_committer",
+       "one thread commits 32 checkpoints to a session while another reads its "
+       "index 8 times, slowly",
+       index_reader_vs_committer, check_checkpoint_invariants},
+  };
+  return *scenarios;
+}
+
+}  // namespace racelab::checkpoint

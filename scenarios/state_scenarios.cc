@@ -1,0 +1,125 @@
+// The state scenarios, including the seed's reproduction.
+#include "state_scenarios.h"
+
+#include <map>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+namespace racelab::state {
+namespace {
+
+using Op = StateOp;
+
+Finding invariant_violation(std::string summary) {
+  return Finding{FindingKind::kNotLinearizable, "invariant", std::move(summary),
+                 {}, std::nullopt, {}};
+}
+
+std::string key_list(const std::set<std::string>& keys) {
+  std::string out;
+  int shown = 0;
+  for (const std::string& k : keys) {
+    if (shown++ == 8) return absl::StrCat(out, ", ... (", keys.size(), " in all)");
+    absl::StrAppend(&out, out.empty() ? "" : ", ", k);
+  }
+  return out;
+}
+
+Program<Op> seed_slow_reader(std::uint64_t /*seed*/) {
+  Program<Op> p;
+  p.setup.push_back(Op::set("k0", "0"));
+  std::vector<Op> writer;
+  for (int i = 0; i < 1000; ++i) writer.push_back(Op::set(absl::StrCat("k", i), absl::StrCat(i)));
+  p.threads = {{Op::all(/*pause_each=*/true)}, writer};
+  return p;
+}
+
+Program<Op> erase_during_iteration(std::uint64_t /*seed*/) {
+  Program<Op> p;
+  for (int i = 0; i < 4; ++i) p.setup.push_back(Op::set(absl::StrCat("stable", i), "s"));
+  std::vector<Op> eraser;
+  for (int i = 0; i < 16; ++i) {
+    p.setup.push_back(Op::set(absl::StrCat("k", i), absl::StrCat(i)));
+    eraser.push_back(Op::erase(absl::StrCat("k", i)));
+  }
+  p.threads = {{Op::all(/*pause_each=*/true)}, eraser};
+  return p;
+}
+
+Program<Op> reentrant_yield(std::uint64_t /*seed*/) {
+  Program<Op> p;
+  for (int i = 0; i < 8; ++i) p.setup.push_back(Op::set(absl::StrCat("k", i), absl::StrCat(i)));
+  p.threads = {{Op::all(/*pause_each=*/false, /*stop_after=*/0, /*write_back=*/true)}};
+  return p;
+}
+
+}  // namespace
+
+void check_state_invariants(const Program<StateOp>& /*program*/,
+                            const History<StateOp, StateResult>& history,
+                            StateStore& /*store*/, std::vector<Finding>& findings) {
+  // Every (key, value) ever written, and the keys some operation may remove or
+  // change during the run.
+  std::set<std::pair<std::string, std::string>> written;
+  std::map<std::string, std::string> setup_state;
+  std::set<std::string> touched;
+  for (const auto& e : history) {
+    if (e.op.kind == Op::Kind::kSet) {
+      written.emplace(e.op.key, e.op.value);
+      if (e.thread == kSetupThread) setup_state[e.op.key] = e.op.value;
+      else touched.insert(e.op.key);
+    } else if (e.op.kind == Op::Kind::kErase && e.thread != kSetupThread) {
+      touched.insert(e.op.key);
+    }
+  }
+  for (const auto& e : history) {
+    if (e.op.kind != Op::Kind::kAll) continue;
+    std::set<std::string> seen, twice, unknown;
+    for (const auto& [key, value] : e.result.entries) {
+      if (!seen.insert(key).second) twice.insert(key);
+      if (!written.contains({key, value})) unknown.insert(absl::StrCat(key, "=", value));
+    }
+    std::string who = absl::StrCat("thread ", e.thread, ": all()");
+    if (!twice.empty()) {
+      findings.push_back(invariant_violation(absl::StrCat(
+          who, " yielded ", e.result.entries.size(), " entries with keys twice: ",
+          key_list(twice), "; no state of a map has a key twice")));
+    }
+    if (!unknown.empty()) {
+      findings.push_back(invariant_violation(absl::StrCat(
+          who, " yielded entries that were never set: ", key_list(unknown))));
+    }
+    if (e.op.stop_after != 0) continue;
+    std::set<std::string> missing;
+    for (const auto& [key, value] : setup_state) {
+      if (!touched.contains(key) && !seen.contains(key)) missing.insert(key);
+    }
+    if (!missing.empty()) {
+      findings.push_back(invariant_violation(absl::StrCat(
+          who, " yielded ", e.result.entries.size(),
+          " entries but skipped keys that were in the map for the whole run: ",
+          key_list(missing))));
+    }
+  }
+}
+
+const std::vector<Scenario<StateFamily>>& state_scenarios() {
+  static const auto* scenarios = new std::vector<Scenario<StateFamily>>{
+      {"seed_slow_reader",
+       "the seed's repro: one reader iterates all keys, pausing at each, while a "
+       "writer sets 1000 keys",
+       seed_slow_reader, check_state_invariants},
+      {"erase_during_iteration",
+       "one reader iterates 20 keys, pausing at each, while a writer erases 16 "
+       "of them",
+       erase_during_iteration, check_state_invariants},
+      {"reentrant_yield",
+       "the iteration callback itself calls set() for every key it is given",
+       reentrant_yield, check_state_invariants},
+  };
+  return *scenarios;
+}
+
+}  // namespace racelab::state

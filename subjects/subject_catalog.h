@@ -1,0 +1,29 @@
+// The subject catalog: every store implementation racelab ships, by family,
+// with a one-line description and whether it is a deliberately buggy variant.
+// Plain data; subjects know nothing of the harness.
+#ifndef RACELAB_SUBJECTS_SUBJECT_CATALOG_H_
+#define RACELAB_SUBJECTS_SUBJECT_CATALOG_H_
+
+#include <memory>
+#include <vector>
+
+#include "checkpoint/checkpoint_store.h"
+#include "state/state_store.h"
+
+namespace racelab {
+
+template <class Store>
+struct SubjectEntry {
+  const char* variant;      // "unsynchronized"
+  const char* source;       // repo-relative file of the variant
+  bool buggy;                    // deliberately broken
+  const char* description;  // the anti-pattern or the fix, one line
+  std::unique_ptr<Store> (*make)();
+};
+
+const std::vector<SubjectEntry<checkpoint::CheckpointStore>>& checkpoint_subjects();
+const std::vector<SubjectEntry<state::StateStore>>& state_subjects();
+
+}  // namespace racelab
+
+#endif  // RACELAB_SUBJECTS_SUBJECT_CATALOG_H_
