@@ -58,7 +58,12 @@ nlohmann::json to_json(const CaseResult& r) {
     j["runs"] = a.runs;
     findings.push_back(std::move(j));
   }
-  return {{"family", r.family},
+  nlohmann::json trace = nlohmann::json::array();
+  for (const TraceRow& row : r.trace) {
+    trace.push_back({{"step", row.step}, {"thread", row.thread}, {"kind", row.kind},
+                     {"text", row.text}});
+  }
+  nlohmann::json j = {{"family", r.family},
           {"subject", r.subject},
           {"scenario", r.scenario},
           {"mode", std::string(to_string(r.mode))},
@@ -71,6 +76,11 @@ nlohmann::json to_json(const CaseResult& r) {
           {"seconds", r.seconds},
           {"histogram", r.histogram},
           {"findings", findings}};
+  if (!r.trace.empty()) {
+    j["trace"] = {{"threads", r.trace_threads}, {"rows", trace}};
+    j["schedule_file"] = r.schedule_file;
+  }
+  return j;
 }
 
 std::string event_line(const std::string& event, const std::string& message) {

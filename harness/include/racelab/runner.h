@@ -33,6 +33,15 @@ struct AggregatedFinding {
   int runs = 0;  // how many runs reported it
 };
 
+// One row of the trace of a controlled run: what one logical thread did at one
+// step (kind: "op", "result", "lock", "wait", "switch", "finding").
+struct TraceRow {
+  int step = 0;
+  int thread = 0;
+  std::string kind;
+  std::string text;
+};
+
 struct CaseResult {
   std::string family;
   std::string subject;
@@ -47,6 +56,11 @@ struct CaseResult {
   std::vector<AggregatedFinding> findings;
   std::string first_failure_log;  // the sanitizer text of the first failing run
   double seconds = 0;
+  // Controlled mode: the minimal failing schedule of the first finding, as a
+  // trace (empty when clean or in stress mode), and where it was saved.
+  int trace_threads = 0;
+  std::vector<TraceRow> trace;
+  std::string schedule_file;
 
   std::string observed() const;  // "clean" or kinds joined with ","
 };
