@@ -1,5 +1,6 @@
 // The child side of a case run: executes one run and reports its findings as
 // JSON lines on file descriptor 3 (the result channel).
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -32,9 +33,16 @@ void write_line(const std::string& line) {
   }
 }
 
+// Ends the process at once, from any thread, without the sanitizers'
+// exit-time work (TSan's at-exit sleep would let the stuck threads run on).
+[[noreturn]] void exit_now() {
+  syscall(SYS_exit_group, 0);
+  __builtin_unreachable();
+}
+
 void on_self_deadlock(const char* message) {
   write_line(event_line("deadlock", message));
-  _exit(0);
+  exit_now();
 }
 
 // Ends a run that does not finish in time: the threads are stuck, so the
@@ -82,7 +90,7 @@ class Watchdog {
         observation.findings.push_back(
             {FindingKind::kTimeout, "timeout", message, {}, std::nullopt, {}});
         write_line(run_done_line(observation));
-        _exit(0);
+        exit_now();
       }
       cv_.wait_for(lock, std::chrono::milliseconds(100));
     }

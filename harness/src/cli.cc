@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -44,6 +45,17 @@ void check_case(const Registry& registry, const std::string& subject,
   if (registry.find_case(subject, scenario) == nullptr) {
     throw UsageError(absl::StrCat("--scenario: '", scenario, "' is a ", sc->family,
                                   " scenario and does not apply to ", subject));
+  }
+}
+
+// An output folder must be a folder or not exist yet; checked before any run
+// so that a bad path fails at once and nothing is half-written.
+void check_out_dir(const std::string& flag, const std::string& dir) {
+  if (dir.empty()) return;
+  std::error_code ec;
+  auto status = std::filesystem::status(dir, ec);
+  if (std::filesystem::exists(status) && !std::filesystem::is_directory(status)) {
+    throw UsageError(absl::StrCat(flag, ": '", dir, "' exists and is not a folder"));
   }
 }
 
@@ -132,6 +144,11 @@ int run_cli(const Registry& registry, int argc, char** argv) {
   child->add_option("--run", child_run);
   add_run_options(child, run_options);
 
+  const std::set<std::string> commands = {"list", "run", "gate", "__child"};
+  if (argc > 1 && argv[1][0] != '-' && !commands.contains(argv[1])) {
+    std::cerr << "racelab: unknown command '" << argv[1] << "' (commands: list, run, gate)\n";
+    return kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -157,6 +174,7 @@ int run_cli(const Registry& registry, int argc, char** argv) {
     if (*run) {
       run_options.mode = parse_mode(mode_name);
       check_case(registry, subject, scenario);
+      check_out_dir("--out", out_dir);
       const CaseSpec* spec = registry.find_case(subject, scenario);
       CaseResult result = run_case(
           *spec, registry.find_expectation(subject, scenario, run_options.mode), run_options);
@@ -181,8 +199,12 @@ int run_cli(const Registry& registry, int argc, char** argv) {
       } else {
         gate_options.modes = {parse_mode(gate_mode)};
       }
+      check_out_dir("--out", gate_options.out_dir);
       GateResult result = run_gate(registry, gate_options, std::cerr);
-      if (result.cases.empty()) throw UsageError("no case matches the filters");
+      if (result.cases.empty()) {
+        throw UsageError(absl::StrCat("no case matches --subject '", gate_options.subject_filter,
+                                      "' and --scenario '", gate_options.scenario_filter, "'"));
+      }
       print_gate_table(result, std::cout);
       if (!gate_options.out_dir.empty()) {
         write_results_json(result, gate_options, gate_options.out_dir);

@@ -1,0 +1,179 @@
+// End-to-end tests of the racelab command line: real child processes, real
+// files, the real TSan build. Each test runs the binary and checks its exit
+// status, its output and the results.json it wrote.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Output {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs a shell command line, capturing stdout and stderr.
+Output run(const std::string& command) {
+  static int counter = 0;
+  fs::path err_file = fs::temp_directory_path() /
+                      ("racelab_e2e_" + std::to_string(getpid()) + "_" +
+                       std::to_string(counter++) + ".err");
+  Output result;
+  FILE* pipe = popen((command + " 2>" + err_file.string()).c_str(), "r");
+  if (pipe == nullptr) return result;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) result.out.append(buf.data(), n);
+  int status = pclose(pipe);
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::ifstream err(err_file);
+  result.err.assign(std::istreambuf_iterator<char>(err), {});
+  fs::remove(err_file);
+  return result;
+}
+
+fs::path fresh_dir(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("racelab_e2e_" + std::to_string(getpid())) / name;
+  fs::remove_all(dir);
+  return dir;
+}
+
+nlohmann::json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+const nlohmann::json& find_case(const nlohmann::json& results, const std::string& subject,
+                                const std::string& scenario) {
+  for (const nlohmann::json& c : results.at("cases")) {
+    if (c.at("subject") == subject && c.at("scenario") == scenario) return c;
+  }
+  static const nlohmann::json none;
+  ADD_FAILURE() << "no case " << subject << " x " << scenario;
+  return none;
+}
+
+bool has_kind(const nlohmann::json& c, const std::string& kind) {
+  for (const nlohmann::json& f : c.at("findings")) {
+    if (f.at("kind") == kind) return true;
+  }
+  return false;
+}
+
+const std::string kRacelab = RACELAB_BINARY;
+const std::string kFixture = RACELAB_FIXTURE_BINARY;
+
+struct BadInput {
+  std::string args;
+  std::string mentions;
+};
+
+class CliRejectsBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CliRejectsBadInput, OneLineAndExitTwo) {
+  Output o = run(kRacelab + " " + GetParam().args);
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  EXPECT_NE(o.err.find(GetParam().mentions), std::string::npos) << o.err;
+  EXPECT_TRUE(o.out.empty()) << o.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Inputs, CliRejectsBadInput,
+    ::testing::Values(
+        BadInput{"run --subject nope/x --scenario seed_slow_reader", "nope/x"},
+        BadInput{"run --subject state/snapshot --scenario nope", "nope"},
+        BadInput{"run --subject state/snapshot --scenario seed_concurrent_sessions",
+                 "does not apply"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader --mode fast",
+                 "fast"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader --runs 0", "--runs"},
+        BadInput{"gate --mode sometimes", "sometimes"},
+        BadInput{"gate --bogus-flag", "bogus"},
+        BadInput{"gate --out /dev/null", "/dev/null"},
+        BadInput{"gate --subject no_such_subject", "no case"},
+        BadInput{"frobnicate", "frobnicate"}));
+
+TEST(Cli, ListShowsCatalogAndExpectations) {
+  Output o = run(kRacelab + " list");
+  ASSERT_EQ(o.status, 0) << o.err;
+  for (const char* subject :
+       {"checkpoint/unsynchronized", "checkpoint/mutex", "checkpoint/escaping_index",
+        "checkpoint/split_lock", "checkpoint/sharded", "state/unlock_during_iteration",
+        "state/snapshot", "state/hold_lock", "state/copy_on_write"}) {
+    EXPECT_NE(o.out.find(subject), std::string::npos) << subject;
+  }
+  EXPECT_NE(o.out.find("expectations"), std::string::npos);
+}
+
+// The acceptance run: 20 stress runs of every case.
+TEST(Gate, StressModeMeetsTheTableInBothDirections) {
+  fs::path out = fresh_dir("gate_stress");
+  Output o = run(kRacelab + " gate --mode stress --runs 20 --out " + out.string());
+  ASSERT_EQ(o.status, 0) << o.out << o.err;
+  nlohmann::json results = read_json(out / "results.json");
+  EXPECT_EQ(results.at("schema"), 1);
+  EXPECT_EQ(results.at("mismatches"), 0);
+
+  const nlohmann::json& seed = find_case(results, "checkpoint/unsynchronized", "seed_concurrent_sessions");
+  EXPECT_EQ(seed.at("runs"), 20);
+  EXPECT_GE(seed.at("runs_with_finding").get<int>(), 19);
+  EXPECT_TRUE(has_kind(seed, "data_race"));
+
+  const nlohmann::json& slow = find_case(results, "state/unlock_during_iteration", "seed_slow_reader");
+  EXPECT_GE(slow.at("runs_with_finding").get<int>(), 1);
+
+  const nlohmann::json& deadlock = find_case(results, "state/hold_lock", "reentrant_yield");
+  EXPECT_EQ(deadlock.at("observed"), "deadlock");
+
+  for (const nlohmann::json& c : results.at("cases")) {
+    const std::string subject = c.at("subject");
+    bool fixed = subject == "checkpoint/mutex" || subject == "checkpoint/sharded" ||
+                 subject == "state/snapshot" || subject == "state/copy_on_write" ||
+                 (subject == "state/hold_lock" && c.at("scenario") != "reentrant_yield");
+    if (!fixed) continue;
+    EXPECT_EQ(c.at("runs_with_finding"), 0) << subject << " x " << c.at("scenario");
+    EXPECT_EQ(c.at("runs"), 20);
+  }
+}
+
+TEST(Gate, FlippedExpectationsTurnItRedInBothDirections) {
+  fs::path out = fresh_dir("gate_flipped");
+  Output o = run(kFixture + " gate --runs 3 --subject checkpoint/ --scenario seed_concurrent --out " +
+                 out.string());
+  EXPECT_EQ(o.status, 1) << o.out << o.err;
+  nlohmann::json results = read_json(out / "results.json");
+  EXPECT_GE(results.at("mismatches").get<int>(), 2);
+  const nlohmann::json& missed = find_case(results, "checkpoint/unsynchronized", "seed_concurrent_sessions");
+  EXPECT_FALSE(missed.at("match").get<bool>());
+  EXPECT_NE(missed.at("mismatch").get<std::string>().find("expected clean"), std::string::npos);
+  const nlohmann::json& flagged = find_case(results, "checkpoint/mutex", "seed_concurrent_sessions");
+  EXPECT_FALSE(flagged.at("match").get<bool>());
+  EXPECT_NE(flagged.at("mismatch").get<std::string>().find("no run found anything"),
+            std::string::npos);
+}
+
+TEST(Gate, CrashesHangsAndDeadlocksAreFindingsNotHarnessFailures) {
+  fs::path out = fresh_dir("gate_fixture");
+  Output o = run(kFixture + " gate --runs 2 --run-timeout-ms 500 --subject fixture/ --out " +
+                 out.string());
+  ASSERT_EQ(o.status, 0) << o.out << o.err;
+  nlohmann::json results = read_json(out / "results.json");
+  EXPECT_EQ(find_case(results, "fixture/crash", "fixture_run").at("observed"), "crash");
+  EXPECT_EQ(find_case(results, "fixture/hang", "fixture_run").at("observed"), "timeout");
+  const nlohmann::json& dl = find_case(results, "fixture/self_deadlock", "fixture_run");
+  EXPECT_EQ(dl.at("observed"), "deadlock");
+  EXPECT_NE(dl.at("findings").at(0).at("summary").get<std::string>().find("fixture.mu"),
+            std::string::npos);
+}
+
+}  // namespace
