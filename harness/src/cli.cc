@@ -15,6 +15,7 @@
 #include "racelab/gate.h"
 #include "racelab/json.h"
 #include "racelab/runner.h"
+#include "racelab/sanitizer_capture.h"
 
 namespace racelab {
 namespace {
@@ -198,6 +199,11 @@ int run_cli(const Registry& registry, int argc, char** argv) {
         gate_options.modes = {Mode::kStress, Mode::kControlled};
       } else {
         gate_options.modes = {parse_mode(gate_mode)};
+      }
+      if (!built_with_tsan()) {
+        throw UsageError(
+            "gate needs the ThreadSanitizer build (the expectation table counts on "
+            "the tsan oracle): use build/tsan/racelab");
       }
       check_out_dir("--out", gate_options.out_dir);
       GateResult result = run_gate(registry, gate_options, std::cerr);

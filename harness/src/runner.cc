@@ -172,6 +172,7 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options, int run_
   record.log = std::move(log);
   bool done = false;
   std::vector<Finding> notices;  // from the raw hooks, used when the run died
+  bool died_of_asan_report = false;
   std::istringstream lines(results);
   for (std::string line; std::getline(lines, line);) {
     nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
@@ -193,6 +194,7 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options, int run_
                          {}, std::nullopt, {}});
     } else if (event == "asan_report") {
       std::string kind = j.value("kind", "");
+      died_of_asan_report = true;
       notices.push_back({kind_of_asan(kind), "asan",
                          absl::StrCat("AddressSanitizer: ", kind, " at ", j.value("frame", "")),
                          {}, std::nullopt, {}});
@@ -212,7 +214,9 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options, int run_
                                             options.run_timeout_ms + kParentExtraMs,
                                             " ms and was killed: probable deadlock or hang"),
                                {}, std::nullopt, {}});
-  } else {
+  } else if (!died_of_asan_report) {
+    // A death after TSan reports is a real crash (TSan does not halt on its
+    // reports); an ASan report ends the process by design and is the finding.
     record.findings.push_back({FindingKind::kCrash, "crash",
                                absl::StrCat("the run ", describe_status(status),
                                             " before finishing"),

@@ -65,7 +65,7 @@ __attribute__((no_sanitize("thread"))) void raw_write(const char* text) {
   }
 }
 
-__attribute__((no_sanitize("thread"))) void append(char* out, size_t cap,
+[[maybe_unused]] __attribute__((no_sanitize("thread"))) void append(char* out, size_t cap,
                                                    const char* text) {
   size_t used = 0;
   while (used < cap - 1 && out[used] != '\0') ++used;

@@ -69,6 +69,21 @@ bool has_kind(const nlohmann::json& c, const std::string& kind) {
   return false;
 }
 
+#if defined(RACELAB_TSAN)
+constexpr bool kTsanBuild = true;
+#else
+constexpr bool kTsanBuild = false;
+#endif
+#if defined(RACELAB_ASAN)
+constexpr bool kAsanBuild = true;
+#else
+constexpr bool kAsanBuild = false;
+#endif
+
+// The gate judges the TSan build; other builds refuse it with a usage error.
+#define REQUIRE_TSAN_BUILD() \
+  if (!kTsanBuild) GTEST_SKIP() << "the gate runs on the ThreadSanitizer build"
+
 const std::string kRacelab = RACELAB_BINARY;
 const std::string kFixture = RACELAB_FIXTURE_BINARY;
 
@@ -99,9 +114,42 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"run --subject state/snapshot --scenario seed_slow_reader --runs 0", "--runs"},
         BadInput{"gate --mode sometimes", "sometimes"},
         BadInput{"gate --bogus-flag", "bogus"},
-        BadInput{"gate --out /dev/null", "/dev/null"},
-        BadInput{"gate --subject no_such_subject", "no case"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader --out /dev/null",
+                 "/dev/null"},
         BadInput{"frobnicate", "frobnicate"}));
+
+TEST(Cli, GateRejectsBadInput) {
+  REQUIRE_TSAN_BUILD();
+  for (const auto& [args, mentions] : std::vector<std::pair<std::string, std::string>>{
+           {"gate --out /dev/null", "/dev/null"},
+           {"gate --subject no_such_subject", "no case"}}) {
+    Output o = run(kRacelab + " " + args);
+    EXPECT_EQ(o.status, 2) << args << ": " << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_NE(o.err.find(mentions), std::string::npos) << o.err;
+  }
+}
+
+TEST(Cli, GateNeedsTheTsanBuild) {
+  if (kTsanBuild) GTEST_SKIP() << "this is the TSan build";
+  Output o = run(kRacelab + " gate --runs 1");
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_NE(o.err.find("ThreadSanitizer build"), std::string::npos) << o.err;
+}
+
+// Under ASan the escaping reference and the freed iterator node are
+// use-after-free, reported by AddressSanitizer in the case's child process.
+TEST(AsanBuild, UseAfterFreeIsCaughtInStressMode) {
+  if (!kAsanBuild) GTEST_SKIP() << "needs the AddressSanitizer build";
+  for (const char* c : {"--subject checkpoint/escaping_index --scenario index_reader_vs_committer",
+                        "--subject state/unlock_during_iteration --scenario erase_during_iteration"}) {
+    fs::path out = fresh_dir("asan");
+    Output o = run(kRacelab + " run --runs 10 " + c + " --out " + out.string());
+    EXPECT_EQ(o.status, 0) << c << "\n" << o.out << o.err;
+    const nlohmann::json result = read_json(out / "results.json").at("cases").at(0);
+    EXPECT_TRUE(has_kind(result, "use_after_free")) << c << "\n" << o.out;
+  }
+}
 
 TEST(Cli, ListShowsCatalogAndExpectations) {
   Output o = run(kRacelab + " list");
@@ -117,6 +165,7 @@ TEST(Cli, ListShowsCatalogAndExpectations) {
 
 // The acceptance run: 20 stress runs of every case.
 TEST(Gate, StressModeMeetsTheTableInBothDirections) {
+  REQUIRE_TSAN_BUILD();
   fs::path out = fresh_dir("gate_stress");
   Output o = run(kRacelab + " gate --mode stress --runs 20 --out " + out.string());
   ASSERT_EQ(o.status, 0) << o.out << o.err;
@@ -147,6 +196,7 @@ TEST(Gate, StressModeMeetsTheTableInBothDirections) {
 }
 
 TEST(Gate, FlippedExpectationsTurnItRedInBothDirections) {
+  REQUIRE_TSAN_BUILD();
   fs::path out = fresh_dir("gate_flipped");
   Output o = run(kFixture + " gate --runs 3 --subject checkpoint/ --scenario seed_concurrent --out " +
                  out.string());
@@ -163,6 +213,7 @@ TEST(Gate, FlippedExpectationsTurnItRedInBothDirections) {
 }
 
 TEST(Gate, CrashesHangsAndDeadlocksAreFindingsNotHarnessFailures) {
+  REQUIRE_TSAN_BUILD();
   fs::path out = fresh_dir("gate_fixture");
   Output o = run(kFixture + " gate --runs 2 --run-timeout-ms 500 --subject fixture/ --out " +
                  out.string());
