@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checkpoint/checkpoint_store.h"
+#include "racelab/finding.h"
 #include "racelab/history.h"
 #include "racelab/op_context.h"
 
@@ -54,6 +55,9 @@ struct CheckpointFamily {
                         History<Op, Result>* nested);
   static std::string describe(const Op& op);
   static std::string describe(const Op& op, const Result& result);
+  // The linearizability oracle (checkpoint_linearizability.cc).
+  static void check_linearizability(const History<Op, Result>& history,
+                                    std::vector<Finding>& findings);
 };
 
 }  // namespace racelab::checkpoint

@@ -22,6 +22,20 @@ std::string thread_name(int thread) {
   return thread == kSetupThread ? "setup" : absl::StrCat("thread ", thread);
 }
 
+// Final reads of every session the program commits to: its index and each
+// checkpoint it should hold.
+void add_finale(Program<Op>& p) {
+  std::map<std::string, int> commits;
+  for (const Op& op : p.setup) commits[op.session] += op.kind == Op::Kind::kCommit;
+  for (const auto& ops : p.threads) {
+    for (const Op& op : ops) commits[op.session] += op.kind == Op::Kind::kCommit;
+  }
+  for (const auto& [session, n] : commits) {
+    p.finale.push_back(Op::retrieve_index(session));
+    for (int id = 0; id < n; ++id) p.finale.push_back(Op::lookup(session, id));
+  }
+}
+
 Program<Op> concurrent_sessions(std::uint64_t /*seed*/) {
   Program<Op> p;
   for (int t = 0; t < 64; ++t) {
@@ -30,12 +44,22 @@ Program<Op> concurrent_sessions(std::uint64_t /*seed*/) {
                          Op::retrieve_index(session),
                          Op::lookup(session, Op::kLastCommit)});
   }
+  add_finale(p);
   return p;
 }
 
 Program<Op> same_session_first_commit(std::uint64_t /*seed*/) {
   Program<Op> p;
-  for (int t = 0; t < 8; ++t) p.threads.push_back({Op::commit("s", absl::StrCat("p", t))});
+  // Sixteen rounds: every thread commits to s0, then s1, ... so each session's
+  // first commit is a race among all eight threads.
+  for (int t = 0; t < 8; ++t) {
+    std::vector<Op> ops;
+    for (int s = 0; s < 16; ++s) {
+      ops.push_back(Op::commit(absl::StrCat("s", s), absl::StrCat("p", t, ".", s)));
+    }
+    p.threads.push_back(std::move(ops));
+  }
+  add_finale(p);
   return p;
 }
 
@@ -46,6 +70,7 @@ Program<Op> index_reader_vs_committer(std::uint64_t /*seed*/) {
   for (int i = 1; i <= 32; ++i) committer.push_back(Op::commit("s", absl::StrCat("p", i)));
   for (int i = 0; i < 8; ++i) reader.push_back(Op::retrieve_index("s", /*pause_each=*/true));
   p.threads = {committer, reader};
+  add_finale(p);
   return p;
 }
 
@@ -126,7 +151,8 @@ const std::vector<Scenario<CheckpointFamily>>& checkpoint_scenarios() {
        "its index and look their checkpoint up",
        concurrent_sessions, check_checkpoint_invariants},
       {"same_session_first_commit",
-       "8 threads race to commit the first checkpoint of one new session",
+       "8 threads race to commit the first checkpoint of a new session, for 16 "
+       "sessions in turn",
        same_session_first_commit, check_checkpoint_invariants},
       {"index_reader_vs_committer",
        "one thread commits 32 checkpoints to a session while another reads its "

@@ -67,8 +67,13 @@ std::string StateFamily::describe(const Op& op, const Result& result) {
     case Op::Kind::kErase:
       return result.erased ? "true" : "false";
     case Op::Kind::kAll: {
+      constexpr size_t kShown = 8;
       std::string out = "{";
       for (size_t i = 0; i < result.entries.size(); ++i) {
+        if (i == kShown) {
+          absl::StrAppend(&out, ",... ", result.entries.size(), " entries in all");
+          break;
+        }
         absl::StrAppend(&out, i ? "," : "", result.entries[i].first, "=",
                         result.entries[i].second);
       }

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "racelab/finding.h"
 #include "racelab/history.h"
 #include "racelab/op_context.h"
 #include "state/state_store.h"
@@ -56,6 +57,9 @@ struct StateFamily {
                         History<Op, Result>* nested);
   static std::string describe(const Op& op);
   static std::string describe(const Op& op, const Result& result);
+  // The linearizability oracle (state_linearizability.cc).
+  static void check_linearizability(const History<Op, Result>& history,
+                                    std::vector<Finding>& findings);
 };
 
 }  // namespace racelab::state

@@ -33,6 +33,7 @@ Program<Op> seed_slow_reader(std::uint64_t /*seed*/) {
   std::vector<Op> writer;
   for (int i = 0; i < 1000; ++i) writer.push_back(Op::set(absl::StrCat("k", i), absl::StrCat(i)));
   p.threads = {{Op::all(/*pause_each=*/true)}, writer};
+  p.finale = {Op::all()};
   return p;
 }
 
@@ -45,6 +46,7 @@ Program<Op> erase_during_iteration(std::uint64_t /*seed*/) {
     eraser.push_back(Op::erase(absl::StrCat("k", i)));
   }
   p.threads = {{Op::all(/*pause_each=*/true)}, eraser};
+  p.finale = {Op::all()};
   return p;
 }
 
@@ -52,6 +54,7 @@ Program<Op> reentrant_yield(std::uint64_t /*seed*/) {
   Program<Op> p;
   for (int i = 0; i < 8; ++i) p.setup.push_back(Op::set(absl::StrCat("k", i), absl::StrCat(i)));
   p.threads = {{Op::all(/*pause_each=*/false, /*stop_after=*/0, /*write_back=*/true)}};
+  p.finale = {Op::all()};
   return p;
 }
 

@@ -117,7 +117,8 @@ int child_main(const Registry& registry, const std::string& subject,
 
   // Each run has its own seed, derived from the case seed and the run number.
   const std::uint64_t run_seed = options.seed + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(run_index);
-  RunRequest request{options.mode, run_seed, run_index, options.jitter, options.pause_us};
+  RunRequest request{options.mode, run_seed, run_index, options.jitter, options.pause_us,
+                     options.oracles};
   RunObservation observation;
   {
     Watchdog watchdog(options.run_timeout_ms);

@@ -89,6 +89,16 @@ void add_run_options(CLI::App* cmd, RunOptions& run) {
   cmd->add_option("--run-timeout-ms", run.run_timeout_ms,
                   "time limit of one run; past it the run is a timeout")
       ->check(CLI::Range(100, 3600000));
+  cmd->add_option_function<std::string>(
+      "--oracles",
+      [&run](const std::string& list) {
+        try {
+          run.oracles = parse_oracles(list);
+        } catch (const std::invalid_argument& e) {
+          throw CLI::ValidationError("--oracles", e.what());
+        }
+      },
+      "comma list of tsan, invariants, linearizability (default all)");
 }
 
 void print_case(const CaseResult& c, std::ostream& out) {

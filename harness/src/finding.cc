@@ -2,6 +2,7 @@
 #include "racelab/finding.h"
 
 #include <array>
+#include <stdexcept>
 #include <utility>
 
 #include "racelab/case.h"
@@ -43,6 +44,38 @@ const std::vector<FindingKind>& all_finding_kinds() {
     return v;
   }();
   return *kinds;
+}
+
+std::string format_oracles(const Oracles& o) {
+  std::string out;
+  auto add = [&](bool on, const char* name) {
+    if (!on) return;
+    if (!out.empty()) out += ",";
+    out += name;
+  };
+  add(o.tsan, "tsan");
+  add(o.invariants, "invariants");
+  add(o.linearizability, "linearizability");
+  return out.empty() ? "none" : out;
+}
+
+Oracles parse_oracles(const std::string& list) {
+  if (list == "all") return Oracles{};
+  Oracles o{false, false, false};
+  if (list == "none") return o;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string::npos) end = list.size();
+    const std::string name = list.substr(start, end - start);
+    if (name == "tsan") o.tsan = true;
+    else if (name == "invariants") o.invariants = true;
+    else if (name == "linearizability") o.linearizability = true;
+    else throw std::invalid_argument("unknown oracle '" + name +
+                                     "' (known: tsan, invariants, linearizability, all, none)");
+    start = end + 1;
+  }
+  return o;
 }
 
 const char* to_string(Mode mode) {

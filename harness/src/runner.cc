@@ -34,7 +34,7 @@ using Clock = std::chrono::steady_clock;
 
 // The child's environment: ours, with racelab's sanitizer options in front of
 // the user's own (later options win, so the user can override ours).
-std::vector<std::string> child_environment() {
+std::vector<std::string> child_environment(const Oracles& oracles) {
   std::vector<std::string> env;
   const char* tsan = std::getenv("TSAN_OPTIONS");
   const char* asan = std::getenv("ASAN_OPTIONS");
@@ -45,7 +45,9 @@ std::vector<std::string> child_environment() {
     }
     env.emplace_back(*e);
   }
-  env.push_back(absl::StrCat("TSAN_OPTIONS=", RACELAB_TSAN_OPTIONS, ":", tsan ? tsan : ""));
+  // With the tsan oracle off, TSan still instruments but reports nothing.
+  env.push_back(absl::StrCat("TSAN_OPTIONS=", RACELAB_TSAN_OPTIONS, ":", tsan ? tsan : "",
+                             oracles.tsan ? "" : ":report_bugs=0"));
   env.push_back(absl::StrCat("ASAN_OPTIONS=", RACELAB_ASAN_OPTIONS, ":", asan ? asan : ""));
   return env;
 }
@@ -106,7 +108,9 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options, int run_
       "--pause-us", std::to_string(options.pause_us), "--run-timeout-ms",
       std::to_string(options.run_timeout_ms)};
   if (options.jitter) args.push_back("--jitter");
-  std::vector<std::string> env = child_environment();
+  args.push_back("--oracles");
+  args.push_back(format_oracles(options.oracles));
+  std::vector<std::string> env = child_environment(options.oracles);
   std::vector<char*> argv = c_strings(args), envp = c_strings(env);
 
   posix_spawn_file_actions_t actions;

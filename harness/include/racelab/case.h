@@ -15,6 +15,20 @@ namespace racelab {
 enum class Mode { kStress, kControlled };
 const char* to_string(Mode mode);
 
+// Which oracles judge a run. The sanitizer oracles are those of the build
+// (tsan in the TSan build, asan in the ASan build); turning tsan off makes the
+// child run with TSan's reports disabled.
+struct Oracles {
+  bool tsan = true;
+  bool invariants = true;       // the scenario's own checks
+  bool linearizability = true;  // the family's sequential model
+};
+
+// "tsan,invariants,linearizability" <-> Oracles. parse_oracles throws
+// std::invalid_argument naming an unknown oracle.
+std::string format_oracles(const Oracles& oracles);
+Oracles parse_oracles(const std::string& list);
+
 // How one run of a case executes.
 struct RunRequest {
   Mode mode = Mode::kStress;
@@ -24,6 +38,7 @@ struct RunRequest {
   // boundaries and scheduling points, and the length of a reader's pause.
   bool jitter = false;
   int pause_us = 50;
+  Oracles oracles;
 };
 
 // What one run observed, before the sanitizer findings of the process are added.

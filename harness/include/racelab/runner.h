@@ -23,7 +23,8 @@ struct RunOptions {
   std::uint64_t seed = 1;
   bool jitter = false;
   int pause_us = 50;
-  int run_timeout_ms = 5000;   // the child's watchdog; the parent allows more
+  int run_timeout_ms = 5000;
+  Oracles oracles;  // the child's watchdog; the parent allows more
   std::string self_exe = "/proc/self/exe";
 };
 

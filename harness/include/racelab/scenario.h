@@ -24,6 +24,10 @@ template <class Op>
 struct Program {
   std::vector<Op> setup;                 // run by one thread before the others
   std::vector<std::vector<Op>> threads;  // one list per logical thread
+  // Run after every thread has finished, recorded as one more thread, so the
+  // history itself shows what the run left behind (a lost commit is a final
+  // read that cannot be explained).
+  std::vector<Op> finale;
 };
 
 template <class F>

@@ -98,7 +98,14 @@ RunObservation run_stress(const Scenario<F>& scenario,
     observation.operations += static_cast<int>(events.size());
     for (EventT& e : events) history.push_back(std::move(e));
   }
-  scenario.check(program, history, *store, observation.findings);
+  stress_internal::StressContext finale_ctx(n, request.pause_us);
+  for (const Op& op : program.finale) run_op(op, finale_ctx, history);
+  if (request.oracles.invariants) {
+    scenario.check(program, history, *store, observation.findings);
+  }
+  if (request.oracles.linearizability) {
+    F::check_linearizability(history, observation.findings);
+  }
   return observation;
 }
 

@@ -1,0 +1,78 @@
+// The checkpoint family's linearizability oracle.
+#include "checkpoint_linearizability.h"
+
+#include <functional>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "racelab/linearizability.h"
+#include "racelab/operation_history.h"
+
+namespace racelab::checkpoint {
+
+std::size_t SessionModel::hash(const State& s) {
+  std::size_t h = s.size();
+  for (const std::string& p : s) h = h * 1000003u ^ std::hash<std::string>{}(p);
+  return h;
+}
+
+bool SessionModel::step(const State& s, const Input& in, const Output& out, State* next) {
+  switch (in.kind) {
+    case CheckpointOp::Kind::kCommit:
+      if (out.id != s.size()) return false;
+      *next = s;
+      next->push_back(in.payload);
+      return true;
+    case CheckpointOp::Kind::kLookup: {
+      std::optional<std::string> want;
+      if (out.id < s.size()) want = s[out.id];
+      if (out.payload != want) return false;
+      *next = s;
+      return true;
+    }
+    case CheckpointOp::Kind::kRetrieveIndex:
+      if (out.index.size() != s.size()) return false;
+      for (std::size_t i = 0; i < out.index.size(); ++i) {
+        if (out.index[i] != i) return false;
+      }
+      *next = s;
+      return true;
+  }
+  return false;
+}
+
+std::string SessionModel::describe(const Input& in, const Output& out) {
+  return absl::StrCat(CheckpointFamily::describe(in), " -> ", CheckpointFamily::describe(in, out));
+}
+
+std::string SessionModel::describe(const State& s) {
+  std::vector<std::string> items;
+  for (std::size_t i = 0; i < s.size(); ++i) items.push_back(absl::StrCat(i, "=", s[i]));
+  return absl::StrCat("{", absl::StrJoin(items, ", "), "}");
+}
+
+void CheckpointFamily::check_linearizability(const History<Op, Result>& history,
+                                             std::vector<Finding>& findings) {
+  std::map<std::string, History<CheckpointOp, CheckpointResult>> by_session;
+  for (const auto& e : history) by_session[e.op.session].push_back(e);
+  for (const auto& [session, events] : by_session) {
+    SessionModel::State initial;
+    std::vector<Operation<SessionModel>> ops = to_operations<SessionModel>(
+        events, [&](const CheckpointOp& op, const CheckpointResult& result) {
+          SessionModel::State next;
+          if (SessionModel::step(initial, op, result, &next)) initial = next;
+        });
+    LinearizabilityResult r = check_linearizable<SessionModel>(ops, initial);
+    if (r.is_violation()) {
+      const Operation<SessionModel>& stuck = ops[*r.stuck_operation];
+      findings.push_back({FindingKind::kNotLinearizable, "linearizability",
+                          absl::StrCat("session '", session, "': thread ", stuck.thread, ": ",
+                                       SessionModel::describe(stuck.input, stuck.output),
+                                       " has no valid place in any sequential order"),
+                          r.explanation, std::nullopt, {}});
+    }
+  }
+}
+
+}  // namespace racelab::checkpoint
