@@ -8,7 +8,13 @@ packages=(
   cmake ninja-build
   libgtest-dev libgmock-dev libbenchmark-dev catch2
   libabsl-dev nlohmann-json3-dev libcli11-dev libpugixml-dev
+  chromium                              # renders index.html in the report tests (headless)
 )
+# The report tests validate JSON with ajv from npm: Debian's nodejs and npm
+# unless a Node.js (with its npm) is already installed.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

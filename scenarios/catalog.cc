@@ -8,6 +8,8 @@
 #include "absl/strings/str_split.h"
 #include "checkpoint_scenarios.h"
 #include "expectations.h"
+#include "racelab/controlled_runner.h"
+#include "racelab/sanitizer_capture.h"
 #include "racelab/stress_runner.h"
 #include "state_scenarios.h"
 #include "subject_catalog.h"
@@ -31,8 +33,12 @@ void register_family(Registry& registry,
       const Scenario<F>* sc = &scenario;  // catalog entries live forever
       registry.add_case({family, absl::StrCat(family, "/", s.variant), scenario.name,
                          [sc, make](const RunRequest& request) {
+                           if (request.mode == Mode::kControlled) {
+                             return run_controlled<F>(*sc, make, request, take_tsan_findings);
+                           }
                            return run_stress<F>(*sc, make, request);
-                         }});
+                         },
+                         scenario.modes});
     }
   }
 }

@@ -3,6 +3,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "racelab/op_text.h"
 
 namespace racelab::checkpoint {
 CheckpointResult CheckpointFamily::execute(Store& store, const Op& op,
@@ -47,6 +48,25 @@ std::string CheckpointFamily::describe(const Op& op) {
       return absl::StrCat("index(", op.session, op.pause_each ? ",pause" : "", ")");
   }
   return "?";
+}
+
+std::optional<CheckpointOp> CheckpointFamily::parse(std::string_view text) {
+  std::optional<OpText> t = parse_op_text(text);
+  if (!t) return std::nullopt;
+  const auto& a = t->args;
+  if (t->name == "commit" && a.size() == 2) return Op::commit(a[0], a[1]);
+  if (t->name == "lookup" && a.size() == 2) {
+    if (a[1] == "last") return Op::lookup(a[0], Op::kLastCommit);
+    std::int64_t id = 0;
+    for (char c : a[1]) {
+      if (c < '0' || c > '9' || id > 1'000'000'000) return std::nullopt;
+      id = id * 10 + (c - '0');
+    }
+    return Op::lookup(a[0], id);
+  }
+  if (t->name == "index" && a.size() == 1) return Op::retrieve_index(a[0]);
+  if (t->name == "index" && a.size() == 2 && a[1] == "pause") return Op::retrieve_index(a[0], true);
+  return std::nullopt;
 }
 
 std::string CheckpointFamily::describe(const Op& op, const Result& result) {

@@ -53,7 +53,9 @@ struct CheckpointFamily {
 
   static Result execute(Store& store, const Op& op, OpContext& ctx,
                         History<Op, Result>* nested);
-  static std::string describe(const Op& op);
+  static std::string describe(const Op& op);  // also the schedule-file form
+  // The inverse of describe(op); nullopt for text that is no operation.
+  static std::optional<Op> parse(std::string_view text);
   static std::string describe(const Op& op, const Result& result);
   // The linearizability oracle (checkpoint_linearizability.cc).
   static void check_linearizability(const History<Op, Result>& history,

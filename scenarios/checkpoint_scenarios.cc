@@ -2,6 +2,7 @@
 #include "checkpoint_scenarios.h"
 
 #include <map>
+#include <random>
 #include <set>
 #include <utility>
 
@@ -70,6 +71,32 @@ Program<Op> index_reader_vs_committer(std::uint64_t /*seed*/) {
   for (int i = 1; i <= 32; ++i) committer.push_back(Op::commit("s", absl::StrCat("p", i)));
   for (int i = 0; i < 8; ++i) reader.push_back(Op::retrieve_index("s", /*pause_each=*/true));
   p.threads = {committer, reader};
+  add_finale(p);
+  return p;
+}
+
+// A random program: 2-4 threads of 1-8 operations over two sessions.
+Program<Op> generated(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto below = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint64_t>(n)); };
+  Program<Op> p;
+  const int threads = 2 + below(3);
+  for (int t = 0; t < threads; ++t) {
+    std::vector<Op> ops;
+    const int count = 1 + below(8);
+    for (int i = 0; i < count; ++i) {
+      std::string session = below(2) == 0 ? "a" : "b";
+      const int kind = below(10);
+      if (kind < 5) {
+        ops.push_back(Op::commit(session, absl::StrCat("p", t, ".", i)));
+      } else if (kind < 7) {
+        ops.push_back(Op::lookup(session, below(3) == 0 ? Op::kLastCommit : below(3)));
+      } else {
+        ops.push_back(Op::retrieve_index(session, below(2) == 0));
+      }
+    }
+    p.threads.push_back(std::move(ops));
+  }
   add_finale(p);
   return p;
 }
@@ -158,6 +185,10 @@ const std::vector<Scenario<CheckpointFamily>>& checkpoint_scenarios() {
        "one thread commits 32 checkpoints to a session while another reads its "
        "index 8 times, slowly",
        index_reader_vs_committer, check_checkpoint_invariants},
+      {"generated",
+       "random programs from the seed: 2-4 threads of 1-8 commits, lookups and index "
+       "reads over two sessions (controlled mode: a new program for every schedule)",
+       generated, check_checkpoint_invariants, {Mode::kControlled}},
   };
   return *scenarios;
 }

@@ -2,6 +2,7 @@
 #include "state_family.h"
 
 #include "absl/strings/str_cat.h"
+#include "racelab/op_text.h"
 
 namespace racelab::state {
 
@@ -56,6 +57,35 @@ std::string StateFamily::describe(const Op& op) {
     }
   }
   return "?";
+}
+
+std::optional<StateOp> StateFamily::parse(std::string_view text) {
+  std::optional<OpText> t = parse_op_text(text);
+  if (!t) return std::nullopt;
+  const auto& a = t->args;
+  if (t->name == "set" && a.size() == 2) return Op::set(a[0], a[1]);
+  if (t->name == "get" && a.size() == 1) return Op::get(a[0]);
+  if (t->name == "erase" && a.size() == 1) return Op::erase(a[0]);
+  if (t->name != "all") return std::nullopt;
+  Op op = Op::all();
+  for (const std::string& flag : a) {
+    if (flag == "pause") {
+      op.pause_each = true;
+    } else if (flag == "write") {
+      op.write_back = true;
+    } else if (flag.starts_with("stop=") && flag.size() > 5 && flag.size() < 10) {
+      int n = 0;
+      for (char c : flag.substr(5)) {
+        if (c < '0' || c > '9') return std::nullopt;
+        n = n * 10 + (c - '0');
+      }
+      if (n == 0) return std::nullopt;
+      op.stop_after = n;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return op;
 }
 
 std::string StateFamily::describe(const Op& op, const Result& result) {

@@ -2,6 +2,7 @@
 #include "state_scenarios.h"
 
 #include <map>
+#include <random>
 #include <set>
 #include <utility>
 
@@ -54,6 +55,35 @@ Program<Op> reentrant_yield(std::uint64_t /*seed*/) {
   Program<Op> p;
   for (int i = 0; i < 8; ++i) p.setup.push_back(Op::set(absl::StrCat("k", i), absl::StrCat(i)));
   p.threads = {{Op::all(/*pause_each=*/false, /*stop_after=*/0, /*write_back=*/true)}};
+  p.finale = {Op::all()};
+  return p;
+}
+
+// A random program: 2-4 threads of 1-8 operations over three keys.
+Program<Op> generated(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto below = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint64_t>(n)); };
+  Program<Op> p;
+  p.setup = {Op::set("k0", "v0"), Op::set("k1", "v1")};
+  const int threads = 2 + below(3);
+  for (int t = 0; t < threads; ++t) {
+    std::vector<Op> ops;
+    const int count = 1 + below(8);
+    for (int i = 0; i < count; ++i) {
+      std::string key = absl::StrCat("k", below(3));
+      const int kind = below(10);
+      if (kind < 4) {
+        ops.push_back(Op::set(key, absl::StrCat("v", t, ".", i)));
+      } else if (kind < 5) {
+        ops.push_back(Op::get(key));
+      } else if (kind < 7) {
+        ops.push_back(Op::erase(key));
+      } else {
+        ops.push_back(Op::all(/*pause_each=*/below(2) == 0, /*stop_after=*/below(4) == 0 ? 2 : 0));
+      }
+    }
+    p.threads.push_back(std::move(ops));
+  }
   p.finale = {Op::all()};
   return p;
 }
@@ -121,6 +151,10 @@ const std::vector<Scenario<StateFamily>>& state_scenarios() {
       {"reentrant_yield",
        "the iteration callback itself calls set() for every key it is given",
        reentrant_yield, check_state_invariants},
+      {"generated",
+       "random programs from the seed: 2-4 threads of 1-8 sets, gets, erases and "
+       "iterations over three keys (controlled mode: a new program for every schedule)",
+       generated, check_state_invariants, {Mode::kControlled}},
   };
   return *scenarios;
 }

@@ -46,6 +46,17 @@ const std::vector<ExpectationRow>& expectation_table() {
       {"checkpoint/sharded", "same_session_first_commit", kBoth, "", "", "find-or-create under the shard lock"},
       {"checkpoint/sharded", "index_reader_vs_committer", kBoth, "", "", "the index is copied under the session lock"},
 
+      // Generated programs (controlled mode: a new program for every schedule).
+      {"checkpoint/unsynchronized", "generated", "controlled", "data_race", kRaceFallout,
+       "any two threads write the unlocked session map"},
+      {"checkpoint/mutex", "generated", "controlled", "", "", "every method holds the lock"},
+      {"checkpoint/escaping_index", "generated", "controlled", "data_race",
+       "use_after_free,not_linearizable",
+       "an index read pauses while another thread commits to the same session"},
+      {"checkpoint/split_lock", "generated", "controlled", "not_linearizable", "",
+       "two threads' first commits to one session overlap"},
+      {"checkpoint/sharded", "generated", "controlled", "", "", "shard and session locks"},
+
       // state/unlock_during_iteration: the seed bug.
       {"state/unlock_during_iteration", "seed_slow_reader", kBoth,
        "not_linearizable,data_race", "use_after_free,crash",
@@ -69,6 +80,14 @@ const std::vector<ExpectationRow>& expectation_table() {
       {"state/copy_on_write", "seed_slow_reader", kBoth, "", "", "iterates an immutable snapshot"},
       {"state/copy_on_write", "erase_during_iteration", kBoth, "", "", "iterates an immutable snapshot"},
       {"state/copy_on_write", "reentrant_yield", kBoth, "", "", "no lock is held during the callback"},
+      // Generated programs.
+      {"state/unlock_during_iteration", "generated", "controlled",
+       "not_linearizable,data_race,use_after_free", "crash",
+       "an iteration pauses while another thread sets or erases keys"},
+      {"state/snapshot", "generated", "controlled", "", "", "iterates a private copy"},
+      {"state/hold_lock", "generated", "controlled", "", "",
+       "generated callbacks never write, so holding the lock is safe"},
+      {"state/copy_on_write", "generated", "controlled", "", "", "iterates an immutable snapshot"},
   };
   return *table;
 }

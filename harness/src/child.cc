@@ -6,6 +6,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <atomic>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <thread>
@@ -49,6 +51,14 @@ void on_self_deadlock(const char* message) {
 // process reports and exits instead of waiting for them. A run that already
 // raced and then hangs (a corrupted container looping forever) gets a shorter
 // limit: the race is the finding, the hang only its consequence.
+std::atomic<std::int64_t> g_last_heartbeat_ns{0};
+
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 class Watchdog {
  public:
   static constexpr int kAfterReportMs = 2000;
@@ -68,14 +78,14 @@ class Watchdog {
  private:
   void watch(int timeout_ms) {
     using Clock = std::chrono::steady_clock;
-    const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+    heartbeat();
     std::optional<Clock::time_point> first_report;
     std::unique_lock lock(mu_);
     while (!done_) {
       const auto now = Clock::now();
       if (!first_report && tsan_reports_seen() > 0) first_report = now;
       std::string message;
-      if (now >= deadline) {
+      if (now_ns() - g_last_heartbeat_ns.load() > std::int64_t{timeout_ms} * 1'000'000) {
         message = absl::StrCat("the run did not finish within ", timeout_ms,
                                " ms: probable deadlock or livelock");
       } else if (first_report &&
@@ -104,6 +114,8 @@ class Watchdog {
 
 }  // namespace
 
+void heartbeat() { g_last_heartbeat_ns.store(now_ns()); }
+
 int child_main(const Registry& registry, const std::string& subject,
                const std::string& scenario, const RunOptions& options, int run_index) {
   const CaseSpec* spec = registry.find_case(subject, scenario);
@@ -117,12 +129,22 @@ int child_main(const Registry& registry, const std::string& subject,
 
   // Each run has its own seed, derived from the case seed and the run number.
   const std::uint64_t run_seed = options.seed + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(run_index);
-  RunRequest request{options.mode, run_seed, run_index, options.jitter, options.pause_us,
-                     options.oracles};
+  RunRequest request = options.request;
+  request.mode = options.mode;
+  request.seed = run_seed;
+  request.run_index = run_index;
+  request.jitter = options.jitter;
+  request.pause_us = options.pause_us;
+  request.oracles = options.oracles;
   RunObservation observation;
-  {
+  try {
     Watchdog watchdog(options.run_timeout_ms);
     observation = spec->run(request);
+  } catch (const std::exception& e) {
+    // A schedule that cannot be replayed or a program that does not parse:
+    // the input was wrong, not the subject.
+    write_line(event_line("error", e.what()));
+    return 2;
   }
   for (Finding& f : take_tsan_findings()) observation.findings.push_back(std::move(f));
   write_line(run_done_line(observation));

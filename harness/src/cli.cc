@@ -16,6 +16,7 @@
 #include "racelab/json.h"
 #include "racelab/runner.h"
 #include "racelab/sanitizer_capture.h"
+#include "racelab/sched/schedule_file.h"
 
 namespace racelab {
 namespace {
@@ -24,6 +25,30 @@ namespace {
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+sched::ScheduleFile read_schedule_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(absl::StrCat(path, ": cannot read the schedule file"));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return sched::parse_schedule(text, path);
+}
+
+// The child side of a replay: the recorded program (setup, threads, finale)
+// and decisions.
+void load_replay(const std::string& path, RunRequest& request) {
+  sched::ScheduleFile file = read_schedule_file(path);
+  auto extra = [&](const std::string& key) {
+    for (const auto& [k, v] : file.extra) {
+      if (k == key) return v == "-" ? std::string() : v;
+    }
+    return std::string();
+  };
+  request.replay_program = {extra("setup")};
+  for (const std::string& line : file.program) request.replay_program.push_back(line);
+  request.replay_program.push_back(extra("finale"));
+  request.replay_decisions = file.decisions;
+  request.strategy = "replay";
+}
 
 Mode parse_mode(const std::string& name) {
   if (name == "stress") return Mode::kStress;
@@ -101,6 +126,19 @@ void add_run_options(CLI::App* cmd, RunOptions& run) {
       "comma list of tsan, invariants, linearizability (default all)");
 }
 
+void add_controlled_options(CLI::App* cmd, RunOptions& run) {
+  RunRequest& r = run.request;
+  cmd->add_option("--strategy", r.strategy, "controlled mode: random, pct or dfs")
+      ->check(CLI::IsMember({"random", "pct", "dfs"}));
+  cmd->add_option("--depth", r.depth, "pct: bug depth d (d-1 priority change points)")
+      ->check(CLI::Range(1, 100));
+  cmd->add_option("--preemptions", r.preemptions, "dfs: preemption bound")
+      ->check(CLI::Range(0, 100));
+  cmd->add_option("--budget", r.budget, "controlled mode: schedules to try")
+      ->check(CLI::Range(1, 100000000));
+  cmd->add_flag("--no-shrink{false}", r.shrink, "report the first failing schedule as found");
+}
+
 void print_case(const CaseResult& c, std::ostream& out) {
   out << c.subject << " x " << c.scenario << " (" << to_string(c.mode) << "): "
       << c.runs_with_finding << " of " << c.runs << " runs with a finding; observed "
@@ -108,11 +146,52 @@ void print_case(const CaseResult& c, std::ostream& out) {
   for (const auto& [outcome, n] : c.histogram) {
     out << absl::StrFormat("  %4d  %s\n", n, outcome);
   }
-  for (const AggregatedFinding& a : c.findings) {
+  constexpr size_t kShown = 8;
+  for (size_t i = 0; i < c.findings.size() && i < kShown; ++i) {
+    const AggregatedFinding& a = c.findings[i];
     out << "  [" << to_string(a.finding.kind) << ", " << a.runs << " runs] "
         << a.finding.summary << "\n";
   }
+  if (c.findings.size() > kShown) {
+    out << "  ... and " << c.findings.size() - kShown << " more distinct findings\n";
+  }
+  if (c.mode == Mode::kControlled) {
+    out << "  schedules tried: " << c.schedules;
+    if (c.first_failing >= 0) out << ", first failing: schedule " << c.first_failing + 1;
+    out << "\n";
+  }
+  if (!c.trace_table.empty() && !c.findings.empty()) {
+    out << "  minimal failing schedule (" << c.schedule.preemptions << " preemptions, "
+        << c.schedule.decisions.size() << " decisions):\n"
+        << c.trace_table;
+  }
+  for (const AggregatedFinding& a : c.findings) {
+    if (a.finding.oracle == "linearizability" || a.finding.oracle == "deadlock") {
+      out << "  " << a.finding.detail << "\n";
+    }
+  }
   if (!c.mismatch.empty()) out << "MISMATCH: " << c.mismatch << "\n";
+}
+
+// Writes a case's recorded schedule as a schedule file.
+void save_schedule(const CaseResult& c, const RunOptions& options, const std::string& path) {
+  if (c.schedule.program.size() < 3) {
+    throw InputError(absl::StrCat("--save-schedule: the run recorded no schedule to save"));
+  }
+  sched::ScheduleFile file;
+  file.subject = c.subject;
+  file.scenario = c.scenario;
+  file.mode = "controlled";
+  file.strategy = options.request.strategy;
+  file.seed = options.seed;
+  const auto& lines = c.schedule.program;
+  file.extra = {{"setup", lines.front().empty() ? "-" : lines.front()},
+                {"finale", lines.back().empty() ? "-" : lines.back()}};
+  file.program.assign(lines.begin() + 1, lines.end() - 1);
+  file.decisions = c.schedule.decisions;
+  std::ofstream out(path);
+  out << sched::write_schedule(file);
+  if (!out) throw InputError(absl::StrCat("--save-schedule: cannot write '", path, "'"));
 }
 
 }  // namespace
@@ -126,17 +205,32 @@ int run_cli(const Registry& registry, int argc, char** argv) {
   list->add_flag("--truth-table", truth_table, "print only the expectation table");
 
   RunOptions run_options;
-  std::string subject, scenario, mode_name = "stress", json_file, out_dir;
+  std::string subject, scenario, mode_name = "stress", json_file, out_dir, replay_path;
   CLI::App* run = app.add_subcommand("run", "run one case and judge it");
   run->add_option("--subject", subject, "family/variant")->required();
   run->add_option("--scenario", scenario, "scenario name")->required();
   run->add_option("--mode", mode_name, "stress or controlled");
   run->add_option("--json", json_file, "write the case result as JSON");
   run->add_option("--out", out_dir, "write results.json into this folder");
+  run->add_option("--save-schedule", run_options.save_schedule,
+                  "controlled mode: write the (failing, else last) schedule here");
   add_run_options(run, run_options);
+  add_controlled_options(run, run_options);
+
+  CLI::App* replay = app.add_subcommand("replay", "rerun a saved schedule and print its trace");
+  replay->add_option("file", replay_path, "a schedule file")->required();
+  replay->add_option("--oracles", [&run_options](const std::vector<std::string>& v) {
+    try {
+      run_options.oracles = parse_oracles(v.front());
+    } catch (const std::invalid_argument& e) {
+      throw CLI::ValidationError("--oracles", e.what());
+    }
+    return true;
+  }, "comma list of tsan, invariants, linearizability (default all)");
 
   GateOptions gate_options;
   std::string gate_mode = "stress";
+  int controlled_runs = 1;
   CLI::App* gate = app.add_subcommand("gate", "run every case, judge the whole table");
   gate->add_option("--mode", gate_mode, "stress, controlled or all");
   gate->add_option("--out", gate_options.out_dir, "write results.json into this folder");
@@ -144,7 +238,11 @@ int run_cli(const Registry& registry, int argc, char** argv) {
       ->check(CLI::Range(1, 256));
   gate->add_option("--subject", gate_options.subject_filter, "only subjects containing this");
   gate->add_option("--scenario", gate_options.scenario_filter, "only scenarios containing this");
+  gate->add_option("--controlled-runs", controlled_runs,
+                   "controlled mode: independent searches per case (each up to --budget schedules)")
+      ->check(CLI::Range(1, 1000));
   add_run_options(gate, gate_options.run);
+  add_controlled_options(gate, gate_options.run);
 
   int child_run = 0;
   CLI::App* child = app.add_subcommand("__child", "(internal) one run of a case");
@@ -153,11 +251,13 @@ int run_cli(const Registry& registry, int argc, char** argv) {
   child->add_option("--scenario", scenario)->required();
   child->add_option("--mode", mode_name);
   child->add_option("--run", child_run);
+  child->add_option("--replay", run_options.replay_file);
   add_run_options(child, run_options);
+  add_controlled_options(child, run_options);
 
-  const std::set<std::string> commands = {"list", "run", "gate", "__child"};
+  const std::set<std::string> commands = {"list", "run", "gate", "replay", "__child"};
   if (argc > 1 && argv[1][0] != '-' && !commands.contains(argv[1])) {
-    std::cerr << "racelab: unknown command '" << argv[1] << "' (commands: list, run, gate)\n";
+    std::cerr << "racelab: unknown command '" << argv[1] << "' (commands: list, run, gate, replay)\n";
     return kExitUsage;
   }
   try {
@@ -180,16 +280,47 @@ int run_cli(const Registry& registry, int argc, char** argv) {
     }
     if (*child) {
       run_options.mode = parse_mode(mode_name);
+      if (!run_options.replay_file.empty()) load_replay(run_options.replay_file, run_options.request);
       return child_main(registry, subject, scenario, run_options, child_run);
+    }
+    if (*replay) {
+      sched::ScheduleFile file = read_schedule_file(replay_path);
+      check_case(registry, file.subject, file.scenario);
+      if (file.mode != "controlled") {
+        throw UsageError(absl::StrCat(replay_path, ": mode '", file.mode,
+                                      "' cannot be replayed (only controlled)"));
+      }
+      run_options.mode = Mode::kControlled;
+      run_options.seed = file.seed;
+      run_options.runs = 1;
+      run_options.replay_file = replay_path;
+      const CaseSpec* spec = registry.find_case(file.subject, file.scenario);
+      CaseResult result = run_case(
+          *spec, registry.find_expectation(file.subject, file.scenario, Mode::kControlled),
+          run_options);
+      std::cout << "replay of " << replay_path << ": " << file.subject << " x " << file.scenario
+                << ", " << file.decisions.size() << " decisions\n"
+                << result.trace_table;
+      print_case(result, std::cout);
+      return result.mismatch.empty() ? kExitOk : kExitMismatch;
     }
     if (*run) {
       run_options.mode = parse_mode(mode_name);
+      // One search of up to --budget schedules, unless more are asked for.
+      if (run_options.mode == Mode::kControlled && run->count("--runs") == 0) run_options.runs = 1;
       check_case(registry, subject, scenario);
       check_out_dir("--out", out_dir);
       const CaseSpec* spec = registry.find_case(subject, scenario);
+      if (run_options.mode == Mode::kStress && !run_options.save_schedule.empty()) {
+        throw UsageError("--save-schedule: stress mode records no schedule (use --mode controlled)");
+      }
       CaseResult result = run_case(
           *spec, registry.find_expectation(subject, scenario, run_options.mode), run_options);
       print_case(result, std::cout);
+      if (!run_options.save_schedule.empty()) {
+        save_schedule(result, run_options, run_options.save_schedule);
+        std::cout << "schedule saved to " << run_options.save_schedule << "\n";
+      }
       if (!json_file.empty()) {
         std::ofstream out(json_file);
         out << to_json(result).dump(2) << "\n";
@@ -210,6 +341,7 @@ int run_cli(const Registry& registry, int argc, char** argv) {
       } else {
         gate_options.modes = {parse_mode(gate_mode)};
       }
+      gate_options.controlled_runs = controlled_runs;
       if (!built_with_tsan()) {
         throw UsageError(
             "gate needs the ThreadSanitizer build (the expectation table counts on "
@@ -229,6 +361,12 @@ int run_cli(const Registry& registry, int argc, char** argv) {
       return result.mismatches == 0 ? kExitOk : kExitMismatch;
     }
   } catch (const UsageError& e) {
+    std::cerr << "racelab: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const InputError& e) {
+    std::cerr << "racelab: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const sched::ScheduleFileError& e) {
     std::cerr << "racelab: " << e.what() << "\n";
     return kExitUsage;
   } catch (const std::exception& e) {

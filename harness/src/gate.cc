@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "racelab/json.h"
+#include "racelab/report.h"
 
 namespace racelab {
 
@@ -25,6 +26,7 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
     for (const CaseSpec& spec : registry.cases()) {
       if (spec.subject.find(options.subject_filter) == std::string::npos) continue;
       if (spec.scenario.find(options.scenario_filter) == std::string::npos) continue;
+      if (!spec.runs_in(mode)) continue;
       jobs.push_back({&spec, mode});
     }
   }
@@ -37,6 +39,7 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
     for (size_t i = next++; i < jobs.size(); i = next++) {
       RunOptions run = options.run;
       run.mode = jobs[i].mode;
+      if (run.mode == Mode::kControlled) run.runs = options.controlled_runs;
       const Expectation* e = registry.find_expectation(jobs[i].spec->subject,
                                                        jobs[i].spec->scenario, run.mode);
       result.cases[i] = run_case(*jobs[i].spec, e, run);
@@ -108,6 +111,7 @@ void write_results_json(const GateResult& result, const GateOptions& options,
     std::replace(name.begin(), name.end(), '/', '_');
     std::ofstream(logs / name) << c.first_failure_log;
   }
+  write_reports(result, options, out_dir);
 }
 
 }  // namespace racelab

@@ -59,7 +59,7 @@ nlohmann::json to_json(const CaseResult& r) {
     findings.push_back(std::move(j));
   }
   nlohmann::json trace = nlohmann::json::array();
-  for (const TraceRow& row : r.trace) {
+  for (const TraceLine& row : r.trace) {
     trace.push_back({{"step", row.step}, {"thread", row.thread}, {"kind", row.kind},
                      {"text", row.text}});
   }
@@ -76,9 +76,16 @@ nlohmann::json to_json(const CaseResult& r) {
           {"seconds", r.seconds},
           {"histogram", r.histogram},
           {"findings", findings}};
+  if (r.mode == Mode::kControlled) {
+    j["schedules"] = r.schedules;
+    j["first_failing_schedule"] = r.first_failing;
+  }
   if (!r.trace.empty()) {
     j["trace"] = {{"threads", r.trace_threads}, {"rows", trace}};
-    j["schedule_file"] = r.schedule_file;
+    j["schedule"] = {{"decisions", r.schedule.decisions},
+                     {"preemptions", r.schedule.preemptions},
+                     {"program", r.schedule.program}};
+    if (!r.schedule_file.empty()) j["schedule_file"] = r.schedule_file;
   }
   return j;
 }
@@ -90,10 +97,26 @@ std::string event_line(const std::string& event, const std::string& message) {
 std::string run_done_line(const RunObservation& observation) {
   nlohmann::json findings = nlohmann::json::array();
   for (const Finding& f : observation.findings) findings.push_back(to_json(f));
-  return nlohmann::json{{"event", "run_done"},
-                        {"operations", observation.operations},
-                        {"findings", findings}}
-      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  nlohmann::json j = {{"event", "run_done"},
+                      {"operations", observation.operations},
+                      {"findings", findings}};
+  if (observation.schedules > 0) {
+    j["schedules"] = observation.schedules;
+    j["first_failing"] = observation.first_failing;
+  }
+  if (!observation.schedule.decisions.empty() || !observation.schedule.program.empty()) {
+    j["schedule"] = {{"program", observation.schedule.program},
+                     {"decisions", observation.schedule.decisions},
+                     {"preemptions", observation.schedule.preemptions}};
+    nlohmann::json rows = nlohmann::json::array();
+    for (const TraceLine& row : observation.trace) {
+      rows.push_back({{"step", row.step}, {"thread", row.thread}, {"kind", row.kind},
+                      {"text", row.text}});
+    }
+    j["trace"] = {{"threads", observation.trace_threads}, {"rows", rows},
+                  {"table", observation.trace_table}};
+  }
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace racelab

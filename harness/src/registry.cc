@@ -50,7 +50,12 @@ std::vector<std::string> Registry::validate() const {
       problems.push_back(absl::StrCat("expectation for ", e.subject, " x ", e.scenario,
                                       " names no registered case"));
     }
+    const CaseSpec* c = find_case(e.subject, e.scenario);
     for (Mode m : e.modes) {
+      if (c != nullptr && !c->runs_in(m)) {
+        problems.push_back(absl::StrCat("expectation for ", e.subject, " x ", e.scenario,
+                                        " in ", to_string(m), " mode, which the case does not run in"));
+      }
       if (!seen.emplace(e.subject, e.scenario, m).second) {
         problems.push_back(absl::StrCat("two expectations for ", e.subject, " x ",
                                         e.scenario, " in ", to_string(m), " mode"));
@@ -58,7 +63,7 @@ std::vector<std::string> Registry::validate() const {
     }
   }
   for (const CaseSpec& c : cases_) {
-    for (Mode m : {Mode::kStress, Mode::kControlled}) {
+    for (Mode m : c.modes) {
       if (find_expectation(c.subject, c.scenario, m) == nullptr) {
         problems.push_back(absl::StrCat("no expectation for ", c.subject, " x ",
                                         c.scenario, " in ", to_string(m), " mode"));

@@ -34,7 +34,8 @@ using Clock = std::chrono::steady_clock;
 
 // The child's environment: ours, with racelab's sanitizer options in front of
 // the user's own (later options win, so the user can override ours).
-std::vector<std::string> child_environment(const Oracles& oracles) {
+std::vector<std::string> child_environment(const RunOptions& options) {
+  const Oracles& oracles = options.oracles;
   std::vector<std::string> env;
   const char* tsan = std::getenv("TSAN_OPTIONS");
   const char* asan = std::getenv("ASAN_OPTIONS");
@@ -47,7 +48,12 @@ std::vector<std::string> child_environment(const Oracles& oracles) {
   }
   // With the tsan oracle off, TSan still instruments but reports nothing.
   env.push_back(absl::StrCat("TSAN_OPTIONS=", RACELAB_TSAN_OPTIONS, ":", tsan ? tsan : "",
-                             oracles.tsan ? "" : ":report_bugs=0"));
+                             oracles.tsan ? "" : ":report_bugs=0",
+                             // Many schedules share one process: report a race
+                             // in every schedule that has it, not only the first.
+                             options.mode == Mode::kControlled
+                                 ? ":suppress_equal_stacks=0:suppress_equal_addresses=0"
+                                 : ""));
   env.push_back(absl::StrCat("ASAN_OPTIONS=", RACELAB_ASAN_OPTIONS, ":", asan ? asan : ""));
   return env;
 }
@@ -108,9 +114,23 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options, int run_
       "--pause-us", std::to_string(options.pause_us), "--run-timeout-ms",
       std::to_string(options.run_timeout_ms)};
   if (options.jitter) args.push_back("--jitter");
+  if (options.mode == Mode::kControlled) {
+    const RunRequest& r = options.request;
+    for (std::string a : {std::string("--strategy"), r.strategy, std::string("--depth"),
+                          std::to_string(r.depth), std::string("--preemptions"),
+                          std::to_string(r.preemptions), std::string("--budget"),
+                          std::to_string(r.budget)}) {
+      args.push_back(std::move(a));
+    }
+    if (!r.shrink) args.push_back("--no-shrink");
+    if (!options.replay_file.empty()) {
+      args.push_back("--replay");
+      args.push_back(options.replay_file);
+    }
+  }
   args.push_back("--oracles");
   args.push_back(format_oracles(options.oracles));
-  std::vector<std::string> env = child_environment(options.oracles);
+  std::vector<std::string> env = child_environment(options);
   std::vector<char*> argv = c_strings(args), envp = c_strings(env);
 
   posix_spawn_file_actions_t actions;
@@ -184,6 +204,22 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options, int run_
     const std::string event = j.value("event", "");
     if (event == "run_done") {
       done = true;
+      record.schedules = j.value("schedules", 0);
+      record.first_failing = j.value("first_failing", -1);
+      if (j.contains("schedule")) {
+        const nlohmann::json& s = j.at("schedule");
+        record.schedule = {s.at("program").get<std::vector<std::string>>(),
+                           s.at("decisions").get<std::vector<int>>(),
+                           s.at("preemptions").get<int>()};
+        const nlohmann::json& t = j.at("trace");
+        record.trace_threads = t.at("threads").get<int>();
+        record.trace_table = t.at("table").get<std::string>();
+        for (const nlohmann::json& row : t.at("rows")) {
+          record.trace.push_back({row.at("step").get<int>(), row.at("thread").get<int>(),
+                                  row.at("kind").get<std::string>(),
+                                  row.at("text").get<std::string>()});
+        }
+      }
       for (const nlohmann::json& f : j.value("findings", nlohmann::json::array())) {
         record.findings.push_back(finding_from_json(f));
       }
@@ -207,7 +243,7 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options, int run_
                                  j.value("message", ""), {}, std::nullopt, {}});
       done = true;
     } else if (event == "error") {
-      throw std::runtime_error(absl::StrCat(case_name, ": ", j.value("message", "")));
+      throw InputError(absl::StrCat(case_name, ": ", j.value("message", "")));
     }
   }
   if (done) return record;
@@ -245,6 +281,14 @@ CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
   for (int run = 0; run < options.runs; ++run) {
     RunRecord record = run_in_child(spec, options, run);
     ++result.runs;
+    result.schedules += record.schedules;
+    if (result.trace.empty() && !record.trace.empty() && !record.findings.empty()) {
+      result.first_failing = record.first_failing;
+      result.schedule = record.schedule;
+      result.trace_threads = record.trace_threads;
+      result.trace = record.trace;
+      result.trace_table = record.trace_table;
+    }
     std::set<FindingKind> run_kinds;
     for (const Finding& f : record.findings) run_kinds.insert(f.kind);
     std::string outcome = run_kinds.empty() ? "clean" : "";

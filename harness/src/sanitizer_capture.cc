@@ -50,7 +50,6 @@ struct RawReport {
 RawReport g_reports[kMaxReports];
 std::atomic<int> g_report_count{0};
 std::atomic<int> g_reports_seen{0};
-std::atomic<int> g_taken{0};
 int g_notice_fd = -1;
 
 __attribute__((no_sanitize("thread"))) void raw_write(const char* text) {
@@ -156,7 +155,7 @@ int tsan_reports_seen() { return g_reports_seen.load(); }
 std::vector<Finding> take_tsan_findings() {
   std::vector<Finding> findings;
   const int end = std::min(g_report_count.load(), kMaxReports);
-  for (int r = g_taken.load(); r < end; ++r) {
+  for (int r = 0; r < end; ++r) {
     const RawReport& raw = g_reports[r];
     Finding f{kind_of_tsan(raw.description), "tsan", "", "", std::nullopt, {}};
     for (int m = 0; m < raw.mops; ++m) {
@@ -187,7 +186,9 @@ std::vector<Finding> take_tsan_findings() {
     }
     findings.push_back(std::move(f));
   }
-  g_taken.store(end);
+  // Called when no thread that could report is running (after a join, between
+  // schedules), so the slots can be reused.
+  g_report_count.store(0);
   return findings;
 }
 

@@ -39,12 +39,45 @@ struct RunRequest {
   bool jitter = false;
   int pause_us = 50;
   Oracles oracles;
+
+  // Controlled mode: the strategy and its parameters, how many schedules to
+  // try, and (for replay) the recorded schedule to follow.
+  std::string strategy = "pct";
+  int depth = 3;
+  int preemptions = 2;
+  int budget = 1000;
+  bool shrink = true;
+  std::vector<int> replay_decisions;
+  std::vector<std::string> replay_program;  // "setup", threads..., "finale" lines
+};
+
+// A schedule as recorded: the program (encoded lines, setup first, finale
+// last) and the decision at every scheduling point.
+struct RecordedSchedule {
+  std::vector<std::string> program;
+  std::vector<int> decisions;
+  int preemptions = 0;
+};
+
+// One row of a controlled run's trace.
+struct TraceLine {
+  int step = 0;
+  int thread = 0;
+  std::string kind;
+  std::string text;
 };
 
 // What one run observed, before the sanitizer findings of the process are added.
 struct RunObservation {
   std::vector<Finding> findings;
   int operations = 0;
+  // Controlled mode.
+  int schedules = 0;          // schedules tried
+  int first_failing = -1;     // 0-based index of the first failing schedule
+  RecordedSchedule schedule;  // the (shrunk) failing schedule
+  int trace_threads = 0;
+  std::vector<TraceLine> trace;
+  std::string trace_table;    // the trace as a table, for humans
 };
 
 struct CaseSpec {
@@ -52,6 +85,14 @@ struct CaseSpec {
   std::string subject;   // "checkpoint/unsynchronized"
   std::string scenario;  // "seed_concurrent_sessions"
   std::function<RunObservation(const RunRequest&)> run;
+  std::vector<Mode> modes = {Mode::kStress, Mode::kControlled};
+
+  bool runs_in(Mode mode) const {
+    for (Mode m : modes) {
+      if (m == mode) return true;
+    }
+    return false;
+  }
 };
 
 // A subject or scenario as listed by `racelab list`.

@@ -17,6 +17,7 @@ struct GateOptions {
   std::vector<Mode> modes = {Mode::kStress};
   RunOptions run;              // mode is set per case
   int jobs = 2;                // cases run in parallel
+  int controlled_runs = 1;     // controlled mode: searches per case
   std::string out_dir;         // empty: no files
   std::string subject_filter;  // substring; empty: all
   std::string scenario_filter;

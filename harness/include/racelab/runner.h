@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,14 +18,25 @@
 
 namespace racelab {
 
+// The input of a run was wrong (a schedule that cannot be replayed, a program
+// that does not parse): reported as a usage error, exit status 2.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 struct RunOptions {
   Mode mode = Mode::kStress;
   int runs = 20;
   std::uint64_t seed = 1;
   bool jitter = false;
   int pause_us = 50;
-  int run_timeout_ms = 5000;
-  Oracles oracles;  // the child's watchdog; the parent allows more
+  int run_timeout_ms = 5000;  // per run; in controlled mode, per schedule
+  Oracles oracles;
+  // Controlled mode: strategy, depth, preemption bound, budget, replay.
+  RunRequest request;
+  std::string save_schedule;  // write the failing schedule here (run, replay)
+  std::string replay_file;    // controlled mode: replay this schedule file  // the child's watchdog; the parent allows more
   std::string self_exe = "/proc/self/exe";
 };
 
@@ -32,15 +44,6 @@ struct RunOptions {
 struct AggregatedFinding {
   Finding finding;
   int runs = 0;  // how many runs reported it
-};
-
-// One row of the trace of a controlled run: what one logical thread did at one
-// step (kind: "op", "result", "lock", "wait", "switch", "finding").
-struct TraceRow {
-  int step = 0;
-  int thread = 0;
-  std::string kind;
-  std::string text;
 };
 
 struct CaseResult {
@@ -60,8 +63,12 @@ struct CaseResult {
   // Controlled mode: the minimal failing schedule of the first finding, as a
   // trace (empty when clean or in stress mode), and where it was saved.
   int trace_threads = 0;
-  std::vector<TraceRow> trace;
+  std::vector<TraceLine> trace;
+  std::string trace_table;
   std::string schedule_file;
+  RecordedSchedule schedule;
+  int schedules = 0;          // controlled mode: schedules tried over all runs
+  int first_failing = -1;     // controlled mode: index of the first failing schedule
 
   std::string observed() const;  // "clean" or kinds joined with ","
 };
@@ -70,6 +77,13 @@ struct CaseResult {
 struct RunRecord {
   std::vector<Finding> findings;
   std::string log;  // the child's stderr (capped)
+  // Controlled mode.
+  int schedules = 0;
+  int first_failing = -1;
+  RecordedSchedule schedule;
+  int trace_threads = 0;
+  std::vector<TraceLine> trace;
+  std::string trace_table;
 };
 
 // Runs one run of `spec` in a child process.
@@ -79,6 +93,10 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options, int run_
 // then any finding counts as a mismatch-free observation and mismatch says so).
 CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
                     const RunOptions& options);
+
+// Tells the child's watchdog that the run is making progress (controlled mode
+// calls it before every schedule, so its time limit applies per schedule).
+void heartbeat();
 
 // The child side: runs one run of the case and reports on file descriptor 3.
 // Returns the process exit status.

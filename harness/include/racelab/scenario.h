@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "racelab/case.h"
 #include "racelab/finding.h"
 #include "racelab/history.h"
 
@@ -45,6 +46,8 @@ struct Scenario {
   std::function<void(const Program<Op>&, const History<Op, Result>&, Store&,
                      std::vector<Finding>&)>
       check;
+  // The modes the scenario runs in.
+  std::vector<Mode> modes = {Mode::kStress, Mode::kControlled};
 };
 
 }  // namespace racelab

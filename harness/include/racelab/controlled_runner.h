@@ -1,0 +1,198 @@
+// Controlled mode: the program's threads run as fibers on one OS thread and a
+// strategy decides every switch, so a run is deterministic and replayable and
+// ThreadSanitizer still reports races between the logical threads. A case in
+// controlled mode tries schedules until one fails (or the budget runs out),
+// shrinks the failing schedule to the fewest preemptions that still fail, and
+// replays it once more to record its trace.
+#ifndef RACELAB_CONTROLLED_RUNNER_H_
+#define RACELAB_CONTROLLED_RUNNER_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "racelab/case.h"
+#include "racelab/history.h"
+#include "racelab/op_context.h"
+#include "racelab/op_text.h"
+#include "racelab/scenario.h"
+#include "racelab/sched/scheduler.h"
+#include "racelab/sched/strategy.h"
+#include "racelab/sync.h"
+
+namespace racelab {
+
+namespace controlled_internal {
+
+// The logical clock of a controlled run: every call and return takes the next
+// tick, so the history's times are unique and strictly increasing. Relaxed
+// atomics: the clock must not add happens-before between logical threads.
+std::uint64_t next_tick();
+void reset_clock();
+
+class ControlledContext final : public OpContext {
+ public:
+  explicit ControlledContext(int thread) : thread_(thread) {}
+  int thread() const override { return thread_; }
+  void pause() override { yield_point("pause"); }
+  std::uint64_t now() override { return next_tick(); }
+
+ private:
+  int thread_;
+};
+
+struct ScheduleOutcome {
+  std::vector<Finding> findings;
+  sched::RunResult run;
+  int operations = 0;
+};
+
+// Runs one schedule of the program for `program_seed` (or of the recorded
+// program, when given) under `strategy`.
+using ScheduleRunner = std::function<ScheduleOutcome(
+    std::uint64_t program_seed, const std::vector<std::string>* recorded_program,
+    sched::Strategy& strategy)>;
+// The encoded program for a seed: setup line, one line per thread, finale line.
+using ProgramEncoder = std::function<std::vector<std::string>(std::uint64_t program_seed)>;
+
+// The search over schedules, shared by every family.
+RunObservation explore(const ScheduleRunner& run_schedule, const ProgramEncoder& encode,
+                       const RunRequest& request);
+
+// Keeps a store whose threads were abandoned in a deadlock: its locks are still
+// held, so destroying it would be undefined behaviour. Reachable, never freed.
+void abandon(std::shared_ptr<void> store);
+
+// Findings from a finished schedule's scheduler result (deadlock, step limit,
+// exceptions).
+void add_scheduler_findings(const sched::RunResult& run, std::vector<Finding>& findings);
+
+}  // namespace controlled_internal
+
+template <class F>
+std::vector<std::string> encode_program(const Program<typename F::Op>& program) {
+  auto line = [](const std::vector<typename F::Op>& ops) {
+    std::vector<std::string> texts;
+    for (const auto& op : ops) texts.push_back(F::describe(op));
+    return join_program_line(texts);
+  };
+  std::vector<std::string> lines = {line(program.setup)};
+  for (const auto& ops : program.threads) lines.push_back(line(ops));
+  lines.push_back(line(program.finale));
+  return lines;
+}
+
+// Throws std::invalid_argument naming the first operation that does not parse.
+template <class F>
+Program<typename F::Op> decode_program(const std::vector<std::string>& lines) {
+  if (lines.size() < 3) {
+    throw std::invalid_argument("a program needs a setup line, one thread and a finale line");
+  }
+  auto parse_line = [](const std::string& line) {
+    std::vector<typename F::Op> ops;
+    for (const std::string& text : split_program_line(line)) {
+      std::optional<typename F::Op> op = F::parse(text);
+      if (!op) {
+        throw std::invalid_argument("'" + text + "' is not a " + std::string(F::kName) +
+                                    " operation");
+      }
+      ops.push_back(std::move(*op));
+    }
+    return ops;
+  };
+  Program<typename F::Op> program;
+  program.setup = parse_line(lines.front());
+  for (size_t i = 1; i + 1 < lines.size(); ++i) program.threads.push_back(parse_line(lines[i]));
+  program.finale = parse_line(lines.back());
+  return program;
+}
+
+template <class F>
+controlled_internal::ScheduleOutcome run_schedule(
+    const Scenario<F>& scenario, std::unique_ptr<typename F::Store> (*make_store)(),
+    const Program<typename F::Op>& program, const Oracles& oracles,
+    sched::ControlledScheduler& scheduler, sched::Strategy& strategy,
+    const std::function<std::vector<Finding>()>& take_sanitizer_findings) {
+  using Op = typename F::Op;
+  using Result = typename F::Result;
+  using EventT = Event<Op, Result>;
+  using controlled_internal::ControlledContext;
+
+  controlled_internal::reset_clock();
+  std::shared_ptr<typename F::Store> store = make_store();
+  auto run_op = [&](const Op& op, OpContext& ctx, std::vector<EventT>& out) {
+    EventT event{ctx.thread(), false, op, Result{}, ctx.now(), 0};
+    std::vector<EventT> nested;
+    event.result = F::execute(*store, op, ctx, &nested);
+    event.ret = ctx.now();
+    out.push_back(std::move(event));
+    for (EventT& e : nested) out.push_back(std::move(e));
+  };
+
+  History<Op, Result> history;
+  ControlledContext setup_ctx(kSetupThread);
+  for (const Op& op : program.setup) run_op(op, setup_ctx, history);
+
+  const int n = static_cast<int>(program.threads.size());
+  std::vector<std::vector<EventT>> per_thread(n);
+  std::vector<std::function<void()>> bodies;
+  for (int t = 0; t < n; ++t) {
+    bodies.push_back([&, t] {
+      ControlledContext ctx(t);
+      for (const Op& op : program.threads[t]) {
+        yield_point("op");
+        sched::ControlledScheduler::note(F::describe(op));
+        run_op(op, ctx, per_thread[t]);
+        sched::ControlledScheduler::note("-> " + F::describe(op, per_thread[t].back().result));
+      }
+    });
+  }
+
+  controlled_internal::ScheduleOutcome outcome;
+  outcome.run = scheduler.run(bodies, strategy);
+  for (auto& events : per_thread) {
+    outcome.operations += static_cast<int>(events.size());
+    for (EventT& e : events) history.push_back(std::move(e));
+  }
+  controlled_internal::add_scheduler_findings(outcome.run, outcome.findings);
+  if (outcome.run.status != sched::RunResult::Status::kCompleted) {
+    controlled_internal::abandon(store);
+  } else {
+    ControlledContext finale_ctx(n);
+    for (const Op& op : program.finale) run_op(op, finale_ctx, history);
+    if (oracles.invariants) scenario.check(program, history, *store, outcome.findings);
+    if (oracles.linearizability) F::check_linearizability(history, outcome.findings);
+  }
+  for (Finding& f : take_sanitizer_findings()) outcome.findings.push_back(std::move(f));
+  return outcome;
+}
+
+// Runs a case in controlled mode: explores schedules under the request's
+// strategy, or replays the request's recorded schedule.
+template <class F>
+RunObservation run_controlled(const Scenario<F>& scenario,
+                              std::unique_ptr<typename F::Store> (*make_store)(),
+                              const RunRequest& request,
+                              const std::function<std::vector<Finding>()>& take_sanitizer_findings) {
+  sched::ControlledScheduler scheduler;
+  controlled_internal::ScheduleRunner runner =
+      [&](std::uint64_t seed, const std::vector<std::string>* recorded,
+          sched::Strategy& strategy) {
+        Program<typename F::Op> program =
+            recorded ? decode_program<F>(*recorded) : scenario.program(seed);
+        return run_schedule<F>(scenario, make_store, program, request.oracles, scheduler,
+                               strategy, take_sanitizer_findings);
+      };
+  controlled_internal::ProgramEncoder encoder = [&](std::uint64_t seed) {
+    return encode_program<F>(scenario.program(seed));
+  };
+  return controlled_internal::explore(runner, encoder, request);
+}
+
+}  // namespace racelab
+
+#endif  // RACELAB_CONTROLLED_RUNNER_H_

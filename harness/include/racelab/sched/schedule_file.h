@@ -1,0 +1,72 @@
+// Saved schedules: a small versioned text format that replays a failing case.
+//
+// Format, version 1 (lines end with '\n'; no blank lines, no comments, no
+// carriage returns):
+//
+//   racelab-schedule 1
+//   subject state/unlock_during_iteration     <- header: `key value` lines
+//   scenario iterate_while_set
+//   mode controlled
+//   strategy pct
+//   seed 42                                   <- unsigned 64-bit decimal
+//   depth 3                                   <- optional extra keys
+//   program 2                                 <- N logical threads, 1..1024
+//   set(k1,v1) set(k2,v2)                     <- N lines, one per thread, in
+//   all()                                        order: the engine's opaque
+//   decisions 7                                  encoding of its operations
+//   0 0 1 1 0 1 1                             <- M decisions in [0, N), split
+//   end                                          over any number of lines
+//
+// Header keys match [a-z][a-z0-9_.-]*, appear once each and may come in any
+// order; subject, scenario, mode, strategy and seed are required; `program`,
+// `decisions` and `end` are not keys. A value is everything after the first
+// space: non-empty, printable, and it may contain spaces. Program lines are
+// stored verbatim (any bytes but '\n' and '\r', may be empty). Nothing may
+// follow `end` but its newline. parse_schedule() checks all of this and
+// throws ScheduleFileError with a one-line message "<source>:<line>: <what is
+// wrong>"; it never crashes, whatever the input.
+#ifndef RACELAB_SCHED_SCHEDULE_FILE_H_
+#define RACELAB_SCHED_SCHEDULE_FILE_H_
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace racelab::sched {
+
+class ScheduleFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ScheduleFile {
+  static constexpr int kVersion = 1;
+  static constexpr int kMaxThreads = 1024;
+
+  std::string subject;   // "state/unlock_during_iteration"
+  std::string scenario;  // "iterate_while_set"
+  std::string mode;      // "controlled", "fuzz"
+  std::string strategy;  // "pct", "dfs", "random", "replay"
+  std::uint64_t seed = 0;
+  std::vector<std::pair<std::string, std::string>> extra;  // in file order
+  std::vector<std::string> program;  // one opaque line per logical thread
+  std::vector<int> decisions;
+
+  bool operator==(const ScheduleFile&) const = default;
+};
+
+// The file's text. Throws std::invalid_argument when `file` cannot be written
+// faithfully (empty required value, bad or duplicate key, newline in a value
+// or program line, no program, a decision out of range).
+std::string write_schedule(const ScheduleFile& file);
+
+// Parses and validates `text`; `source_name` (a path) prefixes error messages.
+ScheduleFile parse_schedule(std::string_view text,
+                            std::string_view source_name);
+
+}  // namespace racelab::sched
+
+#endif  // RACELAB_SCHED_SCHEDULE_FILE_H_

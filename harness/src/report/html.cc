@@ -1,0 +1,698 @@
+// index.html: one self-contained page (inline CSS, JS and SVG; a Content
+// Security Policy forbids any network access) with
+//   - the case matrix, subjects x scenarios per mode and family, each cell
+//     coloured by verdict (clean ok, caught ok, mismatch);
+//   - per case: expected vs observed, the findings, the outcome histogram
+//     (outcome -> runs) as a small bar chart as jcstress shows it, and, for a
+//     case with a trace (the minimal failing schedule of a controlled run), a
+//     swimlane: one lane per logical thread, one box per event at its row,
+//     lock holds as bars, findings in red.
+// Stable hooks for tests and styling: section#matrix, table.matrix
+// td.cell[data-verdict], section.case[data-verdict][data-mode],
+// svg.swimlane g.lane[data-thread] (rect.op, rect.result, rect.lock,
+// rect.wait, rect.finding, rect.lock-hold, line.switch), svg.histogram
+// g.bar[data-outcome]. Every string from a run is entity-escaped.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "racelab/report.h"
+#include "report_internal.h"
+
+namespace racelab {
+namespace {
+
+using report::html_escape;
+
+constexpr std::size_t kMaxDetailBytes = 16 * 1024;
+constexpr std::size_t kMaxTraceRows = 1500;
+constexpr int kMaxLanes = 64;
+constexpr std::size_t kMaxFramesShown = 8;
+
+// Swimlane geometry, in SVG user units (pixels).
+constexpr int kAxisWidth = 52;
+constexpr int kLaneWidth = 230;
+constexpr int kLaneGap = 8;
+constexpr int kHeaderHeight = 26;
+constexpr int kRowHeight = 22;
+constexpr int kBoxHeight = 18;
+constexpr int kHoldWidth = 5;
+constexpr double kCharWidth = 7.0;  // 11px monospace, with a margin
+
+// Histogram geometry.
+constexpr int kBarMaxWidth = 260;
+constexpr int kBarHeight = 16;
+constexpr int kBarGap = 4;
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  std::string s = buf;
+  if (s.ends_with(".0")) s.resize(s.size() - 2);
+  return s;
+}
+
+// At most `max_chars` code points of `text`, with "…" when cut.
+std::string clip(std::string_view text, std::size_t max_chars) {
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;
+    if (chars == max_chars) return absl::StrCat(std::string(text.substr(0, i)), "…");
+    ++chars;
+  }
+  return std::string(text);
+}
+
+std::string slug(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (alnum) {
+      out.push_back(c);
+    } else if (c >= 'A' && c <= 'Z') {
+      out.push_back(static_cast<char>(c - 'A' + 'a'));
+    } else if (!out.empty() && out.back() != '-') {
+      out.push_back('-');
+    }
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out;
+}
+
+// Percent-encodes a relative URL path.
+std::string url_path(std::string_view path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : path) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                      (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
+                      c == '~' || c == '/';
+    if (keep) {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 0xF]);
+    }
+  }
+  return out;
+}
+
+std::string observed_text(const CaseResult& c) {
+  if (c.kinds.empty()) return "clean";
+  return absl::StrJoin(c.kinds, ", ", [](std::string* out, FindingKind k) {
+    absl::StrAppend(out, to_string(k));
+  });
+}
+
+std::string frame_html(const Frame& f) {
+  std::string s = absl::StrCat("<code>", html_escape(f.function.empty() ? "?" : f.function),
+                               "</code>");
+  if (!f.file.empty()) {
+    absl::StrAppend(&s, " <span class=\"file\">", html_escape(f.file));
+    if (f.line > 0) absl::StrAppend(&s, ":", f.line);
+    s += "</span>";
+  }
+  return s;
+}
+
+// How an outcome of a run ("clean", "data_race+crash") reads against the
+// case's expectation, as jcstress grades its outcomes.
+const char* outcome_grade(const CaseResult& c, std::string_view outcome) {
+  const std::vector<FindingKind> expected = report::expected_kinds(c);
+  std::vector<FindingKind> kinds;
+  for (absl::string_view word : absl::StrSplit(absl::string_view(outcome.data(), outcome.size()),
+                                               absl::ByAnyChar("+, "), absl::SkipEmpty())) {
+    if (auto k = parse_finding_kind(std::string_view(word.data(), word.size()))) {
+      kinds.push_back(*k);
+    }
+  }
+  if (kinds.empty()) return expected.empty() ? "acceptable" : "missed";
+  if (expected.empty()) return "forbidden";
+  const bool any_other = std::any_of(kinds.begin(), kinds.end(), [&](FindingKind k) {
+    return std::find(expected.begin(), expected.end(), k) == expected.end();
+  });
+  if (!any_other) return "acceptable";
+  // A kind outside the expected list: allowed as a consequence of the bug
+  // (the expectation's may_also) unless the case failed.
+  return c.mismatch.empty() ? "allowed" : "forbidden";
+}
+
+void histogram_svg(std::string& out, const CaseResult& c) {
+  if (c.histogram.empty()) {
+    out += "<p class=\"histogram-empty\">no runs</p>\n";
+    return;
+  }
+  int max_runs = 1;
+  std::size_t max_label = 4;
+  for (const auto& [outcome, runs] : c.histogram) {
+    max_runs = std::max(max_runs, runs);
+    max_label = std::max(max_label, std::min<std::size_t>(outcome.size(), 48));
+  }
+  const int label_width = static_cast<int>(static_cast<double>(max_label) * kCharWidth) + 12;
+  const int width = label_width + kBarMaxWidth + 60;
+  const int height = static_cast<int>(c.histogram.size()) * (kBarHeight + kBarGap) + kBarGap;
+  absl::StrAppend(&out, "<svg class=\"histogram\" xmlns=\"http://www.w3.org/2000/svg\" width=\"",
+                  width, "\" height=\"", height, "\" viewBox=\"0 0 ", width, " ", height,
+                  "\" role=\"img\" aria-label=\"outcomes of ", c.runs, " runs\">\n");
+  int y = kBarGap;
+  for (const auto& [outcome, runs] : c.histogram) {
+    const double w = std::max(1.0, static_cast<double>(kBarMaxWidth) * runs / max_runs);
+    const std::string grade = outcome_grade(c, outcome);
+    absl::StrAppend(&out, "<g class=\"bar ", grade, "\" data-outcome=\"", html_escape(outcome),
+                    "\" data-runs=\"", runs, "\"><title>", html_escape(outcome), ": ", runs,
+                    " of ", c.runs, " runs (", grade, ")</title>");
+    absl::StrAppend(&out, "<text class=\"outcome\" x=\"", label_width - 6, "\" y=\"",
+                    y + kBarHeight - 4, "\" text-anchor=\"end\">",
+                    html_escape(clip(outcome, 48)), "</text>");
+    absl::StrAppend(&out, "<rect x=\"", label_width, "\" y=\"", y, "\" width=\"", num(w),
+                    "\" height=\"", kBarHeight, "\" rx=\"2\"/>");
+    absl::StrAppend(&out, "<text class=\"count\" x=\"", num(label_width + w + 5), "\" y=\"",
+                    y + kBarHeight - 4, "\">", runs, "</text></g>\n");
+    y += kBarHeight + kBarGap;
+  }
+  out += "</svg>\n";
+}
+
+// The lock a trace row names: the first 'quoted' word, else the text after
+// the verb.
+std::string lock_name(std::string_view text) {
+  const std::size_t open = text.find('\'');
+  if (open != std::string_view::npos) {
+    const std::size_t close = text.find('\'', open + 1);
+    if (close != std::string_view::npos) {
+      return std::string(text.substr(open + 1, close - open - 1));
+    }
+  }
+  const std::size_t space = text.rfind(' ');
+  return std::string(space == std::string_view::npos ? text : text.substr(space + 1));
+}
+
+// What a trace row is, in either vocabulary: the runner's ("op", "result",
+// "lock", "unlock", "wait", "switch", "finding") or the controlled
+// scheduler's ("operation", "lock acquired", "lock released", "lock waited",
+// "switch", "exception"; an operation whose text starts with "->" is a
+// result).
+enum class Event { kOp, kResult, kAcquire, kRelease, kWait, kSwitch, kFinding, kOther };
+
+Event classify(const TraceLine& row) {
+  const std::string& k = row.kind;
+  if (k == "op" || k == "operation") {
+    return row.text.starts_with("->") ? Event::kResult : Event::kOp;
+  }
+  if (k == "result") return Event::kResult;
+  if (k == "lock acquired") return Event::kAcquire;
+  if (k == "lock released" || k == "unlock" || k == "release") return Event::kRelease;
+  if (k == "lock") {
+    const bool release = row.text.find("releas") != std::string::npos ||
+                         row.text.find("unlock") != std::string::npos;
+    return release ? Event::kRelease : Event::kAcquire;
+  }
+  if (k == "wait" || k == "lock waited") return Event::kWait;
+  if (k == "switch") return Event::kSwitch;
+  if (k == "finding" || k == "exception") return Event::kFinding;
+  return Event::kOther;
+}
+
+const char* event_class(Event e) {
+  switch (e) {
+    case Event::kOp:
+      return "op";
+    case Event::kResult:
+      return "result";
+    case Event::kAcquire:
+    case Event::kRelease:
+      return "lock";
+    case Event::kWait:
+      return "wait";
+    case Event::kSwitch:
+      return "switch";
+    case Event::kFinding:
+      return "finding";
+    case Event::kOther:
+      return "other";
+  }
+  return "other";
+}
+
+struct Hold {
+  int thread;
+  std::string lock;
+  std::size_t from;
+  std::size_t to;  // inclusive row index
+  bool released;
+  int depth;
+};
+
+// Pairs each lock acquisition with the release of the same lock by the same
+// thread; traces without release rows end a hold at the thread's next result
+// row. A hold never released lasts to the end of the trace.
+std::vector<Hold> lock_holds(const std::vector<TraceLine>& rows, std::size_t count) {
+  const bool explicit_release =
+      std::any_of(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(count),
+                  [](const TraceLine& row) { return classify(row) == Event::kRelease; });
+  std::vector<Hold> holds;
+  std::map<int, std::vector<std::size_t>> open;  // thread -> indexes into holds
+  for (std::size_t i = 0; i < count; ++i) {
+    const TraceLine& row = rows[i];
+    std::vector<std::size_t>& mine = open[row.thread];
+    const Event event = classify(row);
+    if (event == Event::kRelease) {
+      const std::string name = lock_name(row.text);
+      auto it = std::find_if(mine.rbegin(), mine.rend(),
+                             [&](std::size_t h) { return holds[h].lock == name; });
+      if (it == mine.rend() && !mine.empty()) it = mine.rbegin();
+      if (it != mine.rend()) {
+        holds[*it].to = i;
+        holds[*it].released = true;
+        mine.erase(std::next(it).base());
+      }
+    } else if (event == Event::kAcquire) {
+      holds.push_back({row.thread, lock_name(row.text), i, count - 1, false,
+                       static_cast<int>(mine.size())});
+      mine.push_back(holds.size() - 1);
+    } else if (event == Event::kResult && !explicit_release) {
+      for (std::size_t h : mine) {
+        holds[h].to = i;
+        holds[h].released = true;
+      }
+      mine.clear();
+    }
+  }
+  return holds;
+}
+
+void swimlane_svg(std::string& out, const CaseResult& c) {
+  const std::size_t count = std::min(c.trace.size(), kMaxTraceRows);
+  int lanes = std::max(1, c.trace_threads);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (c.trace[i].thread >= 0 && c.trace[i].thread < kMaxLanes) {
+      lanes = std::max(lanes, c.trace[i].thread + 1);
+    }
+  }
+  lanes = std::min(lanes, kMaxLanes);
+  const int width = kAxisWidth + lanes * (kLaneWidth + kLaneGap);
+  const int height = kHeaderHeight + static_cast<int>(count) * kRowHeight + 8;
+  const auto lane_x = [](int t) { return kAxisWidth + t * (kLaneWidth + kLaneGap); };
+  const auto row_y = [](std::size_t i) {
+    return kHeaderHeight + static_cast<int>(i) * kRowHeight;
+  };
+  const std::size_t max_chars =
+      static_cast<std::size_t>((kLaneWidth - 22) / kCharWidth);
+
+  absl::StrAppend(&out, "<div class=\"swimlane-wrap\"><svg class=\"swimlane\" "
+                        "xmlns=\"http://www.w3.org/2000/svg\" width=\"",
+                  width, "\" height=\"", height, "\" viewBox=\"0 0 ", width, " ", height,
+                  "\" data-threads=\"", lanes, "\" data-rows=\"", count,
+                  "\" role=\"img\" aria-label=\"trace of the failing schedule\">\n");
+
+  // Step axis: a label where a new step (scheduling decision) begins.
+  out += "<g class=\"axis\">";
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i > 0 && c.trace[i].step == c.trace[i - 1].step) continue;
+    absl::StrAppend(&out, "<text class=\"step-label\" x=\"", kAxisWidth - 8, "\" y=\"",
+                    row_y(i) + kBoxHeight - 4, "\" text-anchor=\"end\">", c.trace[i].step,
+                    "</text>");
+    if (i > 0) {
+      absl::StrAppend(&out, "<line class=\"step-rule\" x1=\"", kAxisWidth, "\" x2=\"", width,
+                      "\" y1=\"", row_y(i) - 2, "\" y2=\"", row_y(i) - 2, "\"/>");
+    }
+  }
+  out += "</g>\n";
+
+  // Findings: a red band across every lane at their row.
+  for (std::size_t i = 0; i < count; ++i) {
+    if (classify(c.trace[i]) != Event::kFinding) continue;
+    absl::StrAppend(&out, "<rect class=\"finding-band\" x=\"", kAxisWidth, "\" y=\"",
+                    row_y(i) - 2, "\" width=\"", width - kAxisWidth, "\" height=\"",
+                    kRowHeight, "\"/>\n");
+  }
+
+  const std::vector<Hold> holds = lock_holds(c.trace, count);
+  for (int t = 0; t < lanes; ++t) {
+    const int x = lane_x(t);
+    absl::StrAppend(&out, "<g class=\"lane\" data-thread=\"", t, "\">");
+    absl::StrAppend(&out, "<rect class=\"lane-bg\" x=\"", x, "\" y=\"0\" width=\"", kLaneWidth,
+                    "\" height=\"", height, "\"/>");
+    absl::StrAppend(&out, "<text class=\"lane-title\" x=\"", x + kLaneWidth / 2,
+                    "\" y=\"17\" text-anchor=\"middle\">thread ", t, "</text>\n");
+    for (const Hold& h : holds) {
+      if (h.thread != t) continue;
+      const int hx = x + 2 + h.depth * (kHoldWidth + 2);
+      const int y1 = row_y(h.from);
+      const int y2 = row_y(h.to) + kBoxHeight;
+      absl::StrAppend(&out, "<rect class=\"lock-hold", h.released ? "" : " unreleased",
+                      "\" data-lock=\"", html_escape(h.lock), "\" x=\"", hx, "\" y=\"", y1,
+                      "\" width=\"", kHoldWidth, "\" height=\"", y2 - y1,
+                      "\"><title>thread ", t, " holds '", html_escape(h.lock), "' from step ",
+                      c.trace[h.from].step,
+                      h.released ? absl::StrCat(" to step ", c.trace[h.to].step)
+                                 : std::string(" to the end (never released)"),
+                      "</title></rect>\n");
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      const TraceLine& row = c.trace[i];
+      if (row.thread != t) continue;
+      const Event event = classify(row);
+      const int y = row_y(i);
+      const std::string title =
+          absl::StrCat("<title>step ", row.step, ", thread ", row.thread, ", ",
+                       html_escape(row.kind), ": ", html_escape(row.text), "</title>");
+      if (event == Event::kSwitch) {
+        absl::StrAppend(&out, "<g class=\"event switch\" data-step=\"", row.step,
+                        "\" data-row=\"", i, "\">", title, "<line class=\"switch\" x1=\"",
+                        x + 14, "\" x2=\"", x + kLaneWidth - 4, "\" y1=\"", y + kBoxHeight / 2,
+                        "\" y2=\"", y + kBoxHeight / 2, "\"/><text class=\"switch-label\" x=\"",
+                        x + 18, "\" y=\"", y + kBoxHeight / 2 - 2, "\">",
+                        html_escape(clip(row.text, max_chars)), "</text></g>\n");
+        continue;
+      }
+      const char* cls = event_class(event);
+      absl::StrAppend(&out, "<g class=\"event ", cls, "\" data-step=\"", row.step,
+                      "\" data-row=\"", i, "\">", title, "<rect class=\"", cls, "\" x=\"",
+                      x + 14, "\" y=\"", y, "\" width=\"", kLaneWidth - 18, "\" height=\"",
+                      kBoxHeight, "\" rx=\"3\"/><text class=\"label\" x=\"", x + 19, "\" y=\"",
+                      y + kBoxHeight - 5, "\">", html_escape(clip(row.text, max_chars)),
+                      "</text></g>\n");
+    }
+    out += "</g>\n";
+  }
+  out += "</svg></div>\n";
+  if (c.trace.size() > count) {
+    absl::StrAppend(&out, "<p class=\"note\">The trace has ", c.trace.size(),
+                    " rows; the first ", count,
+                    " are drawn. Replay the schedule for the rest.</p>\n");
+  }
+}
+
+void findings_html(std::string& out, const CaseResult& c) {
+  if (c.findings.empty()) return;
+  out += "<ul class=\"findings\">\n";
+  for (const AggregatedFinding& a : c.findings) {
+    const Finding& f = a.finding;
+    const bool error = !c.mismatch.empty() && !report::is_expected_kind(c, f.kind);
+    absl::StrAppend(&out, "<li class=\"finding", error ? " unexpected" : "",
+                    "\" data-kind=\"", to_string(f.kind), "\"><span class=\"kind\">",
+                    to_string(f.kind), "</span> <span class=\"oracle\">",
+                    html_escape(f.oracle), "</span> <span class=\"runs\">", a.runs, "/",
+                    c.runs, " runs</span> <span class=\"summary\">", html_escape(f.summary),
+                    "</span>");
+    if (f.subject_frame) {
+      absl::StrAppend(&out, "<div class=\"frame\">at ", frame_html(*f.subject_frame),
+                      "</div>");
+    }
+    for (const Access& acc : f.accesses) {
+      absl::StrAppend(&out, "<div class=\"access\"><span class=\"what\">",
+                      html_escape(acc.what.empty() ? "access" : acc.what), "</span>",
+                      acc.thread >= 0 ? absl::StrCat(" by thread ", acc.thread) : "",
+                      "<ol class=\"stack\">");
+      for (std::size_t i = 0; i < acc.stack.size() && i < kMaxFramesShown; ++i) {
+        absl::StrAppend(&out, "<li>", frame_html(acc.stack[i]), "</li>");
+      }
+      out += "</ol></div>";
+    }
+    if (!f.detail.empty()) {
+      absl::StrAppend(&out, "<details><summary>details</summary><pre>",
+                      html_escape(report::truncate_utf8(f.detail, kMaxDetailBytes,
+                                                        "\n[... truncated]")),
+                      "</pre></details>");
+    }
+    out += "</li>\n";
+  }
+  out += "</ul>\n";
+}
+
+constexpr const char* kStyle = R"css(
+:root { --ok:#1e7e34; --ok-bg:#e6f4ea; --caught:#0b5394; --caught-bg:#e3eefb;
+  --bad:#b00020; --bad-bg:#fde7e9; --muted:#5f6368; --line:#d0d7de; }
+* { box-sizing: border-box; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  margin: 0; color: #1f2328; background: #fff; }
+header { padding: 16px 24px; border-bottom: 1px solid var(--line); background: #f6f8fa; }
+header h1 { margin: 0 0 4px; font-size: 22px; }
+.headline { font-size: 18px; font-weight: 600; margin: 4px 0; }
+.headline.failed { color: var(--bad); } .headline.passed { color: var(--ok); }
+.meta, .note, .histogram-empty { color: var(--muted); }
+main { padding: 8px 24px 40px; }
+h2 { border-bottom: 1px solid var(--line); padding-bottom: 4px; margin-top: 28px; }
+.legend span { display: inline-block; padding: 1px 8px; margin-right: 8px; border-radius: 3px; }
+table.matrix { border-collapse: collapse; margin: 8px 0 18px; }
+table.matrix th, table.matrix td { border: 1px solid var(--line); padding: 4px 8px;
+  text-align: center; font-size: 12px; }
+table.matrix thead th { background: #f6f8fa; min-width: 110px; max-width: 170px;
+  overflow-wrap: anywhere; }
+table.matrix tbody th { text-align: left; font-family: ui-monospace, monospace; }
+td.cell a { color: inherit; text-decoration: none; display: block; }
+td.cell small { display: block; color: var(--muted); }
+.clean-ok { background: var(--ok-bg); color: var(--ok); }
+.caught-ok { background: var(--caught-bg); color: var(--caught); }
+.mismatch { background: var(--bad-bg); color: var(--bad); font-weight: 600; }
+td.na { background: repeating-linear-gradient(45deg,#fafafa,#fafafa 4px,#f0f0f0 4px,#f0f0f0 8px); }
+section.case { border: 1px solid var(--line); border-left: 6px solid var(--ok);
+  border-radius: 4px; padding: 8px 14px; margin: 12px 0; }
+section.case.caught-ok { border-left-color: var(--caught); background: #fff; color: inherit; }
+section.case.clean-ok { background: #fff; color: inherit; }
+section.case.mismatch { border-left-color: var(--bad); background: #fff; color: inherit;
+  font-weight: normal; }
+section.case h3 { margin: 4px 0; font-size: 15px; font-family: ui-monospace, monospace; }
+.badge { font: 600 11px system-ui, sans-serif; padding: 1px 6px; border-radius: 3px;
+  vertical-align: middle; }
+dl.facts { display: grid; grid-template-columns: max-content auto; gap: 2px 12px; margin: 6px 0; }
+dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; }
+.reason { color: var(--bad); font-weight: 600; }
+ul.findings { padding-left: 18px; } li.finding { margin: 6px 0; }
+li.finding .kind { font-weight: 600; font-family: ui-monospace, monospace; }
+li.finding.unexpected .kind { color: var(--bad); }
+.oracle, .runs, .file { color: var(--muted); }
+ol.stack { margin: 2px 0 4px; font-size: 12px; }
+pre { background: #f6f8fa; padding: 8px; overflow: auto; max-height: 320px; font-size: 12px; }
+.swimlane-wrap { overflow-x: auto; margin: 8px 0; }
+svg text { font: 11px "DejaVu Sans Mono", ui-monospace, monospace; fill: #1f2328; }
+svg.swimlane .lane-bg { fill: #f6f8fa; stroke: var(--line); }
+svg.swimlane .lane-title { font-weight: bold; }
+svg.swimlane .step-label { fill: var(--muted); }
+svg.swimlane .step-rule { stroke: #eaeef2; }
+svg.swimlane rect.op { fill: #dbe9fb; stroke: #6b9bd8; }
+svg.swimlane rect.result { fill: #e6f4ea; stroke: #5aa36a; }
+svg.swimlane rect.lock { fill: #fff4d6; stroke: #c9a227; }
+svg.swimlane rect.wait { fill: #ffe3c2; stroke: #d9822b; stroke-dasharray: 3 2; }
+svg.swimlane rect.other { fill: #eeeeee; stroke: #999; }
+svg.swimlane rect.finding { fill: #f8d7da; stroke: var(--bad); stroke-width: 2; }
+svg.swimlane .event.finding text { fill: var(--bad); font-weight: bold; }
+svg.swimlane rect.finding-band { fill: rgba(176,0,32,0.08); }
+svg.swimlane rect.lock-hold { fill: #c9a227; }
+svg.swimlane rect.lock-hold.unreleased { fill: var(--bad); }
+svg.swimlane line.switch { stroke: #8c959f; stroke-dasharray: 4 3; }
+svg.swimlane .switch-label { fill: var(--muted); font-size: 10px; }
+svg.histogram g.bar rect { fill: #8c959f; }
+svg.histogram g.bar.acceptable rect { fill: #2da44e; }
+svg.histogram g.bar.missed rect { fill: #afb8c1; }
+svg.histogram g.bar.allowed rect { fill: #d4a72c; }
+svg.histogram g.bar.forbidden rect { fill: var(--bad); }
+.filters label { margin-right: 14px; }
+[hidden] { display: none !important; }
+)css";
+
+constexpr const char* kScript = R"js(
+(function () {
+  var mismatches = document.getElementById('only-mismatches');
+  var traces = document.getElementById('only-traces');
+  function apply() {
+    var cases = document.querySelectorAll('section.case');
+    for (var i = 0; i < cases.length; i++) {
+      var c = cases[i];
+      var show = (!mismatches.checked || c.getAttribute('data-verdict') === 'mismatch') &&
+                 (!traces.checked || c.hasAttribute('data-has-trace'));
+      c.hidden = !show;
+    }
+  }
+  mismatches.addEventListener('change', apply);
+  traces.addEventListener('change', apply);
+  // What the browser actually drew, for tests that read the DOM back
+  // (tests/report/check_reports.sh): boxes and bars with a non-empty box.
+  function drawn(root, selector) {
+    var n = 0, items = root.querySelectorAll(selector);
+    for (var i = 0; i < items.length; i++) {
+      var b = items[i].getBBox();
+      if (b.width > 0 && b.height > 0) n++;
+    }
+    return n;
+  }
+  var lanes = document.querySelectorAll('svg.swimlane');
+  for (var i = 0; i < lanes.length; i++) {
+    lanes[i].setAttribute('data-drawn-lanes', drawn(lanes[i], 'g.lane'));
+    lanes[i].setAttribute('data-drawn-boxes',
+        drawn(lanes[i], 'rect.op, rect.result, rect.lock, rect.wait, rect.finding'));
+    lanes[i].setAttribute('data-drawn-holds', drawn(lanes[i], 'rect.lock-hold'));
+  }
+  var charts = document.querySelectorAll('svg.histogram');
+  for (var j = 0; j < charts.length; j++) {
+    charts[j].setAttribute('data-drawn-bars', drawn(charts[j], 'g.bar rect'));
+  }
+  document.body.setAttribute('data-script', 'ok');
+})();
+)js";
+
+}  // namespace
+
+std::string html_report(const GateResult& result, const GateOptions& options) {
+  const std::size_t n = result.cases.size();
+  const int m = result.mismatches;
+  const std::string headline = absl::StrCat(n, n == 1 ? " case, " : " cases, ", m,
+                                            m == 1 ? " mismatch" : " mismatches");
+  const std::vector<Mode> modes = report::report_modes(result.cases, options.modes);
+
+  // Stable, unique ids per case.
+  std::vector<std::string> ids;
+  std::set<std::string> used;
+  for (const CaseResult& c : result.cases) {
+    std::string id = absl::StrCat("case-", slug(absl::StrCat(to_string(c.mode), "-", c.subject,
+                                                            "-", c.scenario)));
+    std::string unique = id;
+    for (int k = 2; used.count(unique) != 0; ++k) unique = absl::StrCat(id, "-", k);
+    used.insert(unique);
+    ids.push_back(unique);
+  }
+
+  std::string out;
+  out.reserve(64 * 1024);
+  absl::StrAppend(
+      &out,
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+      "<title>racelab gate: ",
+      headline, "</title>\n<style>", kStyle, "</style>\n</head>\n<body>\n<header>\n",
+      "<h1>racelab gate</h1>\n<p class=\"headline ", m == 0 ? "passed" : "failed",
+      "\" id=\"headline\">", headline, "</p>\n<p class=\"meta\">modes ");
+  std::vector<std::string> mode_names;
+  for (Mode mode : modes) mode_names.push_back(to_string(mode));
+  absl::StrAppend(&out, absl::StrJoin(mode_names, ", "), "; ", options.run.runs,
+                  " runs per case; seed ", options.run.seed, "</p>\n");
+  out +=
+      "<p class=\"legend\"><span class=\"clean-ok\">clean, as expected</span>"
+      "<span class=\"caught-ok\">caught, as expected</span>"
+      "<span class=\"mismatch\">mismatch</span></p>\n"
+      "<p class=\"filters\"><label><input type=\"checkbox\" id=\"only-mismatches\"> only "
+      "mismatches</label><label><input type=\"checkbox\" id=\"only-traces\"> only cases "
+      "with a trace</label></p>\n</header>\n<main>\n";
+
+  // Mismatches first: what a reviewer must look at.
+  if (m > 0 || std::any_of(result.cases.begin(), result.cases.end(),
+                           [](const CaseResult& c) { return !c.mismatch.empty(); })) {
+    out += "<section id=\"mismatches\">\n<h2>Mismatches</h2>\n<ul>\n";
+    for (std::size_t i = 0; i < n; ++i) {
+      const CaseResult& c = result.cases[i];
+      if (c.mismatch.empty()) continue;
+      absl::StrAppend(&out, "<li><a href=\"#", ids[i], "\">", html_escape(report::case_title(c)),
+                      "</a>: ", html_escape(report::mismatch_message(c)), "</li>\n");
+    }
+    out += "</ul>\n</section>\n";
+  }
+
+  // The matrix: per mode, per family, subjects x scenarios.
+  out += "<section id=\"matrix\">\n<h2>Case matrix</h2>\n";
+  for (Mode mode : modes) {
+    std::vector<std::string> families;
+    for (const CaseResult& c : result.cases) {
+      if (c.mode == mode &&
+          std::find(families.begin(), families.end(), c.family) == families.end()) {
+        families.push_back(c.family);
+      }
+    }
+    absl::StrAppend(&out, "<h3>", to_string(mode), "</h3>\n");
+    if (families.empty()) out += "<p class=\"note\">no cases in this mode</p>\n";
+    for (const std::string& family : families) {
+      std::vector<std::string> subjects;
+      std::vector<std::string> scenarios;
+      std::map<std::pair<std::string, std::string>, std::size_t> cell;
+      for (std::size_t i = 0; i < n; ++i) {
+        const CaseResult& c = result.cases[i];
+        if (c.mode != mode || c.family != family) continue;
+        if (std::find(subjects.begin(), subjects.end(), c.subject) == subjects.end()) {
+          subjects.push_back(c.subject);
+        }
+        if (std::find(scenarios.begin(), scenarios.end(), c.scenario) == scenarios.end()) {
+          scenarios.push_back(c.scenario);
+        }
+        cell.emplace(std::make_pair(c.subject, c.scenario), i);
+      }
+      absl::StrAppend(&out, "<table class=\"matrix\" data-mode=\"", to_string(mode),
+                      "\" data-family=\"", html_escape(family), "\">\n<caption>",
+                      html_escape(family.empty() ? std::string("(no family)") : family),
+                      "</caption>\n<thead><tr><th>subject \\ scenario</th>");
+      for (const std::string& s : scenarios) absl::StrAppend(&out, "<th>", html_escape(s), "</th>");
+      out += "</tr></thead>\n<tbody>\n";
+      for (const std::string& subject : subjects) {
+        absl::StrAppend(&out, "<tr><th scope=\"row\">", html_escape(subject), "</th>");
+        for (const std::string& scenario : scenarios) {
+          auto it = cell.find({subject, scenario});
+          if (it == cell.end()) {
+            out += "<td class=\"na\"></td>";
+            continue;
+          }
+          const CaseResult& c = result.cases[it->second];
+          const char* verdict = report::to_string(report::verdict_of(c));
+          absl::StrAppend(&out, "<td class=\"cell ", verdict, "\" data-verdict=\"", verdict,
+                          "\" title=\"", html_escape(report::case_title(c)), ": expected ",
+                          html_escape(c.expected), ", observed ", html_escape(observed_text(c)),
+                          "\"><a href=\"#", ids[it->second], "\">",
+                          html_escape(observed_text(c)), "<small>", c.runs_with_finding, "/",
+                          c.runs, c.mismatch.empty() ? "" : " MISMATCH", "</small></a></td>");
+        }
+        out += "</tr>\n";
+      }
+      out += "</tbody>\n</table>\n";
+    }
+  }
+  out += "</section>\n";
+
+  // One section per case.
+  out += "<section id=\"cases\">\n<h2>Cases</h2>\n";
+  for (std::size_t i = 0; i < n; ++i) {
+    const CaseResult& c = result.cases[i];
+    const char* verdict = report::to_string(report::verdict_of(c));
+    absl::StrAppend(&out, "<section class=\"case ", verdict, "\" id=\"", ids[i],
+                    "\" data-verdict=\"", verdict, "\" data-mode=\"", to_string(c.mode),
+                    "\" data-subject=\"", html_escape(c.subject), "\" data-scenario=\"",
+                    html_escape(c.scenario), "\"", c.trace.empty() ? "" : " data-has-trace",
+                    ">\n<h3>", html_escape(c.subject), " × ", html_escape(c.scenario), " (",
+                    to_string(c.mode), ") <span class=\"badge ", verdict, "\">",
+                    c.mismatch.empty() ? "ok" : "MISMATCH", "</span></h3>\n");
+    absl::StrAppend(&out, "<dl class=\"facts\"><dt>expected</dt><dd>", html_escape(c.expected),
+                    "</dd><dt>observed</dt><dd>", html_escape(observed_text(c)),
+                    "</dd><dt>runs caught</dt><dd>", c.runs_with_finding, "/", c.runs,
+                    "</dd><dt>time</dt><dd>", report::format_seconds(c.seconds), " s</dd>");
+    if (!c.schedule_file.empty()) {
+      absl::StrAppend(&out, "<dt>schedule</dt><dd><code>", html_escape(c.schedule_file),
+                      "</code></dd>");
+    }
+    if (!c.first_failure_log.empty()) {
+      std::string log = absl::StrCat(c.subject, "__", c.scenario, ".", to_string(c.mode), ".log");
+      std::replace(log.begin(), log.end(), '/', '_');
+      absl::StrAppend(&out, "<dt>log</dt><dd><a href=\"logs/", html_escape(url_path(log)),
+                      "\">first failing run</a></dd>");
+    }
+    out += "</dl>\n";
+    if (!c.mismatch.empty()) {
+      absl::StrAppend(&out, "<p class=\"reason\">", html_escape(c.mismatch), "</p>\n");
+    }
+    findings_html(out, c);
+    out += "<h4>Outcomes</h4>\n";
+    histogram_svg(out, c);
+    if (!c.trace.empty()) {
+      out += "<h4>Failing schedule</h4>\n";
+      swimlane_svg(out, c);
+    }
+    out += "</section>\n";
+  }
+  absl::StrAppend(&out, "</section>\n</main>\n<script>", kScript,
+                  "</script>\n</body>\n</html>\n");
+  return out;
+}
+
+}  // namespace racelab

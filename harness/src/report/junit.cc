@@ -1,0 +1,167 @@
+// junit.xml: one <testsuite> per mode, one <testcase> per case, a <failure>
+// for a case whose verdict does not meet its expectation. Written with
+// pugixml in the shape GitLab's and Jenkins' JUnit readers expect
+// (testsuites/testsuite/testcase with name, classname, time, tests, failures,
+// errors, skipped; the findings as <system-out>, the sanitizer log of the
+// first failing run as <system-err>).
+#include <sstream>
+
+#include <pugixml.hpp>
+
+#include "absl/strings/str_cat.h"
+#include "racelab/report.h"
+#include "report_internal.h"
+
+namespace racelab {
+namespace {
+
+using report::format_seconds;
+using report::truncate_utf8;
+using report::xml_safe;
+
+constexpr std::size_t kMaxDetailBytes = 16 * 1024;
+constexpr std::size_t kMaxLogBytes = 64 * 1024;
+constexpr std::size_t kMaxStackFrames = 16;
+
+void set_attr(pugi::xml_node node, const char* name, const std::string& value) {
+  node.append_attribute(name).set_value(xml_safe(value).c_str());
+}
+
+void set_attr(pugi::xml_node node, const char* name, long long value) {
+  node.append_attribute(name).set_value(value);
+}
+
+void set_text(pugi::xml_node node, const std::string& text) {
+  node.text().set(xml_safe(text).c_str());
+}
+
+std::string frame_text(const Frame& f) {
+  std::string s = f.function.empty() ? std::string("?") : f.function;
+  if (!f.file.empty()) {
+    absl::StrAppend(&s, " (", f.file);
+    if (f.line > 0) absl::StrAppend(&s, ":", f.line);
+    absl::StrAppend(&s, ")");
+  }
+  return s;
+}
+
+// The findings of a case as plain text, for <system-out>.
+std::string findings_text(const CaseResult& c) {
+  std::string out = absl::StrCat(report::case_title(c), "\nexpected ", c.expected,
+                                 ", observed ", c.observed(), " (",
+                                 c.runs_with_finding, "/", c.runs,
+                                 " runs with a finding)\n");
+  if (!c.histogram.empty()) {
+    out += "outcomes:";
+    for (const auto& [outcome, runs] : c.histogram) {
+      absl::StrAppend(&out, " ", outcome, "=", runs);
+    }
+    out += "\n";
+  }
+  for (const AggregatedFinding& a : c.findings) {
+    const Finding& f = a.finding;
+    absl::StrAppend(&out, "\n", to_string(f.kind), " (", f.oracle, ", ", a.runs, "/",
+                    c.runs, " runs): ", f.summary, "\n");
+    if (f.subject_frame) absl::StrAppend(&out, "  at ", frame_text(*f.subject_frame), "\n");
+    for (const Access& access : f.accesses) {
+      absl::StrAppend(&out, "  ", access.what.empty() ? "access" : access.what,
+                      access.thread >= 0 ? absl::StrCat(" by thread ", access.thread)
+                                         : std::string(),
+                      "\n");
+      for (std::size_t i = 0; i < access.stack.size() && i < kMaxStackFrames; ++i) {
+        absl::StrAppend(&out, "    #", i, " ", frame_text(access.stack[i]), "\n");
+      }
+    }
+    if (!f.detail.empty()) {
+      absl::StrAppend(&out, "  detail:\n",
+                      truncate_utf8(f.detail, kMaxDetailBytes, "\n[... truncated]"),
+                      "\n");
+    }
+  }
+  if (!c.schedule_file.empty()) absl::StrAppend(&out, "\nschedule: ", c.schedule_file, "\n");
+  return out;
+}
+
+}  // namespace
+
+std::string junit_xml(const GateResult& result, const GateOptions& options) {
+  pugi::xml_document doc;
+  pugi::xml_node decl = doc.append_child(pugi::node_declaration);
+  decl.append_attribute("version").set_value("1.0");
+  decl.append_attribute("encoding").set_value("UTF-8");
+
+  pugi::xml_node suites = doc.append_child("testsuites");
+  set_attr(suites, "name", "racelab gate");
+  int total_tests = 0;
+  int total_failures = 0;
+  double total_time = 0;
+
+  for (Mode mode : report::report_modes(result.cases, options.modes)) {
+    pugi::xml_node suite = suites.append_child("testsuite");
+    set_attr(suite, "name", to_string(mode));
+    int tests = 0;
+    int failures = 0;
+    double time = 0;
+    for (const CaseResult& c : result.cases) {
+      if (c.mode != mode) continue;
+      ++tests;
+      time += c.seconds;
+    }
+    for (const CaseResult& c : result.cases) failures += c.mode == mode && !c.mismatch.empty();
+    set_attr(suite, "tests", tests);
+    set_attr(suite, "failures", failures);
+    set_attr(suite, "errors", 0);
+    set_attr(suite, "skipped", 0);
+    set_attr(suite, "time", format_seconds(time));
+
+    pugi::xml_node props = suite.append_child("properties");
+    auto property = [&](const char* name, const std::string& value) {
+      pugi::xml_node p = props.append_child("property");
+      set_attr(p, "name", name);
+      set_attr(p, "value", value);
+    };
+    property("mode", to_string(mode));
+    property("runs", std::to_string(options.run.runs));
+    property("seed", std::to_string(options.run.seed));
+
+    for (const CaseResult& c : result.cases) {
+      if (c.mode != mode) continue;
+      pugi::xml_node tc = suite.append_child("testcase");
+      set_attr(tc, "name", c.scenario);
+      set_attr(tc, "classname", absl::StrCat(c.subject, " (", to_string(c.mode), ")"));
+      set_attr(tc, "time", format_seconds(c.seconds));
+      set_attr(tc, "file", report::subject_source(c.subject));
+      if (!c.mismatch.empty()) {
+        pugi::xml_node failure = tc.append_child("failure");
+        set_attr(failure, "message", report::mismatch_message(c));
+        set_attr(failure, "type", absl::StrCat("racelab.", report::mismatch_type(c)));
+        std::string body = report::mismatch_message(c);
+        for (const AggregatedFinding& a : c.findings) {
+          absl::StrAppend(&body, "\n", to_string(a.finding.kind), " (", a.runs, "/",
+                          c.runs, " runs): ", a.finding.summary);
+        }
+        if (!c.schedule_file.empty()) absl::StrAppend(&body, "\nschedule: ", c.schedule_file);
+        set_text(failure, body);
+      }
+      set_text(tc.append_child("system-out"), findings_text(c));
+      if (!c.first_failure_log.empty()) {
+        set_text(tc.append_child("system-err"),
+                 truncate_utf8(c.first_failure_log, kMaxLogBytes, "\n[... truncated]"));
+      }
+    }
+    total_tests += tests;
+    total_failures += failures;
+    total_time += time;
+  }
+  set_attr(suites, "tests", total_tests);
+  set_attr(suites, "failures", total_failures);
+  set_attr(suites, "errors", 0);
+  set_attr(suites, "skipped", 0);
+  set_attr(suites, "time", format_seconds(total_time));
+
+  std::ostringstream out;
+  doc.save(out, "  ", pugi::format_indent, pugi::encoding_utf8);
+  return out.str();
+}
+
+}  // namespace racelab

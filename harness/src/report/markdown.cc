@@ -1,0 +1,126 @@
+// summary.md: what a reviewer reads in a pull request. A headline (N cases,
+// M mismatches), one table row per case, the mismatches with their reasons,
+// then one short section per finding kind that was observed. Every string
+// from a run goes through markdown_cell(), so a `|`, a backtick, a `<` or a
+// line break in a symbol name or summary can neither split a table cell nor
+// start markup.
+#include <algorithm>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "racelab/report.h"
+#include "report_internal.h"
+
+namespace racelab {
+namespace {
+
+using report::markdown_cell;
+
+constexpr std::size_t kMaxSummaryBytes = 400;
+constexpr std::size_t kMaxItemsPerKind = 50;
+
+std::string observed_text(const CaseResult& c) {
+  if (c.kinds.empty()) return "clean";
+  return absl::StrJoin(c.kinds, ", ", [](std::string* out, FindingKind k) {
+    absl::StrAppend(out, to_string(k));
+  });
+}
+
+std::string case_line(const CaseResult& c) {
+  return absl::StrCat(markdown_cell(c.subject), " × ", markdown_cell(c.scenario), " (",
+                      to_string(c.mode), ")");
+}
+
+std::string frame_text(const Frame& f) {
+  std::string s = markdown_cell(f.function.empty() ? std::string("?") : f.function);
+  if (!f.file.empty()) {
+    absl::StrAppend(&s, " (", markdown_cell(f.file));
+    if (f.line > 0) absl::StrAppend(&s, ":", f.line);
+    s += ")";
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string summary_markdown(const GateResult& result, const GateOptions& options) {
+  std::string out = "# racelab gate\n\n";
+  const std::size_t n = result.cases.size();
+  const int m = result.mismatches;
+  absl::StrAppend(&out, m == 0 ? "✅ " : "❌ ", "**", n, n == 1 ? " case, " : " cases, ", m,
+                  m == 1 ? " mismatch" : " mismatches", "**\n\n");
+  std::vector<std::string> modes;
+  for (Mode mode : report::report_modes(result.cases, options.modes)) {
+    modes.push_back(to_string(mode));
+  }
+  absl::StrAppend(&out, "Modes: ", absl::StrJoin(modes, ", "), "; ", options.run.runs,
+                  " runs per case; seed ", options.run.seed, ".\n\n");
+
+  out += "| subject | scenario | mode | expected | observed | runs caught | verdict |\n";
+  out += "| --- | --- | --- | --- | --- | --- | --- |\n";
+  for (const CaseResult& c : result.cases) {
+    absl::StrAppend(&out, "| ", markdown_cell(c.subject), " | ", markdown_cell(c.scenario),
+                    " | ", to_string(c.mode), " | ", markdown_cell(c.expected), " | ",
+                    markdown_cell(observed_text(c)), " | ", c.runs_with_finding, "/", c.runs,
+                    " | ", c.mismatch.empty() ? "ok" : "**MISMATCH**", " |\n");
+  }
+
+  out += "\n## Mismatches\n\n";
+  if (std::all_of(result.cases.begin(), result.cases.end(),
+                  [](const CaseResult& c) { return c.mismatch.empty(); })) {
+    out += "None: every case produced the verdict it must.\n";
+  }
+  for (const CaseResult& c : result.cases) {
+    if (c.mismatch.empty()) continue;
+    absl::StrAppend(&out, "- **", case_line(c), "**: ", markdown_cell(c.mismatch),
+                    " (observed: ", markdown_cell(observed_text(c)), ")\n");
+    if (!c.schedule_file.empty()) {
+      absl::StrAppend(&out, "  - replay: ", markdown_cell(c.schedule_file), "\n");
+    }
+  }
+
+  // One section per kind that was observed, in the order of the enum.
+  out += "\n## Findings by kind\n";
+  std::vector<FindingKind> unseen;
+  for (FindingKind kind : all_finding_kinds()) {
+    std::vector<std::string> items;
+    for (const CaseResult& c : result.cases) {
+      for (const AggregatedFinding& a : c.findings) {
+        if (a.finding.kind != kind) continue;
+        std::string item = absl::StrCat(
+            "- ", case_line(c), ", ", a.runs, "/", c.runs, " runs, ", markdown_cell(a.finding.oracle),
+            ": ", markdown_cell(report::truncate_utf8(a.finding.summary, kMaxSummaryBytes)));
+        if (a.finding.subject_frame) {
+          absl::StrAppend(&item, " at ", frame_text(*a.finding.subject_frame));
+        }
+        absl::StrAppend(&item, c.mismatch.empty() ? "" : " (**MISMATCH**)");
+        items.push_back(std::move(item));
+      }
+    }
+    if (items.empty()) {
+      unseen.push_back(kind);
+      continue;
+    }
+    absl::StrAppend(&out, "\n### ", markdown_cell(to_string(kind)), "\n\n",
+                    report::describe_kind(kind), "\n\n");
+    for (std::size_t i = 0; i < items.size() && i < kMaxItemsPerKind; ++i) {
+      absl::StrAppend(&out, items[i], "\n");
+    }
+    if (items.size() > kMaxItemsPerKind) {
+      absl::StrAppend(&out, "- … and ", items.size() - kMaxItemsPerKind,
+                      " more (see results.json)\n");
+    }
+  }
+  if (!unseen.empty()) {
+    absl::StrAppend(&out, "\nNot observed in this run: ",
+                    markdown_cell(absl::StrJoin(unseen, ", ",
+                                                [](std::string* s, FindingKind k) {
+                                                  absl::StrAppend(s, to_string(k));
+                                                })),
+                    ".\n");
+  }
+  return out;
+}
+
+}  // namespace racelab

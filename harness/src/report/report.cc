@@ -1,0 +1,428 @@
+// write_reports(): writes every report of a gate run, and the helpers the
+// writers share (escaping, verdicts, locations, fingerprints).
+#include "racelab/report.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "report_internal.h"
+
+namespace racelab {
+namespace report {
+namespace {
+
+void append_utf8(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+constexpr char32_t kReplacement = 0xFFFD;
+
+// Decodes one code point at `text[i]`; advances `i`. Malformed input yields
+// U+FFFD and consumes one byte.
+char32_t next_code_point(std::string_view text, std::size_t& i) {
+  const auto byte = [&](std::size_t k) {
+    return static_cast<unsigned char>(text[k]);
+  };
+  const unsigned char b0 = byte(i);
+  if (b0 < 0x80) {
+    ++i;
+    return b0;
+  }
+  int length = 0;
+  char32_t cp = 0;
+  char32_t min = 0;
+  if ((b0 & 0xE0) == 0xC0) {
+    length = 2;
+    cp = b0 & 0x1F;
+    min = 0x80;
+  } else if ((b0 & 0xF0) == 0xE0) {
+    length = 3;
+    cp = b0 & 0x0F;
+    min = 0x800;
+  } else if ((b0 & 0xF8) == 0xF0) {
+    length = 4;
+    cp = b0 & 0x07;
+    min = 0x10000;
+  } else {
+    ++i;
+    return kReplacement;
+  }
+  if (i + static_cast<std::size_t>(length) > text.size()) {
+    ++i;
+    return kReplacement;
+  }
+  for (int k = 1; k < length; ++k) {
+    const unsigned char b = byte(i + static_cast<std::size_t>(k));
+    if ((b & 0xC0) != 0x80) {
+      ++i;
+      return kReplacement;
+    }
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+    ++i;
+    return kReplacement;
+  }
+  i += static_cast<std::size_t>(length);
+  return cp;
+}
+
+// 64-bit FNV-1a, continued from `h`.
+std::uint64_t fnv1a(std::uint64_t h, std::string_view data) {
+  for (unsigned char c : data) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+bool looks_like_url(std::string_view s) {
+  if (!(s.starts_with("https://") || s.starts_with("http://"))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || std::string_view("-._~:/").find(c) !=
+                                         std::string_view::npos;
+  });
+}
+
+std::string env(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? std::string(value) : std::string();
+}
+
+bool is_safe_ref(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
+  });
+}
+
+constexpr const char* kHomepage = "https://github.com/racelab/racelab";
+
+}  // namespace
+
+std::string xml_safe(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const char32_t cp = next_code_point(text, i);
+    if (cp == '\t' || cp == '\n' || cp == '\r') {
+      out.push_back(static_cast<char>(cp));
+    } else if (cp < 0x20) {
+      append_utf8(out, 0x2400 + cp);  // U+2401 "SYMBOL FOR START OF HEADING"
+    } else if (cp == 0x7F) {
+      append_utf8(out, 0x2421);  // "SYMBOL FOR DELETE"
+    } else if (cp == 0xFFFE || cp == 0xFFFF) {
+      append_utf8(out, kReplacement);
+    } else {
+      append_utf8(out, cp);
+    }
+  }
+  return out;
+}
+
+std::string html_escape(std::string_view text) {
+  const std::string clean = xml_safe(text);
+  std::string out;
+  out.reserve(clean.size() + clean.size() / 8);
+  for (char c : clean) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::string markdown_cell(std::string_view text) {
+  const std::string clean = xml_safe(text);
+  std::string out;
+  out.reserve(clean.size() + clean.size() / 8);
+  for (std::size_t i = 0; i < clean.size(); ++i) {
+    const char c = clean[i];
+    switch (c) {
+      case '|':
+      case '`':
+      case '\\':
+      case '*':
+      case '_':
+      case '[':
+      case ']':
+      case '~':
+        out.push_back('\\');
+        out.push_back(c);
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '\r':
+        if (i + 1 < clean.size() && clean[i + 1] == '\n') ++i;
+        out += "<br>";
+        break;
+      case '\n':
+        out += "<br>";
+        break;
+      case '\t':
+        out.push_back(' ');
+        break;
+      default:
+        out.push_back(c);
+    }
+  }
+  return out;
+}
+
+Verdict verdict_of(const CaseResult& c) {
+  if (!c.mismatch.empty()) return Verdict::kMismatch;
+  return c.kinds.empty() ? Verdict::kCleanOk : Verdict::kCaughtOk;
+}
+
+const char* to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kCleanOk:
+      return "clean-ok";
+    case Verdict::kCaughtOk:
+      return "caught-ok";
+    case Verdict::kMismatch:
+      return "mismatch";
+  }
+  return "mismatch";
+}
+
+std::string rule_id(FindingKind kind) {
+  return absl::StrCat("racelab/", racelab::to_string(kind));
+}
+
+const char* describe_kind(FindingKind kind) {
+  switch (kind) {
+    case FindingKind::kDataRace:
+      return "Two threads accessed the same memory without synchronization and "
+             "at least one access was a write (ThreadSanitizer).";
+    case FindingKind::kUseAfterFree:
+      return "Memory was used after it was freed, typically a reference or "
+             "iterator kept past the lock that protected it.";
+    case FindingKind::kNotLinearizable:
+      return "The history of operations matches no sequential order of the "
+             "family's model: a lost update, a stale or torn read.";
+    case FindingKind::kDeadlock:
+      return "Every thread waits for a lock another thread (or itself) holds.";
+    case FindingKind::kConcurrentMapWrite:
+      return "Two threads wrote one map at once; Go's runtime dies with "
+             "'concurrent map writes'.";
+    case FindingKind::kMapIterationDuringWrite:
+      return "A map was written while another thread iterated it; Go's "
+             "runtime dies with 'concurrent map iteration and map write'.";
+    case FindingKind::kCrash:
+      return "The run died (a signal or an abnormal exit) before it finished.";
+    case FindingKind::kTimeout:
+      return "The run did not finish within its time limit: a hang or a "
+             "deadlock the scheduler could not see.";
+  }
+  return "";
+}
+
+std::string subject_source(std::string_view subject) {
+  return absl::StrCat("subjects/", std::string(subject), ".cc");
+}
+
+std::string finding_fingerprint(std::string_view rule, std::string_view subject,
+                                std::string_view scenario,
+                                std::string_view file,
+                                std::string_view function) {
+  // Each field is length-prefixed so that no two field lists hash alike by
+  // concatenation.
+  std::string data;
+  for (std::string_view field : {rule, subject, scenario, file, function}) {
+    absl::StrAppend(&data, field.size(), ":", std::string(field), ";");
+  }
+  const std::uint64_t a = fnv1a(0xcbf29ce484222325ULL, data);
+  const std::uint64_t b = fnv1a(0x84222325cbf29ce4ULL ^ a, data);
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx",
+                static_cast<unsigned long long>(a),
+                static_cast<unsigned long long>(b));
+  return buf;
+}
+
+std::vector<FindingKind> expected_kinds(const CaseResult& c) {
+  std::vector<FindingKind> kinds;
+  for (absl::string_view word :
+       absl::StrSplit(c.expected, absl::ByAnyChar(" ,|"), absl::SkipEmpty())) {
+    if (auto kind = parse_finding_kind(std::string_view(word.data(), word.size()))) {
+      kinds.push_back(*kind);
+    }
+  }
+  return kinds;
+}
+
+bool is_expected_kind(const CaseResult& c, FindingKind kind) {
+  const std::vector<FindingKind> kinds = expected_kinds(c);
+  return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+}
+
+const char* mismatch_type(const CaseResult& c) {
+  const std::vector<FindingKind> expected = expected_kinds(c);
+  if (expected.empty()) {
+    return c.expected == "clean" ? "unexpected_finding" : "no_expectation";
+  }
+  const bool caught = std::any_of(c.kinds.begin(), c.kinds.end(), [&](FindingKind k) {
+    return std::find(expected.begin(), expected.end(), k) != expected.end();
+  });
+  return caught ? "stray_finding" : "missed_finding";
+}
+
+std::string mismatch_message(const CaseResult& c) {
+  return absl::StrCat("expected ", c.expected, ", observed ", c.observed(), ": ",
+                      c.mismatch);
+}
+
+std::string case_title(const CaseResult& c) {
+  return absl::StrCat(c.subject, " x ", c.scenario, " (", racelab::to_string(c.mode),
+                      ")");
+}
+
+std::vector<Mode> report_modes(const std::vector<CaseResult>& cases,
+                               const std::vector<Mode>& option_modes) {
+  std::vector<Mode> modes;
+  auto add = [&](Mode m) {
+    if (std::find(modes.begin(), modes.end(), m) == modes.end()) modes.push_back(m);
+  };
+  for (Mode m : option_modes) add(m);
+  for (const CaseResult& c : cases) add(c.mode);
+  return modes;
+}
+
+std::string format_seconds(double seconds) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", seconds > 0 ? seconds : 0.0);
+  return buf;
+}
+
+std::string truncate_utf8(std::string_view text, std::size_t max_bytes,
+                          std::string_view marker) {
+  if (text.size() <= max_bytes) return std::string(text);
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return absl::StrCat(std::string(text.substr(0, cut)), std::string(marker));
+}
+
+bool is_project_file(std::string_view file) {
+  return !file.empty() && file.front() != '/' && !file.starts_with("<") &&
+         !file.starts_with("..");
+}
+
+Frame primary_frame(const CaseResult& c, const Finding& f) {
+  if (f.subject_frame && !f.subject_frame->file.empty()) return *f.subject_frame;
+  for (const Access& a : f.accesses) {
+    for (const Frame& frame : a.stack) {
+      if (is_project_file(frame.file)) return frame;
+    }
+  }
+  Frame frame;
+  if (f.subject_frame) frame.function = f.subject_frame->function;
+  frame.file = subject_source(c.subject);
+  frame.line = 0;
+  return frame;
+}
+
+std::string repository_url() {
+  if (std::string url = env("RACELAB_DOCS_URL"); looks_like_url(url)) {
+    while (!url.empty() && url.back() == '/') url.pop_back();
+    return url;
+  }
+  const std::string server = env("GITHUB_SERVER_URL");
+  const std::string repo = env("GITHUB_REPOSITORY");
+  if (looks_like_url(server) && looks_like_url(absl::StrCat(server, "/", repo)) &&
+      !repo.empty()) {
+    return absl::StrCat(server, "/", repo);
+  }
+  if (std::string url = env("CI_PROJECT_URL"); looks_like_url(url)) return url;
+  return kHomepage;
+}
+
+std::string docs_url(std::string_view page_and_anchor) {
+  std::string base = repository_url();
+  std::string ref = "HEAD";
+  if (is_safe_ref(env("GITHUB_SHA"))) ref = env("GITHUB_SHA");
+  if (is_safe_ref(env("CI_COMMIT_SHA"))) ref = env("CI_COMMIT_SHA");
+  const bool gitlab = !env("CI_PROJECT_URL").empty() && base == env("CI_PROJECT_URL");
+  return absl::StrCat(base, gitlab ? "/-/blob/" : "/blob/", ref, "/docs/",
+                      std::string(page_and_anchor));
+}
+
+}  // namespace report
+
+namespace {
+
+void write_atomically(const std::filesystem::path& dir, const std::string& name,
+                      const std::string& content) {
+  namespace fs = std::filesystem;
+  const fs::path final_path = dir / name;
+  const fs::path tmp_path = dir / absl::StrCat(".", name, ".tmp");
+  {
+    std::ofstream out(tmp_path, std::ios::binary);
+    out << content;
+    out.flush();
+    if (!out) throw std::runtime_error(absl::StrCat("cannot write ", tmp_path.string()));
+  }
+  fs::rename(tmp_path, final_path);
+}
+
+}  // namespace
+
+void write_reports(const GateResult& result, const GateOptions& options,
+                   const std::string& out_dir) {
+  const std::filesystem::path dir(out_dir);
+  write_atomically(dir, "junit.xml", junit_xml(result, options));
+  write_atomically(dir, "results.sarif",
+                   sarif_log(result, options)
+                           .dump(2, ' ', false,
+                                 nlohmann::json::error_handler_t::replace) +
+                       "\n");
+  write_atomically(dir, "summary.md", summary_markdown(result, options));
+  write_atomically(dir, "index.html", html_report(result, options));
+}
+
+}  // namespace racelab

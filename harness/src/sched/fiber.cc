@@ -1,0 +1,327 @@
+// Fiber implementation: mmap'ed stacks with a guard page, swapcontext, and
+// the hand-offs that keep TSan, ASan and the C++ exception runtime consistent
+// across switches.
+#include "racelab/sched/fiber.h"
+
+#include <cxxabi.h>
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <system_error>
+
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RACELAB_FIBER_TSAN 1
+#endif
+#if __has_feature(address_sanitizer)
+#define RACELAB_FIBER_ASAN 1
+#endif
+#endif
+#if !defined(RACELAB_FIBER_TSAN) && defined(__SANITIZE_THREAD__)
+#define RACELAB_FIBER_TSAN 1
+#endif
+#if !defined(RACELAB_FIBER_ASAN) && defined(__SANITIZE_ADDRESS__)
+#define RACELAB_FIBER_ASAN 1
+#endif
+#if defined(RACELAB_TSAN) && RACELAB_TSAN && !defined(RACELAB_FIBER_TSAN)
+#error "RACELAB_TSAN=1 but this file is not built with -fsanitize=thread"
+#endif
+#if defined(RACELAB_ASAN) && RACELAB_ASAN && !defined(RACELAB_FIBER_ASAN)
+#error "RACELAB_ASAN=1 but this file is not built with -fsanitize=address"
+#endif
+
+#ifdef RACELAB_FIBER_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
+#ifdef RACELAB_FIBER_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+// The switch code runs half in one TSan context and half in another: TSan must
+// not instrument its memory accesses.
+#define RACELAB_NO_SANITIZE_THREAD __attribute__((no_sanitize("thread")))
+
+namespace racelab::sched {
+namespace {
+
+// Who made the latest switch on this OS thread, and to whom: read by the
+// fiber that resumes (a fresh fiber finds itself in t_switch_target).
+thread_local Fiber* t_switch_source = nullptr;
+thread_local Fiber* t_switch_target = nullptr;
+
+[[noreturn]] void die(const char* message) {
+  std::fprintf(stderr, "racelab: fiber: %s\n", message);
+  std::abort();
+}
+
+std::size_t page_size() {
+  static const std::size_t size = [] {
+    long value = sysconf(_SC_PAGESIZE);
+    return value > 0 ? static_cast<std::size_t>(value) : std::size_t{4096};
+  }();
+  return size;
+}
+
+// The C++ runtime keeps the caught-exception stack and the uncaught count per
+// OS thread (__cxa_eh_globals); fibers sharing the thread must each have their
+// own, or a switch inside a catch block or during unwinding mixes them up.
+// The first two fields have this layout in libstdc++ and libc++abi alike.
+struct EhGlobals {
+  void* caught_exceptions;
+  unsigned int uncaught_exceptions;
+};
+
+EhGlobals* eh_globals() {
+  return reinterpret_cast<EhGlobals*>(abi::__cxa_get_globals());
+}
+
+using SwapContextFunction = int (*)(ucontext_t*, const ucontext_t*);
+
+SwapContextFunction swap_context_function() {
+#ifdef RACELAB_FIBER_ASAN
+  // ASan's swapcontext interceptor prints "ASan doesn't fully support
+  // makecontext/swapcontext" and re-clears the target stack's shadow on every
+  // switch. The fiber-switch API calls below tell ASan everything it needs, so
+  // call glibc's own swapcontext.
+  static const SwapContextFunction function = [] {
+    void* libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+    void* symbol = libc != nullptr ? dlsym(libc, "swapcontext") : nullptr;
+    return symbol != nullptr ? reinterpret_cast<SwapContextFunction>(symbol)
+                             : &swapcontext;
+  }();
+  return function;
+#else
+  return &swapcontext;
+#endif
+}
+
+}  // namespace
+
+Fiber::Fiber(Entry entry, void* arg, std::size_t stack_size)
+    : entry_(entry), arg_(arg) {
+  if (entry == nullptr) die("a fiber needs an entry function");
+  const std::size_t page = page_size();
+  const std::size_t usable =
+      (std::max(stack_size, 4 * page) + page - 1) / page * page;
+  mapping_size_ = usable + page;
+  void* mapping =
+      mmap(nullptr, mapping_size_, PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (mapping == MAP_FAILED) {
+    throw std::system_error(errno, std::generic_category(),
+                            "racelab: mmap of a fiber stack");
+  }
+  // The stack grows down: the guard page is the lowest page of the mapping.
+  if (mprotect(mapping, page, PROT_NONE) != 0) {
+    const int error = errno;
+    munmap(mapping, mapping_size_);
+    throw std::system_error(error, std::generic_category(),
+                            "racelab: mprotect of a fiber guard page");
+  }
+  mapping_ = mapping;
+  stack_bottom_ = static_cast<char*>(mapping) + page;
+  stack_size_ = usable;
+#ifdef RACELAB_FIBER_ASAN
+  // ASan keeps no shadow in step with mmap/munmap: memory mapped where an old
+  // stack was may still carry the poison of that stack's frames.
+  __asan_unpoison_memory_region(stack_bottom_, stack_size_);
+#endif
+#ifdef RACELAB_FIBER_TSAN
+  tsan_context_ = __tsan_create_fiber(0);
+  owns_tsan_context_ = true;
+#endif
+  prepare_context();
+}
+
+Fiber::Fiber(ThreadContextTag) {
+  is_thread_context_ = true;
+  running_ = true;
+  started_ = true;
+#ifdef RACELAB_FIBER_TSAN
+  tsan_context_ = __tsan_get_current_fiber();
+#endif
+}
+
+std::unique_ptr<Fiber> Fiber::for_current_thread() {
+  return std::unique_ptr<Fiber>(new Fiber(ThreadContextTag{}));
+}
+
+Fiber::~Fiber() {
+  if (is_thread_context_) return;
+  if (running_) die("a running fiber was destroyed");
+#ifdef RACELAB_FIBER_TSAN
+  if (owns_tsan_context_) __tsan_destroy_fiber(tsan_context_);
+#endif
+#ifdef RACELAB_FIBER_ASAN
+  // Frames that never returned leave poison behind; clear it for whatever is
+  // mapped here next.
+  __asan_unpoison_memory_region(stack_bottom_, stack_size_);
+#endif
+  munmap(mapping_, mapping_size_);
+}
+
+std::size_t Fiber::guard_size() { return page_size(); }
+
+RACELAB_NO_SANITIZE_THREAD void Fiber::learn_stack(const void* bottom,
+                                                   std::size_t size) {
+  // Only a thread's own context starts without known bounds; ASan reports
+  // them to the first fiber it switches to.
+  if (stack_size_ == 0) {
+    stack_bottom_ = bottom;
+    stack_size_ = size;
+  }
+}
+
+void Fiber::prepare_context() {
+  if (getcontext(&context_) != 0) {
+    throw std::system_error(errno, std::generic_category(),
+                            "racelab: getcontext for a fiber");
+  }
+  context_.uc_stack.ss_sp = const_cast<void*>(stack_bottom_);
+  context_.uc_stack.ss_size = stack_size_;
+  context_.uc_link = nullptr;
+  makecontext(&context_, &Fiber::trampoline, 0);
+  // makecontext has set the stack pointer; clearing uc_stack keeps ASan's
+  // swapcontext interceptor, should it ever be used, from wiping this stack's
+  // shadow on every switch.
+  context_.uc_stack = stack_t{};
+}
+
+void Fiber::restart() {
+  if (is_thread_context_) die("a thread's own context cannot be restarted");
+  if (running_) die("a running fiber cannot be restarted");
+#ifdef RACELAB_FIBER_TSAN
+  if (started_) {
+    // The old context still has the abandoned frames on its shadow stack.
+    __tsan_destroy_fiber(tsan_context_);
+    tsan_context_ = __tsan_create_fiber(0);
+    if (!name_.empty()) __tsan_set_fiber_name(tsan_context_, name_.c_str());
+  }
+#endif
+#ifdef RACELAB_FIBER_ASAN
+  // Abandoned frames leave their redzones poisoned.
+  __asan_unpoison_memory_region(stack_bottom_, stack_size_);
+  asan_fake_stack_ = nullptr;
+#endif
+  caught_exceptions_ = nullptr;
+  uncaught_exceptions_ = 0;
+  resumer_ = nullptr;
+  started_ = false;
+  finished_ = false;
+  prepare_context();
+}
+
+void Fiber::set_name(const std::string& name) {
+  name_ = name;
+#ifdef RACELAB_FIBER_TSAN
+  if (tsan_context_ != nullptr && !is_thread_context_) {
+    __tsan_set_fiber_name(tsan_context_, name_.c_str());
+  }
+#endif
+}
+
+RACELAB_NO_SANITIZE_THREAD void Fiber::switch_to(Fiber& target) {
+  switch_impl(target, /*leaving_for_good=*/false);
+}
+
+RACELAB_NO_SANITIZE_THREAD void Fiber::switch_impl(Fiber& target,
+                                                   bool leaving_for_good) {
+  if (&target == this) die("a fiber switched to itself");
+  if (!running_) die("switch_to called on a fiber that is not running");
+  if (target.running_) die("switch to a fiber that is already running");
+  if (target.finished_) die("switch to a finished fiber");
+#ifdef RACELAB_FIBER_ASAN
+  if (target.stack_size_ == 0) {
+    die("switch to a thread's own context before its stack bounds are known");
+  }
+#endif
+  const SwapContextFunction swap = swap_context_function();
+  EhGlobals* eh = eh_globals();
+  caught_exceptions_ = eh->caught_exceptions;
+  uncaught_exceptions_ = eh->uncaught_exceptions;
+  eh->caught_exceptions = target.caught_exceptions_;
+  eh->uncaught_exceptions = target.uncaught_exceptions_;
+  running_ = false;
+  target.running_ = true;
+  target.started_ = true;
+  target.resumer_ = this;
+  t_switch_source = this;
+  t_switch_target = &target;
+#ifdef RACELAB_FIBER_ASAN
+  __sanitizer_start_switch_fiber(leaving_for_good ? nullptr : &asan_fake_stack_,
+                                 target.stack_bottom_, target.stack_size_);
+#else
+  (void)leaving_for_good;
+#endif
+#ifdef RACELAB_FIBER_TSAN
+  // Immediately before the stack switch, with nothing instrumented between.
+  __tsan_switch_to_fiber(target.tsan_context_, __tsan_switch_to_fiber_no_sync);
+#endif
+  swap(&context_, &target.context_);
+  // Resumed: some fiber switched back to this one.
+#ifdef RACELAB_FIBER_ASAN
+  const void* source_bottom = nullptr;
+  std::size_t source_size = 0;
+  __sanitizer_finish_switch_fiber(asan_fake_stack_, &source_bottom,
+                                  &source_size);
+  t_switch_source->learn_stack(source_bottom, source_size);
+#endif
+}
+
+RACELAB_NO_SANITIZE_THREAD void Fiber::trampoline() {
+  Fiber* self = t_switch_target;
+#ifdef RACELAB_FIBER_ASAN
+  const void* source_bottom = nullptr;
+  std::size_t source_size = 0;
+  __sanitizer_finish_switch_fiber(nullptr, &source_bottom, &source_size);
+  t_switch_source->learn_stack(source_bottom, source_size);
+#endif
+  self->entry_(self->arg_);
+  self->finished_ = true;
+  self->switch_impl(*self->resumer_, /*leaving_for_good=*/true);
+  die("a finished fiber was resumed");
+}
+
+RACELAB_NO_SANITIZE_THREAD void Fiber::release_to(Fiber& other) {
+  if (!running_) die("release_to called on a fiber that is not running");
+#ifdef RACELAB_FIBER_TSAN
+  // A synchronizing switch to the other context and straight back, without
+  // running it: `other` acquires everything this fiber released.
+  __tsan_switch_to_fiber(other.tsan_context_, 0);
+  __tsan_switch_to_fiber(tsan_context_, __tsan_switch_to_fiber_no_sync);
+#else
+  (void)other;
+#endif
+}
+
+RACELAB_NO_SANITIZE_THREAD void Fiber::acquire_from(Fiber& other) {
+  if (!running_) die("acquire_from called on a fiber that is not running");
+#ifdef RACELAB_FIBER_TSAN
+  __tsan_switch_to_fiber(other.tsan_context_, __tsan_switch_to_fiber_no_sync);
+  __tsan_switch_to_fiber(tsan_context_, 0);
+#else
+  (void)other;
+#endif
+}
+
+RACELAB_NO_SANITIZE_THREAD void Fiber::run_as(Fiber& other,
+                                              void (*action)(void*),
+                                              void* arg) {
+  if (!running_) die("run_as called on a fiber that is not running");
+#ifdef RACELAB_FIBER_TSAN
+  __tsan_switch_to_fiber(other.tsan_context_, __tsan_switch_to_fiber_no_sync);
+  action(arg);
+  __tsan_switch_to_fiber(tsan_context_, __tsan_switch_to_fiber_no_sync);
+#else
+  (void)other;
+  action(arg);
+#endif
+}
+
+}  // namespace racelab::sched

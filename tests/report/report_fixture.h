@@ -1,0 +1,143 @@
+// A hand-built GateResult for the report writer tests: four cases over two
+// modes (clean ok, caught ok, a missed bug, a clean case that reported a race
+// and a deadlock), one with a trace, and strings from "runs" full of markup,
+// quotes, pipes, backticks, line breaks and control characters.
+#ifndef RACELAB_TESTS_REPORT_REPORT_FIXTURE_H_
+#define RACELAB_TESTS_REPORT_REPORT_FIXTURE_H_
+
+#include <string>
+
+#include "racelab/gate.h"
+
+namespace racelab::testing {
+
+// Everything a hostile run could put in a string (no control characters).
+inline const std::string kHostile =
+    "<script>alert('x')</script> & \"q\" | `tick` ]]> \n line2 \\ *bold* _u_";
+// The same with control characters XML 1.0 cannot carry.
+inline const std::string kHostileCtl = "ctl\x01here\x1f and\x7f \x0b end";
+
+inline const std::string kHostileSubject = "state/<b>evil</b>|`x`";
+inline const std::string kHostileScenario = "scen<script>alert(1)</script>|\"q\"";
+inline const std::string kHostileFunction = "ns::Foo<int>::operator|(const std::string&)";
+
+inline GateOptions fixture_options() {
+  GateOptions options;
+  options.modes = {Mode::kStress, Mode::kControlled};
+  options.run.runs = 4;
+  options.run.seed = 7;
+  return options;
+}
+
+inline Finding race_finding(const std::string& summary, int line) {
+  Finding f{FindingKind::kDataRace, "tsan", summary, kHostile + kHostileCtl, std::nullopt, {}};
+  f.subject_frame = Frame{kHostileFunction, "subjects/checkpoint/unsynchronized.cc", line};
+  f.accesses.push_back(Access{"write of size 8",
+                              1,
+                              {Frame{"std::vector<int>::push_back", "/usr/include/c++/12/bits/vector.tcc", 100},
+                               Frame{kHostileFunction, "subjects/checkpoint/unsynchronized.cc", line}}});
+  f.accesses.push_back(Access{"previous read of size 8",
+                              2,
+                              {Frame{"racelab::checkpoint::Unsynchronized::lookup",
+                                     "subjects/checkpoint/unsynchronized.cc", 57},
+                               Frame{"<null>", "", 0}}});
+  return f;
+}
+
+inline GateResult fixture_result() {
+  GateResult result;
+
+  // 1. Buggy subject, caught as expected (stress).
+  CaseResult caught;
+  caught.family = "checkpoint";
+  caught.subject = "checkpoint/unsynchronized";
+  caught.scenario = "seed_concurrent_sessions";
+  caught.mode = Mode::kStress;
+  caught.expected = "data_race";
+  caught.kinds = {FindingKind::kDataRace};
+  caught.runs = 4;
+  caught.runs_with_finding = 3;
+  caught.histogram = {{"clean", 1}, {"data_race", 3}};
+  caught.findings.push_back({race_finding("ThreadSanitizer: data race " + kHostile, 42), 3});
+  caught.first_failure_log = "WARNING: ThreadSanitizer: data race\n" + kHostileCtl;
+  caught.seconds = 1.25;
+  result.cases.push_back(caught);
+
+  // 2. Fixed subject, clean as expected (stress).
+  CaseResult clean;
+  clean.family = "checkpoint";
+  clean.subject = "checkpoint/mutex";
+  clean.scenario = "seed_concurrent_sessions";
+  clean.mode = Mode::kStress;
+  clean.expected = "clean";
+  clean.runs = 4;
+  clean.histogram = {{"clean", 4}};
+  clean.seconds = 0.5;
+  result.cases.push_back(clean);
+
+  // 3. Buggy subject, nothing caught: a missed bug (controlled).
+  CaseResult missed;
+  missed.family = "checkpoint";
+  missed.subject = "checkpoint/split_lock";
+  missed.scenario = "same_session_first_commit";
+  missed.mode = Mode::kControlled;
+  missed.expected = "not_linearizable";
+  missed.runs = 4;
+  missed.histogram = {{"clean", 4}};
+  missed.mismatch = "expected not_linearizable but no run found anything";
+  missed.seconds = 2;
+  result.cases.push_back(missed);
+
+  // 4. Hostile names, expected clean, reported a race without a frame and a
+  // deadlock; with a trace (controlled).
+  CaseResult hostile;
+  hostile.family = "state";
+  hostile.subject = kHostileSubject;
+  hostile.scenario = kHostileScenario;
+  hostile.mode = Mode::kControlled;
+  hostile.expected = "clean";
+  hostile.kinds = {FindingKind::kDataRace, FindingKind::kDeadlock};
+  hostile.runs = 4;
+  hostile.runs_with_finding = 2;
+  hostile.histogram = {{"clean", 2}, {"data_race+deadlock", 2}};
+  hostile.mismatch = "expected clean, but the case reported " + kHostile + kHostileCtl;
+  hostile.findings.push_back(
+      {Finding{FindingKind::kDataRace, "tsan", "race " + kHostile + kHostileCtl, "", std::nullopt, {}},
+       2});
+  Finding deadlock{FindingKind::kDeadlock, "deadlock", "self-deadlock on 'state.mu'", "", std::nullopt,
+                   {}};
+  deadlock.subject_frame = Frame{"racelab::state::HoldLock::all", "subjects/state/hold_lock.cc", 0};
+  hostile.findings.push_back({deadlock, 1});
+  hostile.trace_threads = 2;
+  hostile.trace = {
+      {0, 0, "op", "set(k1, " + kHostile + ") begins"},
+      {0, 0, "lock", "acquired 'state.mu'"},
+      {0, 0, "switch", "preempted at 'set'"},
+      {1, 1, "op", "all() begins"},
+      {1, 1, "wait", "blocked on 'state.mu'"},
+      {2, 0, "result", "-> ok"},
+      {2, 0, "lock", "released 'state.mu'"},
+      {3, 1, "lock", "acquired 'state.mu' (shared)"},
+      {3, 1, "op", "yield(k1)"},
+      {3, 1, "finding", "data_race: " + kHostileCtl},
+  };
+  hostile.schedule_file = "reports/out/schedules/" + kHostileScenario + ".schedule";
+  hostile.seconds = 0.75;
+  result.cases.push_back(hostile);
+
+  // 5. The same race as case 1 in controlled mode: one SARIF result.
+  CaseResult caught2 = caught;
+  caught2.mode = Mode::kControlled;
+  caught2.findings[0] = {race_finding("ThreadSanitizer: data race " + kHostile, 44), 4};
+  caught2.histogram = {{"data_race", 4}};
+  caught2.runs_with_finding = 4;
+  caught2.first_failure_log.clear();
+  result.cases.push_back(caught2);
+
+  result.mismatches = 2;
+  return result;
+}
+
+}  // namespace racelab::testing
+
+#endif  // RACELAB_TESTS_REPORT_REPORT_FIXTURE_H_
