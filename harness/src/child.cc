@@ -63,7 +63,12 @@ class Watchdog {
  public:
   static constexpr int kAfterReportMs = 2000;
 
-  explicit Watchdog(int timeout_ms) : thread_([this, timeout_ms] { watch(timeout_ms); }) {}
+  // `hang_after_report`: stress mode, where a race can corrupt a container
+  // into an endless loop. (Controlled mode runs serially; its reports are
+  // slow to print but do not hang it, and its limit is per schedule.)
+  Watchdog(int timeout_ms, bool hang_after_report)
+      : start_(record_start()),
+        thread_([this, timeout_ms, hang_after_report] { watch(timeout_ms, hang_after_report); }) {}
   ~Watchdog() {
     {
       std::lock_guard lock(mu_);
@@ -76,14 +81,13 @@ class Watchdog {
   Watchdog& operator=(const Watchdog&) = delete;
 
  private:
-  void watch(int timeout_ms) {
+  void watch(int timeout_ms, bool hang_after_report) {
     using Clock = std::chrono::steady_clock;
-    heartbeat();
     std::optional<Clock::time_point> first_report;
     std::unique_lock lock(mu_);
     while (!done_) {
       const auto now = Clock::now();
-      if (!first_report && tsan_reports_seen() > 0) first_report = now;
+      if (hang_after_report && !first_report && tsan_reports_seen() > 0) first_report = now;
       std::string message;
       if (now_ns() - g_last_heartbeat_ns.load() > std::int64_t{timeout_ms} * 1'000'000) {
         message = absl::StrCat("the run did not finish within ", timeout_ms,
@@ -106,6 +110,12 @@ class Watchdog {
     }
   }
 
+  static bool record_start() {
+    g_last_heartbeat_ns.store(now_ns());
+    return true;
+  }
+
+  bool start_;  // the clock starts before the watching thread does
   std::mutex mu_;
   std::condition_variable cv_;
   bool done_ = false;
@@ -114,7 +124,16 @@ class Watchdog {
 
 }  // namespace
 
-void heartbeat() { g_last_heartbeat_ns.store(now_ns()); }
+void heartbeat() {
+  const std::int64_t now = now_ns();
+  g_last_heartbeat_ns.store(now);
+  // Tell the parent, at most once a second, that the run is alive.
+  static std::atomic<std::int64_t> last_told{now};
+  if (now - last_told.load() > 1'000'000'000) {
+    last_told.store(now);
+    write_line(R"({"event":"progress"})");
+  }
+}
 
 int child_main(const Registry& registry, const std::string& subject,
                const std::string& scenario, const RunOptions& options, int run_index) {
@@ -138,7 +157,7 @@ int child_main(const Registry& registry, const std::string& subject,
   request.oracles = options.oracles;
   RunObservation observation;
   try {
-    Watchdog watchdog(options.run_timeout_ms);
+    Watchdog watchdog(options.run_timeout_ms, options.mode == Mode::kStress);
     observation = spec->run(request);
   } catch (const std::exception& e) {
     // A schedule that cannot be replayed or a program that does not parse:

@@ -78,7 +78,6 @@ RunObservation explore(const ScheduleRunner& run_schedule, const ProgramEncoder&
       const bool last = i + 1 == request.budget || !outcome.run.more_schedules;
       if (last) {  // keep the last clean schedule, for --save-schedule
         obs.schedule = record(encode(program_seed), outcome.run);
-        record_trace(outcome.run, obs);
         break;  // the budget is spent, or an exhaustive search is done
       }
       continue;

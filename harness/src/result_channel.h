@@ -3,6 +3,7 @@
 //   {"event":"asan_report","kind":"...","frame":"..."} from the ASan death callback
 //   {"event":"deadlock","message":"..."}              a self-deadlock, then exit
 //   {"event":"error","message":"..."}                 the child could not run
+//   {"event":"progress"}                              controlled mode, once a second
 //   {"event":"run_done","operations":N,"findings":[...]}
 #ifndef RACELAB_HARNESS_SRC_RESULT_CHANNEL_H_
 #define RACELAB_HARNESS_SRC_RESULT_CHANNEL_H_

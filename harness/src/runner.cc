@@ -25,7 +25,8 @@ extern char** environ;
 namespace racelab {
 namespace {
 
-constexpr size_t kMaxLog = 64 * 1024;
+constexpr size_t kMaxLog = 64 * 1024;         // a child's stderr kept for the report
+constexpr size_t kMaxResults = 256ull << 20;  // its result channel (traces can be long)
 constexpr int kGraceMs = 2000;
 // How long past the child's own watchdog the parent waits before killing it.
 constexpr int kParentExtraMs = 3000;
@@ -153,7 +154,10 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options, int run_
 
   // Collect until both pipes close or the deadline passes.
   std::string results, log;
-  const auto deadline = Clock::now() + std::chrono::milliseconds(options.run_timeout_ms + kParentExtraMs);
+  // Any line from the child (controlled mode writes one per second as it
+  // goes) pushes the deadline back: the limit is on silence, not on work.
+  const auto limit = std::chrono::milliseconds(options.run_timeout_ms + kParentExtraMs);
+  auto deadline = Clock::now() + limit;
   bool timed_out = false;
   pollfd fds[2] = {{result_pipe[0], POLLIN, 0}, {log_pipe[0], POLLIN, 0}};
   int open_fds = 2;
@@ -167,7 +171,8 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options, int run_
     for (pollfd& p : fds) {
       if (p.fd < 0 || (p.revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
       std::string& sink = p.fd == result_pipe[0] ? results : log;
-      if (!drain(p.fd, sink, p.fd == result_pipe[0] ? 16 * kMaxLog : kMaxLog)) {
+      if (p.fd == result_pipe[0]) deadline = Clock::now() + limit;
+      if (!drain(p.fd, sink, p.fd == result_pipe[0] ? kMaxResults : kMaxLog)) {
         p.fd = -1;
         --open_fds;
       }

@@ -22,6 +22,10 @@
 #endif
 
 namespace racelab {
+
+Frame parse_frame(const std::string& text);
+std::vector<Frame> symbolize_inline_chain(const void* pc);
+
 namespace {
 
 constexpr int kMaxReports = 32;
@@ -37,8 +41,16 @@ struct RawMop {
   void* trace[kMaxFrames];
 };
 
+struct RawThread {
+  int tid;
+  char name[40];
+};
+constexpr int kMaxThreads = 8;
+
 struct RawReport {
   char description[48];
+  int threads;
+  RawThread thread[kMaxThreads];
   int mops;
   RawMop mop[kMaxMops];
   int frames;  // stack 0, for reports without memory accesses
@@ -72,6 +84,37 @@ __attribute__((no_sanitize("thread"))) void raw_write(const char* text) {
   out[used] = '\0';
 }
 
+// The logical thread of a TSan thread: racelab names its threads and fibers
+// "... thread N"; other threads keep TSan's number, as "T<tid>".
+std::string thread_label(const RawReport& r, int tid, int* logical) {
+  *logical = -1;
+  for (int i = 0; i < r.threads; ++i) {
+    if (r.thread[i].tid != tid) continue;
+    std::string_view name(r.thread[i].name);
+    size_t at = name.rfind("thread ");
+    if (at == std::string_view::npos) break;
+    int n = 0;
+    bool digits = at + 7 < name.size();
+    for (char c : name.substr(at + 7)) {
+      if (c < '0' || c > '9') digits = false;
+      else n = n * 10 + (c - '0');
+    }
+    if (!digits) break;
+    *logical = n;
+    return absl::StrCat("thread ", n);
+  }
+  return absl::StrCat("T", tid);
+}
+
+std::string short_function(std::string name) {
+  for (std::string_view prefix : {"racelab::", "checkpoint::", "state::", "(anonymous namespace)::"}) {
+    for (size_t at; (at = name.find(prefix)) != std::string::npos;) name.erase(at, prefix.size());
+  }
+  size_t paren = name.find('(');
+  if (paren != std::string::npos && paren > 0) name.erase(paren);
+  return name;
+}
+
 std::string access_text(const RawMop& m) {
   return absl::StrCat(m.atomic ? "atomic " : "", m.write ? "write" : "read",
                       " of size ", m.size);
@@ -85,11 +128,15 @@ FindingKind kind_of_tsan(std::string_view description) {
   return FindingKind::kCrash;  // other TSan errors: misuse of the runtime itself
 }
 
+// TSan lists one entry per frame, repeating a PC for each function inlined at
+// it; symbolizing each distinct PC once, with its whole inline chain, gives
+// every frame.
 std::vector<Frame> symbolize_trace(void* const* trace, int frames) {
   std::vector<Frame> stack;
   for (int i = 0; i < frames; ++i) {
     if (trace[i] == nullptr) break;
-    stack.push_back(symbolize(trace[i]));
+    if (i > 0 && trace[i] == trace[i - 1]) continue;
+    for (Frame& f : symbolize_inline_chain(trace[i])) stack.push_back(std::move(f));
   }
   return stack;
 }
@@ -109,12 +156,26 @@ std::string where(const Frame& f) {
 
 void set_sanitizer_notice_fd(int fd) { g_notice_fd = fd; }
 
+std::vector<Frame> symbolize_inline_chain(const void* pc) {
+  // The runtime writes one "function|file|line" record per frame, innermost
+  // first, each ended by a NUL byte; a zeroed buffer marks the end.
+  char buf[4096];
+  std::memset(buf, 0, sizeof buf);
+  __sanitizer_symbolize_pc(const_cast<void*>(pc), "%f\x1f%s\x1f%l", buf, sizeof buf - 1);
+  std::vector<Frame> frames;
+  for (const char* p = buf; *p != '\0' && p < buf + sizeof buf; p += std::strlen(p) + 1) {
+    frames.push_back(parse_frame(p));
+  }
+  return frames;
+}
+
 Frame symbolize(const void* pc) {
+  std::vector<Frame> frames = symbolize_inline_chain(pc);
+  return frames.empty() ? Frame{} : frames.front();
+}
+
+Frame parse_frame(const std::string& text) {
   Frame frame;
-  char buf[1024];
-  buf[0] = '\0';
-  __sanitizer_symbolize_pc(const_cast<void*>(pc), "%f\x1f%s\x1f%l", buf, sizeof buf);
-  std::string text(buf);
   size_t a = text.find('\x1f');
   size_t b = a == std::string::npos ? a : text.find('\x1f', a + 1);
   if (b == std::string::npos) {
@@ -158,8 +219,11 @@ std::vector<Finding> take_tsan_findings() {
   for (int r = 0; r < end; ++r) {
     const RawReport& raw = g_reports[r];
     Finding f{kind_of_tsan(raw.description), "tsan", "", "", std::nullopt, {}};
+    std::string who[kMaxMops];
     for (int m = 0; m < raw.mops; ++m) {
-      Access a{access_text(raw.mop[m]), raw.mop[m].tid,
+      int logical = -1;
+      who[m] = thread_label(raw, raw.mop[m].tid, &logical);
+      Access a{access_text(raw.mop[m]), logical,
                symbolize_trace(raw.mop[m].trace, raw.mop[m].frames)};
       if (!f.subject_frame) {
         if (const Frame* s = first_subject_frame(a.stack)) f.subject_frame = *s;
@@ -173,13 +237,16 @@ std::vector<Finding> take_tsan_findings() {
     }
     f.summary = absl::StrCat("ThreadSanitizer: ", raw.description);
     if (f.accesses.size() >= 2 && raw.mops >= 2) {
-      absl::StrAppend(&f.summary, ": ", f.accesses[0].what, " by thread T",
-                      f.accesses[0].thread, " vs previous ", f.accesses[1].what,
-                      " by thread T", f.accesses[1].thread);
+      absl::StrAppend(&f.summary, ": ", f.accesses[0].what, " by ", who[0], " vs previous ",
+                      f.accesses[1].what, " by ", who[1]);
     }
-    if (f.subject_frame) absl::StrAppend(&f.summary, " at ", where(*f.subject_frame));
-    for (const Access& a : f.accesses) {
-      absl::StrAppend(&f.detail, a.what, " by thread T", a.thread, ":\n");
+    if (f.subject_frame) {
+      absl::StrAppend(&f.summary, " in ", short_function(f.subject_frame->function), " at ",
+                      f.subject_frame->file, ":", f.subject_frame->line);
+    }
+    for (size_t i = 0; i < f.accesses.size(); ++i) {
+      const Access& a = f.accesses[i];
+      absl::StrAppend(&f.detail, a.what, " by ", i < kMaxMops ? who[i] : "?", ":\n");
       for (size_t i = 0; i < a.stack.size(); ++i) {
         absl::StrAppend(&f.detail, "  #", i, " ", where(a.stack[i]), "\n");
       }
@@ -224,6 +291,9 @@ int __tsan_get_report_mop(void* report, unsigned long idx, int* tid, void** addr
                           unsigned long trace_size);
 int __tsan_get_report_stack(void* report, unsigned long idx, void** trace,
                             unsigned long trace_size);
+int __tsan_get_report_thread(void* report, unsigned long idx, int* tid,
+                             unsigned long* os_id, int* running, const char** name,
+                             int* parent_tid, void** trace, unsigned long trace_size);
 
 // Called by TSan for every report it prints. It must not touch memory TSan
 // instruments, or a report from inside the hook makes TSan wait on itself.
@@ -249,6 +319,18 @@ __attribute__((no_sanitize("thread"))) void __tsan_on_report(void* report) {
   raw.description[0] = '\0';
   racelab::append(raw.description, sizeof raw.description,
                   description ? description : "unknown");
+  raw.threads = 0;
+  for (int t = 0; t < thread_count && raw.threads < racelab::kMaxThreads; ++t) {
+    racelab::RawThread& th = raw.thread[raw.threads++];
+    th.name[0] = '\0';
+    unsigned long os_id = 0;
+    int running = 0, parent_tid = 0;
+    const char* name = nullptr;
+    void* trace[1];
+    __tsan_get_report_thread(report, t, &th.tid, &os_id, &running, &name, &parent_tid,
+                             trace, 1);
+    if (name != nullptr) racelab::append(th.name, sizeof th.name, name);
+  }
   raw.mops = mop_count < racelab::kMaxMops ? mop_count : racelab::kMaxMops;
   for (int m = 0; m < raw.mops; ++m) {
     racelab::RawMop& mop = raw.mop[m];

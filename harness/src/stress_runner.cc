@@ -1,7 +1,10 @@
 // Non-template parts of stress mode: the clock and the jitter.
 #include "racelab/stress_runner.h"
 
+#include <pthread.h>
 #include <sched.h>
+
+#include <string>
 
 #include "racelab/sync.h"
 
@@ -25,6 +28,11 @@ std::uint64_t monotonic_ns() {
       std::chrono::duration_cast<std::chrono::nanoseconds>(
           std::chrono::steady_clock::now().time_since_epoch())
           .count());
+}
+
+void name_this_thread(int thread) {
+  std::string name = "thread " + std::to_string(thread);
+  pthread_setname_np(pthread_self(), name.c_str());
 }
 
 void jitter() {

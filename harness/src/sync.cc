@@ -74,8 +74,8 @@ void after_unlock(const void* lock) {
 void Mutex::lock() {
   if (SchedulingHooks* hooks = g_hooks) {
     hooks->yield_point("lock");
-    while (!mu_.try_lock()) hooks->block_on(this, name_, LockMode::kExclusive);
-    hooks->acquired(this, name_, LockMode::kExclusive);
+    while (!mu_.try_lock()) hooks->block_on(&mu_, name_, LockMode::kExclusive);
+    hooks->acquired(&mu_, name_, LockMode::kExclusive);
     return;
   }
   sync_internal::before_lock(this, name_, LockMode::kExclusive);
@@ -86,7 +86,7 @@ bool Mutex::try_lock() {
   if (SchedulingHooks* hooks = g_hooks) {
     hooks->yield_point("try_lock");
     if (!mu_.try_lock()) return false;
-    hooks->acquired(this, name_, LockMode::kExclusive);
+    hooks->acquired(&mu_, name_, LockMode::kExclusive);
     return true;
   }
   if (!mu_.try_lock()) return false;
@@ -97,7 +97,7 @@ bool Mutex::try_lock() {
 void Mutex::unlock() {
   mu_.unlock();
   if (SchedulingHooks* hooks = g_hooks) {
-    hooks->released(this, LockMode::kExclusive);
+    hooks->released(&mu_, LockMode::kExclusive);
     hooks->yield_point("unlock");
     return;
   }
@@ -107,8 +107,8 @@ void Mutex::unlock() {
 void SharedMutex::lock() {
   if (SchedulingHooks* hooks = g_hooks) {
     hooks->yield_point("lock");
-    while (!mu_.try_lock()) hooks->block_on(this, name_, LockMode::kExclusive);
-    hooks->acquired(this, name_, LockMode::kExclusive);
+    while (!mu_.try_lock()) hooks->block_on(&mu_, name_, LockMode::kExclusive);
+    hooks->acquired(&mu_, name_, LockMode::kExclusive);
     return;
   }
   sync_internal::before_lock(this, name_, LockMode::kExclusive);
@@ -118,7 +118,7 @@ void SharedMutex::lock() {
 void SharedMutex::unlock() {
   mu_.unlock();
   if (SchedulingHooks* hooks = g_hooks) {
-    hooks->released(this, LockMode::kExclusive);
+    hooks->released(&mu_, LockMode::kExclusive);
     hooks->yield_point("unlock");
     return;
   }
@@ -128,8 +128,8 @@ void SharedMutex::unlock() {
 void SharedMutex::lock_shared() {
   if (SchedulingHooks* hooks = g_hooks) {
     hooks->yield_point("lock_shared");
-    while (!mu_.try_lock_shared()) hooks->block_on(this, name_, LockMode::kShared);
-    hooks->acquired(this, name_, LockMode::kShared);
+    while (!mu_.try_lock_shared()) hooks->block_on(&mu_, name_, LockMode::kShared);
+    hooks->acquired(&mu_, name_, LockMode::kShared);
     return;
   }
   sync_internal::before_lock(this, name_, LockMode::kShared);
@@ -139,7 +139,7 @@ void SharedMutex::lock_shared() {
 void SharedMutex::unlock_shared() {
   mu_.unlock_shared();
   if (SchedulingHooks* hooks = g_hooks) {
-    hooks->released(this, LockMode::kShared);
+    hooks->released(&mu_, LockMode::kShared);
     hooks->yield_point("unlock_shared");
     return;
   }

@@ -10,7 +10,8 @@ namespace racelab {
 namespace {
 
 TEST(XmlSafe, KeepsTextTabsAndLineBreaks) {
-  EXPECT_EQ(report::xml_safe("a\tb\nc\rd <&> \"' é ✓ 😀"), "a\tb\nc\rd <&> \"' é ✓ 😀");
+  EXPECT_EQ(report::xml_safe("a\tb\nc\rd <&> \"' é ✓ 😀"),
+            "a\tb\nc\rd <&> \"' é ✓ 😀");
 }
 
 TEST(XmlSafe, ReplacesControlCharactersByControlPictures) {
@@ -19,15 +20,19 @@ TEST(XmlSafe, ReplacesControlCharactersByControlPictures) {
 }
 
 TEST(XmlSafe, ReplacesMalformedUtf8AndNonCharacters) {
-  EXPECT_EQ(report::xml_safe("a\xff" "b"), "a\uFFFDb");
-  EXPECT_EQ(report::xml_safe("\xc3"), "\uFFFD");                  // truncated sequence
-  EXPECT_EQ(report::xml_safe("\xc0\xaf"), "\uFFFD\uFFFD");        // overlong '/'
-  EXPECT_EQ(report::xml_safe("\xed\xa0\x80"), "\uFFFD\uFFFD\uFFFD");  // a surrogate
-  EXPECT_EQ(report::xml_safe("\xef\xbf\xbe"), "\uFFFD");          // U+FFFE
+  EXPECT_EQ(report::xml_safe("a\xff"
+                             "b"),
+            "a\uFFFDb");
+  EXPECT_EQ(report::xml_safe("\xc3"), "\uFFFD");  // truncated sequence
+  EXPECT_EQ(report::xml_safe("\xc0\xaf"), "\uFFFD\uFFFD");  // overlong '/'
+  EXPECT_EQ(report::xml_safe("\xed\xa0\x80"),
+            "\uFFFD\uFFFD\uFFFD");                        // a surrogate
+  EXPECT_EQ(report::xml_safe("\xef\xbf\xbe"), "\uFFFD");  // U+FFFE
 }
 
 TEST(SubjectSource, DerivesTheVariantFile) {
-  EXPECT_EQ(report::subject_source("checkpoint/mutex"), "subjects/checkpoint/mutex.cc");
+  EXPECT_EQ(report::subject_source("checkpoint/mutex"),
+            "subjects/checkpoint/mutex.cc");
   EXPECT_EQ(report::subject_source("state/unlock_during_iteration"),
             "subjects/state/unlock_during_iteration.cc");
 }
@@ -43,8 +48,10 @@ TEST(Verdict, FromMismatchAndKinds) {
 }
 
 TEST(RuleId, IsPrefixedKind) {
-  EXPECT_EQ(report::rule_id(FindingKind::kUseAfterFree), "racelab/use_after_free");
-  for (FindingKind k : all_finding_kinds()) EXPECT_NE(report::describe_kind(k)[0], '\0');
+  EXPECT_EQ(report::rule_id(FindingKind::kUseAfterFree),
+            "racelab/use_after_free");
+  for (FindingKind k : all_finding_kinds())
+    EXPECT_NE(report::describe_kind(k)[0], '\0');
 }
 
 }  // namespace

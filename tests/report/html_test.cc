@@ -27,7 +27,8 @@ int count(const std::string& haystack, const std::string& needle) {
 }
 
 // The text between the first `open` and the next `close` after it.
-std::string between(const std::string& text, const std::string& open, const std::string& close) {
+std::string between(const std::string& text, const std::string& open,
+                    const std::string& close) {
   const std::size_t a = text.find(open);
   if (a == std::string::npos) return "";
   const std::size_t b = text.find(close, a);
@@ -36,14 +37,17 @@ std::string between(const std::string& text, const std::string& open, const std:
 
 class HtmlTest : public ::testing::Test {
  protected:
-  void SetUp() override { html_ = html_report(fixture_result(), fixture_options()); }
+  void SetUp() override {
+    html_ = html_report(fixture_result(), fixture_options());
+  }
   std::string html_;
 };
 
 TEST_F(HtmlTest, IsOneSelfContainedDocument) {
   EXPECT_TRUE(html_.starts_with("<!DOCTYPE html>"));
   EXPECT_NE(html_.find("Content-Security-Policy"), std::string::npos);
-  EXPECT_EQ(html_.find("http://"), html_.find("http://www.w3.org/2000/svg"));  // SVG namespace only
+  EXPECT_EQ(html_.find("http://"),
+            html_.find("http://www.w3.org/2000/svg"));  // SVG namespace only
   EXPECT_EQ(html_.find("https://"), std::string::npos);
   EXPECT_EQ(html_.find("<link"), std::string::npos);
   EXPECT_EQ(html_.find(" src="), std::string::npos);
@@ -53,7 +57,8 @@ TEST_F(HtmlTest, NoScriptFromTheData) {
   EXPECT_EQ(count(html_, "<script"), 1);  // the page's own, at the end
   EXPECT_EQ(html_.find("<b>evil"), std::string::npos);
   EXPECT_GT(html_.find("<script>"), html_.find("id=\"cases\""));
-  EXPECT_NE(html_.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;"),
+  EXPECT_NE(html_.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; "
+                       "&quot;q&quot;"),
             std::string::npos);
   for (unsigned char c : html_) {
     if (c < 0x20) EXPECT_TRUE(c == '\n' || c == '\t' || c == '\r') << int(c);
@@ -75,18 +80,28 @@ TEST_F(HtmlTest, AttributesCannotBeBrokenOut) {
 }
 
 TEST_F(HtmlTest, MatrixCellsCarryTheVerdict) {
-  EXPECT_EQ(count(html_, "<td class=\"cell clean-ok\" data-verdict=\"clean-ok\""), 1);
-  EXPECT_EQ(count(html_, "<td class=\"cell caught-ok\" data-verdict=\"caught-ok\""), 2);
-  EXPECT_EQ(count(html_, "<td class=\"cell mismatch\" data-verdict=\"mismatch\""), 2);
-  EXPECT_EQ(count(html_, "<table class=\"matrix\""), 3);  // stress/checkpoint, controlled x2
+  EXPECT_EQ(
+      count(html_, "<td class=\"cell clean-ok\" data-verdict=\"clean-ok\""), 1);
+  EXPECT_EQ(
+      count(html_, "<td class=\"cell caught-ok\" data-verdict=\"caught-ok\""),
+      2);
+  EXPECT_EQ(
+      count(html_, "<td class=\"cell mismatch\" data-verdict=\"mismatch\""), 2);
+  EXPECT_EQ(count(html_, "<table class=\"matrix\""),
+            3);  // stress/checkpoint, controlled x2
 }
 
 TEST_F(HtmlTest, OneSectionWithAHistogramPerCase) {
   EXPECT_EQ(count(html_, "<section class=\"case "), 5);
   EXPECT_EQ(count(html_, "<svg class=\"histogram\""), 5);
-  EXPECT_EQ(count(html_, "<g class=\"bar acceptable\" data-outcome=\"data_race\" data-runs=\"3\""),
+  EXPECT_EQ(count(html_,
+                  "<g class=\"bar acceptable\" data-outcome=\"data_race\" "
+                  "data-runs=\"3\""),
             1);
-  EXPECT_EQ(count(html_, "<g class=\"bar forbidden\" data-outcome=\"data_race+deadlock\""), 1);
+  EXPECT_EQ(
+      count(html_,
+            "<g class=\"bar forbidden\" data-outcome=\"data_race+deadlock\""),
+      1);
   EXPECT_EQ(count(html_, "<g class=\"bar missed\" data-outcome=\"clean\""), 2);
   // Unique ids.
   const std::regex id("id=\"(case-[^\"]*)\"");
@@ -116,7 +131,9 @@ TEST_F(HtmlTest, SwimlaneForTheCaseWithATrace) {
   // Thread 0 holds state.mu from row 1 to its release at row 6; thread 1
   // takes it shared at row 7 and never releases it.
   EXPECT_EQ(count(svg, "<rect class=\"lock-hold\" data-lock=\"state.mu\""), 1);
-  EXPECT_EQ(count(svg, "<rect class=\"lock-hold unreleased\" data-lock=\"state.mu\""), 1);
+  EXPECT_EQ(
+      count(svg, "<rect class=\"lock-hold unreleased\" data-lock=\"state.mu\""),
+      1);
   // Hostile trace text is escaped inside the SVG.
   EXPECT_EQ(svg.find("<script"), std::string::npos);
   EXPECT_NE(svg.find("&lt;script&gt;"), std::string::npos);
@@ -135,13 +152,17 @@ TEST(HtmlSwimlane, ResultRowEndsAHoldWhenTheTraceHasNoReleaseRows) {
   c.runs_with_finding = 1;
   c.histogram = {{"deadlock", 1}};
   c.trace_threads = 1;
-  c.trace = {{0, 0, "op", "set"}, {0, 0, "lock", "lock m"}, {1, 0, "result", "ok"},
-             {2, 0, "op", "get"}, {2, 0, "lock", "lock m"}};
+  c.trace = {{0, 0, "op", "set"},
+             {0, 0, "lock", "lock m"},
+             {1, 0, "result", "ok"},
+             {2, 0, "op", "get"},
+             {2, 0, "lock", "lock m"}};
   c.schedule_file = "x.schedule";
   result.cases.push_back(c);
   const std::string html = html_report(result, GateOptions{});
   EXPECT_EQ(count(html, "<rect class=\"lock-hold\" data-lock=\"m\""), 1);
-  EXPECT_EQ(count(html, "<rect class=\"lock-hold unreleased\" data-lock=\"m\""), 1);
+  EXPECT_EQ(count(html, "<rect class=\"lock-hold unreleased\" data-lock=\"m\""),
+            1);
 }
 
 TEST(HtmlSwimlane, DrawsTheControlledSchedulersVocabulary) {

@@ -24,15 +24,18 @@ class JunitTest : public ::testing::Test {
   void SetUp() override {
     xml_ = junit_xml(fixture_result(), fixture_options());
     const pugi::xml_parse_result parsed = doc_.load_string(xml_.c_str());
-    ASSERT_TRUE(parsed) << parsed.description() << " at offset " << parsed.offset;
+    ASSERT_TRUE(parsed) << parsed.description() << " at offset "
+                        << parsed.offset;
     root_ = doc_.child("testsuites");
     ASSERT_TRUE(root_);
   }
 
-  pugi::xml_node testcase(const std::string& classname, const std::string& name) {
+  pugi::xml_node testcase(const std::string& classname,
+                          const std::string& name) {
     for (pugi::xml_node suite : root_.children("testsuite")) {
       for (pugi::xml_node tc : suite.children("testcase")) {
-        if (classname == tc.attribute("classname").value() && name == tc.attribute("name").value()) {
+        if (classname == tc.attribute("classname").value() &&
+            name == tc.attribute("name").value()) {
           return tc;
         }
       }
@@ -46,12 +49,14 @@ class JunitTest : public ::testing::Test {
 };
 
 TEST_F(JunitTest, StartsWithAnXmlDeclaration) {
-  EXPECT_EQ(xml_.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>", 0), 0u) << xml_.substr(0, 80);
+  EXPECT_EQ(xml_.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>", 0), 0u)
+      << xml_.substr(0, 80);
 }
 
 TEST_F(JunitTest, HasNoCharacterXml10Forbids) {
   for (unsigned char c : xml_) {
-    if (c < 0x20) EXPECT_TRUE(c == '\t' || c == '\n' || c == '\r') << "byte " << int(c);
+    if (c < 0x20)
+      EXPECT_TRUE(c == '\t' || c == '\n' || c == '\r') << "byte " << int(c);
   }
   // pugixml would write a forbidden character as a reference.
   EXPECT_EQ(xml_.find("&#1;"), std::string::npos);
@@ -70,13 +75,16 @@ TEST_F(JunitTest, OneTestsuitePerModeWithItsCounts) {
   std::vector<std::string> names;
   for (pugi::xml_node suite : root_.children("testsuite")) {
     names.push_back(suite.attribute("name").value());
-    for (const char* attr : {"name", "tests", "failures", "errors", "skipped", "time"}) {
+    for (const char* attr :
+         {"name", "tests", "failures", "errors", "skipped", "time"}) {
       EXPECT_TRUE(suite.attribute(attr)) << attr;
     }
   }
   ASSERT_EQ(names, (std::vector<std::string>{"stress", "controlled"}));
-  pugi::xml_node stress = root_.find_child_by_attribute("testsuite", "name", "stress");
-  pugi::xml_node controlled = root_.find_child_by_attribute("testsuite", "name", "controlled");
+  pugi::xml_node stress =
+      root_.find_child_by_attribute("testsuite", "name", "stress");
+  pugi::xml_node controlled =
+      root_.find_child_by_attribute("testsuite", "name", "controlled");
   EXPECT_STREQ(stress.attribute("tests").value(), "2");
   EXPECT_STREQ(stress.attribute("failures").value(), "0");
   EXPECT_STREQ(stress.attribute("time").value(), "1.750");
@@ -93,47 +101,57 @@ TEST_F(JunitTest, OneTestsuitePerModeWithItsCounts) {
 }
 
 TEST_F(JunitTest, TestcaseNamesClassnameTimeAndFile) {
-  pugi::xml_node tc = testcase("checkpoint/unsynchronized (stress)", "seed_concurrent_sessions");
+  pugi::xml_node tc = testcase("checkpoint/unsynchronized (stress)",
+                               "seed_concurrent_sessions");
   ASSERT_TRUE(tc);
   EXPECT_STREQ(tc.attribute("time").value(), "1.250");
-  EXPECT_STREQ(tc.attribute("file").value(), "subjects/checkpoint/unsynchronized.cc");
+  EXPECT_STREQ(tc.attribute("file").value(),
+               "subjects/checkpoint/unsynchronized.cc");
   EXPECT_FALSE(tc.child("failure"));
   const std::string out = tc.child_value("system-out");
   EXPECT_NE(out.find("data_race (tsan, 3/4 runs)"), std::string::npos) << out;
-  EXPECT_NE(out.find("outcomes: clean=1 data_race=3"), std::string::npos) << out;
+  EXPECT_NE(out.find("outcomes: clean=1 data_race=3"), std::string::npos)
+      << out;
   EXPECT_TRUE(tc.child("system-err"));
 }
 
 TEST_F(JunitTest, MissedBugIsAFailureWithExpectedObservedAndReason) {
-  pugi::xml_node tc = testcase("checkpoint/split_lock (controlled)", "same_session_first_commit");
+  pugi::xml_node tc = testcase("checkpoint/split_lock (controlled)",
+                               "same_session_first_commit");
   ASSERT_TRUE(tc);
   pugi::xml_node failure = tc.child("failure");
   ASSERT_TRUE(failure);
   EXPECT_STREQ(failure.attribute("type").value(), "racelab.missed_finding");
   EXPECT_STREQ(failure.attribute("message").value(),
-               "expected not_linearizable, observed clean: expected not_linearizable but no "
+               "expected not_linearizable, observed clean: expected "
+               "not_linearizable but no "
                "run found anything");
 }
 
 TEST_F(JunitTest, HostileStringsRoundTrip) {
   // Names and attribute values come back exactly, newlines included.
-  pugi::xml_node tc = testcase(kHostileSubject + " (controlled)", kHostileScenario);
+  pugi::xml_node tc =
+      testcase(kHostileSubject + " (controlled)", kHostileScenario);
   ASSERT_TRUE(tc) << xml_;
   pugi::xml_node failure = tc.child("failure");
   ASSERT_TRUE(failure);
   EXPECT_STREQ(failure.attribute("type").value(), "racelab.unexpected_finding");
   const std::string message = failure.attribute("message").value();
   const std::string expected_message =
-      "expected clean, observed data_race,deadlock: expected clean, but the case reported " +
+      "expected clean, observed data_race,deadlock: expected clean, but the "
+      "case reported " +
       kHostile + report::xml_safe(kHostileCtl);
   EXPECT_EQ(message, expected_message);
   // The control characters became control pictures: U+2401 for \x01.
-  EXPECT_NE(message.find("ctl\u2401here\u241f and\u2421 \u240b end"), std::string::npos);
+  EXPECT_NE(message.find("ctl\u2401here\u241f and\u2421 \u240b end"),
+            std::string::npos);
   // The findings text carries the hostile summary verbatim.
   const std::string out = tc.child_value("system-out");
-  EXPECT_NE(out.find("race " + kHostile + report::xml_safe(kHostileCtl)), std::string::npos)
+  EXPECT_NE(out.find("race " + kHostile + report::xml_safe(kHostileCtl)),
+            std::string::npos)
       << out;
-  EXPECT_NE(out.find("schedule: reports/out/schedules/" + kHostileScenario), std::string::npos);
+  EXPECT_NE(out.find("schedule: reports/out/schedules/" + kHostileScenario),
+            std::string::npos);
 }
 
 TEST(JunitEmpty, AnEmptyGateIsStillValid) {
@@ -143,7 +161,9 @@ TEST(JunitEmpty, AnEmptyGateIsStillValid) {
   pugi::xml_document doc;
   ASSERT_TRUE(doc.load_string(xml.c_str()));
   EXPECT_STREQ(doc.child("testsuites").attribute("tests").value(), "0");
-  EXPECT_STREQ(doc.child("testsuites").child("testsuite").attribute("name").value(), "stress");
+  EXPECT_STREQ(
+      doc.child("testsuites").child("testsuite").attribute("name").value(),
+      "stress");
 }
 
 }  // namespace

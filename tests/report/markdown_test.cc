@@ -77,11 +77,15 @@ TEST_F(MarkdownTest, HostileTextIsEscaped) {
         continue;
       }
       EXPECT_NE(line[i], '`') << line;
-      EXPECT_FALSE(static_cast<unsigned char>(line[i]) < 0x20 && line[i] != '\t') << line;
+      EXPECT_FALSE(static_cast<unsigned char>(line[i]) < 0x20 &&
+                   line[i] != '\t')
+          << line;
     }
   }
   // The hostile subject's row: escaped pipe and backticks.
-  EXPECT_NE(md_.find("| state/&lt;b&gt;evil&lt;/b&gt;\\|\\`x\\` |"), std::string::npos) << md_;
+  EXPECT_NE(md_.find("| state/&lt;b&gt;evil&lt;/b&gt;\\|\\`x\\` |"),
+            std::string::npos)
+      << md_;
 }
 
 TEST_F(MarkdownTest, MismatchesSectionListsEachMismatchWithItsReason) {
@@ -89,10 +93,12 @@ TEST_F(MarkdownTest, MismatchesSectionListsEachMismatchWithItsReason) {
   ASSERT_NE(section, std::string::npos);
   const std::size_t next = md_.find("\n## ", section + 1);
   const std::string body = md_.substr(section, next - section);
-  EXPECT_NE(body.find("checkpoint/split\\_lock × same\\_session\\_first\\_commit (controlled)"),
+  EXPECT_NE(body.find("checkpoint/split\\_lock × "
+                      "same\\_session\\_first\\_commit (controlled)"),
             std::string::npos)
       << body;
-  EXPECT_NE(body.find("expected not\\_linearizable but no run found anything"), std::string::npos);
+  EXPECT_NE(body.find("expected not\\_linearizable but no run found anything"),
+            std::string::npos);
   // A multi-line reason stays on its list item (<br>).
   EXPECT_NE(body.find("<br> line2"), std::string::npos) << body;
 }

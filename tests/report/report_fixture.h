@@ -18,8 +18,10 @@ inline const std::string kHostile =
 inline const std::string kHostileCtl = "ctl\x01here\x1f and\x7f \x0b end";
 
 inline const std::string kHostileSubject = "state/<b>evil</b>|`x`";
-inline const std::string kHostileScenario = "scen<script>alert(1)</script>|\"q\"";
-inline const std::string kHostileFunction = "ns::Foo<int>::operator|(const std::string&)";
+inline const std::string kHostileScenario =
+    "scen<script>alert(1)</script>|\"q\"";
+inline const std::string kHostileFunction =
+    "ns::Foo<int>::operator|(const std::string&)";
 
 inline GateOptions fixture_options() {
   GateOptions options;
@@ -30,17 +32,23 @@ inline GateOptions fixture_options() {
 }
 
 inline Finding race_finding(const std::string& summary, int line) {
-  Finding f{FindingKind::kDataRace, "tsan", summary, kHostile + kHostileCtl, std::nullopt, {}};
-  f.subject_frame = Frame{kHostileFunction, "subjects/checkpoint/unsynchronized.cc", line};
-  f.accesses.push_back(Access{"write of size 8",
-                              1,
-                              {Frame{"std::vector<int>::push_back", "/usr/include/c++/12/bits/vector.tcc", 100},
-                               Frame{kHostileFunction, "subjects/checkpoint/unsynchronized.cc", line}}});
-  f.accesses.push_back(Access{"previous read of size 8",
-                              2,
-                              {Frame{"racelab::checkpoint::Unsynchronized::lookup",
-                                     "subjects/checkpoint/unsynchronized.cc", 57},
-                               Frame{"<null>", "", 0}}});
+  Finding f{FindingKind::kDataRace, "tsan",       summary,
+            kHostile + kHostileCtl, std::nullopt, {}};
+  f.subject_frame =
+      Frame{kHostileFunction, "subjects/checkpoint/unsynchronized.cc", line};
+  f.accesses.push_back(
+      Access{"write of size 8",
+             1,
+             {Frame{"std::vector<int>::push_back",
+                    "/usr/include/c++/12/bits/vector.tcc", 100},
+              Frame{kHostileFunction, "subjects/checkpoint/unsynchronized.cc",
+                    line}}});
+  f.accesses.push_back(
+      Access{"previous read of size 8",
+             2,
+             {Frame{"racelab::checkpoint::Unsynchronized::lookup",
+                    "subjects/checkpoint/unsynchronized.cc", 57},
+              Frame{"<null>", "", 0}}});
   return f;
 }
 
@@ -58,8 +66,10 @@ inline GateResult fixture_result() {
   caught.runs = 4;
   caught.runs_with_finding = 3;
   caught.histogram = {{"clean", 1}, {"data_race", 3}};
-  caught.findings.push_back({race_finding("ThreadSanitizer: data race " + kHostile, 42), 3});
-  caught.first_failure_log = "WARNING: ThreadSanitizer: data race\n" + kHostileCtl;
+  caught.findings.push_back(
+      {race_finding("ThreadSanitizer: data race " + kHostile, 42), 3});
+  caught.first_failure_log =
+      "WARNING: ThreadSanitizer: data race\n" + kHostileCtl;
   caught.seconds = 1.25;
   result.cases.push_back(caught);
 
@@ -100,13 +110,20 @@ inline GateResult fixture_result() {
   hostile.runs = 4;
   hostile.runs_with_finding = 2;
   hostile.histogram = {{"clean", 2}, {"data_race+deadlock", 2}};
-  hostile.mismatch = "expected clean, but the case reported " + kHostile + kHostileCtl;
-  hostile.findings.push_back(
-      {Finding{FindingKind::kDataRace, "tsan", "race " + kHostile + kHostileCtl, "", std::nullopt, {}},
-       2});
-  Finding deadlock{FindingKind::kDeadlock, "deadlock", "self-deadlock on 'state.mu'", "", std::nullopt,
-                   {}};
-  deadlock.subject_frame = Frame{"racelab::state::HoldLock::all", "subjects/state/hold_lock.cc", 0};
+  hostile.mismatch =
+      "expected clean, but the case reported " + kHostile + kHostileCtl;
+  hostile.findings.push_back({Finding{FindingKind::kDataRace,
+                                      "tsan",
+                                      "race " + kHostile + kHostileCtl,
+                                      "",
+                                      std::nullopt,
+                                      {}},
+                              2});
+  Finding deadlock{
+      FindingKind::kDeadlock, "deadlock", "self-deadlock on 'state.mu'", "",
+      std::nullopt,           {}};
+  deadlock.subject_frame =
+      Frame{"racelab::state::HoldLock::all", "subjects/state/hold_lock.cc", 0};
   hostile.findings.push_back({deadlock, 1});
   hostile.trace_threads = 2;
   hostile.trace = {
@@ -121,14 +138,16 @@ inline GateResult fixture_result() {
       {3, 1, "op", "yield(k1)"},
       {3, 1, "finding", "data_race: " + kHostileCtl},
   };
-  hostile.schedule_file = "reports/out/schedules/" + kHostileScenario + ".schedule";
+  hostile.schedule_file =
+      "reports/out/schedules/" + kHostileScenario + ".schedule";
   hostile.seconds = 0.75;
   result.cases.push_back(hostile);
 
   // 5. The same race as case 1 in controlled mode: one SARIF result.
   CaseResult caught2 = caught;
   caught2.mode = Mode::kControlled;
-  caught2.findings[0] = {race_finding("ThreadSanitizer: data race " + kHostile, 44), 4};
+  caught2.findings[0] = {
+      race_finding("ThreadSanitizer: data race " + kHostile, 44), 4};
   caught2.histogram = {{"data_race", 4}};
   caught2.runs_with_finding = 4;
   caught2.first_failure_log.clear();

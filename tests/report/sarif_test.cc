@@ -27,7 +27,8 @@ class SarifTest : public ::testing::Test {
  protected:
   void SetUp() override {
     // Round-trip through text, as a consumer reads the file.
-    const std::string text = sarif_log(fixture_result(), fixture_options()).dump(2);
+    const std::string text =
+        sarif_log(fixture_result(), fixture_options()).dump(2);
     log_ = json::parse(text);
     ASSERT_EQ(log_.at("runs").size(), 1u);
     run_ = log_["runs"][0];
@@ -47,11 +48,13 @@ class SarifTest : public ::testing::Test {
 
 TEST_F(SarifTest, TopLevel) {
   EXPECT_EQ(log_.at("version"), "2.1.0");
-  EXPECT_NE(log_.at("$schema").get<std::string>().find("sarif-schema-2.1.0.json"),
-            std::string::npos);
+  EXPECT_NE(
+      log_.at("$schema").get<std::string>().find("sarif-schema-2.1.0.json"),
+      std::string::npos);
   const json& driver = run_.at("tool").at("driver");
   EXPECT_EQ(driver.at("name"), "racelab");
-  EXPECT_TRUE(driver.at("informationUri").get<std::string>().starts_with("https://"));
+  EXPECT_TRUE(
+      driver.at("informationUri").get<std::string>().starts_with("https://"));
 }
 
 TEST_F(SarifTest, OneRulePerFindingKindPlusTheMissedRule) {
@@ -60,7 +63,8 @@ TEST_F(SarifTest, OneRulePerFindingKindPlusTheMissedRule) {
   std::set<std::string> ids;
   for (const json& rule : rules) {
     ids.insert(rule.at("id").get<std::string>());
-    EXPECT_FALSE(rule.at("shortDescription").at("text").get<std::string>().empty());
+    EXPECT_FALSE(
+        rule.at("shortDescription").at("text").get<std::string>().empty());
     const std::string help = rule.at("helpUri");
     EXPECT_TRUE(help.starts_with("https://")) << help;
     EXPECT_NE(help.find("/docs/"), std::string::npos) << help;
@@ -75,12 +79,17 @@ TEST_F(SarifTest, EveryResultReferencesItsRuleAndHasALocationAndFingerprint) {
   for (const json& r : run_.at("results")) {
     const int index = r.at("ruleIndex");
     EXPECT_EQ(rules.at(index).at("id"), r.at("ruleId"));
-    EXPECT_TRUE(r.at("level") == "error" || r.at("level") == "note") << r.dump();
+    EXPECT_TRUE(r.at("level") == "error" || r.at("level") == "note")
+        << r.dump();
     EXPECT_FALSE(r.at("message").at("text").get<std::string>().empty());
     const json& physical = r.at("locations").at(0).at("physicalLocation");
     EXPECT_EQ(physical.at("artifactLocation").at("uriBaseId"), "%SRCROOT%");
     EXPECT_GE(physical.at("region").at("startLine").get<int>(), 1);
-    EXPECT_EQ(r.at("partialFingerprints").at("racelabFinding/v1").get<std::string>().size(), 32u);
+    EXPECT_EQ(r.at("partialFingerprints")
+                  .at("racelabFinding/v1")
+                  .get<std::string>()
+                  .size(),
+              32u);
   }
 }
 
@@ -89,7 +98,8 @@ TEST_F(SarifTest, ExpectedFindingIsANoteWithItsSubjectFrame) {
   // function; other line and mode): one result.
   std::vector<json> races;
   for (const json& r : results_of("racelab/data_race")) {
-    if (r.at("properties").at("subject") == "checkpoint/unsynchronized") races.push_back(r);
+    if (r.at("properties").at("subject") == "checkpoint/unsynchronized")
+      races.push_back(r);
   }
   ASSERT_EQ(races.size(), 1u);
   const json& r = races[0];
@@ -97,9 +107,14 @@ TEST_F(SarifTest, ExpectedFindingIsANoteWithItsSubjectFrame) {
   EXPECT_EQ(r.at("properties").at("modes"), json({"stress", "controlled"}));
   EXPECT_EQ(r.at("properties").at("runs"), 7);
   const json& physical = r.at("locations").at(0).at("physicalLocation");
-  EXPECT_EQ(physical.at("artifactLocation").at("uri"), "subjects/checkpoint/unsynchronized.cc");
+  EXPECT_EQ(physical.at("artifactLocation").at("uri"),
+            "subjects/checkpoint/unsynchronized.cc");
   EXPECT_EQ(physical.at("region").at("startLine"), 42);
-  EXPECT_EQ(r.at("locations").at(0).at("logicalLocations").at(0).at("fullyQualifiedName"),
+  EXPECT_EQ(r.at("locations")
+                .at(0)
+                .at("logicalLocations")
+                .at(0)
+                .at("fullyQualifiedName"),
             kHostileFunction);
   // The other access's first project frame is a related location.
   ASSERT_TRUE(r.contains("relatedLocations"));
@@ -107,27 +122,32 @@ TEST_F(SarifTest, ExpectedFindingIsANoteWithItsSubjectFrame) {
   const json& related = r.at("relatedLocations").at(0);
   EXPECT_EQ(related.at("id"), 1);
   EXPECT_EQ(related.at("physicalLocation").at("region").at("startLine"), 57);
-  EXPECT_NE(related.at("message").at("text").get<std::string>().find("previous read of size 8"),
+  EXPECT_NE(related.at("message").at("text").get<std::string>().find(
+                "previous read of size 8"),
             std::string::npos);
   ASSERT_EQ(r.at("stacks").size(), 2u);
   // A system header is an absolute file URI, outside %SRCROOT%.
-  EXPECT_EQ(r.at("stacks")[0]["frames"][0]["location"]["physicalLocation"]["artifactLocation"]
-               ["uri"],
+  EXPECT_EQ(r.at("stacks")[0]["frames"][0]["location"]["physicalLocation"]
+                          ["artifactLocation"]["uri"],
             "file:///usr/include/c%2B%2B/12/bits/vector.tcc");
   // Hostile text is kept exactly in the property bag.
-  EXPECT_EQ(r.at("properties").at("summary"), "ThreadSanitizer: data race " + kHostile);
+  EXPECT_EQ(r.at("properties").at("summary"),
+            "ThreadSanitizer: data race " + kHostile);
 }
 
-TEST_F(SarifTest, UnexpectedFindingsAreErrorsAndFramelessOnesPointAtTheSubjectSource) {
+TEST_F(SarifTest,
+       UnexpectedFindingsAreErrorsAndFramelessOnesPointAtTheSubjectSource) {
   std::vector<json> hostile;
   for (const json& r : run_.at("results")) {
-    if (r.at("properties").at("subject") == kHostileSubject) hostile.push_back(r);
+    if (r.at("properties").at("subject") == kHostileSubject)
+      hostile.push_back(r);
   }
   ASSERT_EQ(hostile.size(), 2u);  // the race and the deadlock
   for (const json& r : hostile) EXPECT_EQ(r.at("level"), "error") << r.dump();
   const json& race = hostile[0];
   EXPECT_EQ(race.at("ruleId"), "racelab/data_race");
-  EXPECT_EQ(race.at("properties").at("summary"), "race " + kHostile + kHostileCtl);
+  EXPECT_EQ(race.at("properties").at("summary"),
+            "race " + kHostile + kHostileCtl);
   const json& physical = race.at("locations").at(0).at("physicalLocation");
   // subjects/state/<b>evil</b>|`x`.cc, percent-encoded.
   EXPECT_EQ(physical.at("artifactLocation").at("uri"),
@@ -139,33 +159,45 @@ TEST_F(SarifTest, UnexpectedFindingsAreErrorsAndFramelessOnesPointAtTheSubjectSo
   EXPECT_NE(text.find("\\]\\]>"), std::string::npos) << text;
   // A frame without a line points at line 1 of its file.
   const json& deadlock = hostile[1];
-  EXPECT_EQ(deadlock.at("locations")[0]["physicalLocation"]["artifactLocation"]["uri"],
+  EXPECT_EQ(deadlock.at(
+                "locations")[0]["physicalLocation"]["artifactLocation"]["uri"],
             "subjects/state/hold_lock.cc");
-  EXPECT_EQ(deadlock.at("locations")[0]["physicalLocation"]["region"]["startLine"], 1);
+  EXPECT_EQ(
+      deadlock.at("locations")[0]["physicalLocation"]["region"]["startLine"],
+      1);
 }
 
 TEST_F(SarifTest, MissedBugIsAnErrorOfItsOwnRule) {
-  const std::vector<json> missed = results_of("racelab/expected_finding_missing");
+  const std::vector<json> missed =
+      results_of("racelab/expected_finding_missing");
   ASSERT_EQ(missed.size(), 1u);
   EXPECT_EQ(missed[0].at("level"), "error");
   EXPECT_EQ(missed[0].at("properties").at("subject"), "checkpoint/split_lock");
-  EXPECT_EQ(missed[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
-            "subjects/checkpoint/split_lock.cc");
+  EXPECT_EQ(
+      missed[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+      "subjects/checkpoint/split_lock.cc");
 }
 
 TEST_F(SarifTest, FingerprintsAreDistinctPerResult) {
   std::set<std::string> seen;
   for (const json& r : run_.at("results")) {
-    EXPECT_TRUE(seen.insert(r["partialFingerprints"]["racelabFinding/v1"]).second) << r.dump();
+    EXPECT_TRUE(
+        seen.insert(r["partialFingerprints"]["racelabFinding/v1"]).second)
+        << r.dump();
   }
 }
 
 TEST(Fingerprint, IgnoresLinesAndModesButNotIdentity) {
-  const std::string a = report::finding_fingerprint("racelab/data_race", "s/v", "scn", "f.cc", "fn");
-  EXPECT_EQ(a, report::finding_fingerprint("racelab/data_race", "s/v", "scn", "f.cc", "fn"));
-  EXPECT_NE(a, report::finding_fingerprint("racelab/data_race", "s/v", "scn", "f.cc", "fn2"));
-  EXPECT_NE(a, report::finding_fingerprint("racelab/deadlock", "s/v", "scn", "f.cc", "fn"));
-  EXPECT_NE(a, report::finding_fingerprint("racelab/data_race", "s/v", "scn2", "f.cc", "fn"));
+  const std::string a = report::finding_fingerprint("racelab/data_race", "s/v",
+                                                    "scn", "f.cc", "fn");
+  EXPECT_EQ(a, report::finding_fingerprint("racelab/data_race", "s/v", "scn",
+                                           "f.cc", "fn"));
+  EXPECT_NE(a, report::finding_fingerprint("racelab/data_race", "s/v", "scn",
+                                           "f.cc", "fn2"));
+  EXPECT_NE(a, report::finding_fingerprint("racelab/deadlock", "s/v", "scn",
+                                           "f.cc", "fn"));
+  EXPECT_NE(a, report::finding_fingerprint("racelab/data_race", "s/v", "scn2",
+                                           "f.cc", "fn"));
   // Field boundaries matter: "ab"+"c" is not "a"+"bc".
   EXPECT_NE(report::finding_fingerprint("r", "ab", "c", "", ""),
             report::finding_fingerprint("r", "a", "bc", "", ""));
@@ -177,8 +209,9 @@ TEST(Fingerprint, IgnoresLinesAndModesButNotIdentity) {
 TEST(Sarif, InvalidUtf8IsReplacedWhenWritten) {
   GateResult result = fixture_result();
   result.cases[0].findings[0].finding.summary = "bad \xff\xfe utf8";
-  const std::string text = sarif_log(result, fixture_options())
-                               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string text =
+      sarif_log(result, fixture_options())
+          .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   EXPECT_TRUE(json::accept(text));
 }
 

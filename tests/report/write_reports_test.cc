@@ -4,7 +4,6 @@
 // RACELAB_REPORT_CHECK_DIR set, the reports of a real gate run in that folder
 // are checked against its results.json.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cstdlib>
@@ -33,34 +32,40 @@ std::string slurp(const fs::path& path) {
 
 TEST(ReportFixture, WritesEveryReportNextToResultsJson) {
   const char* env = std::getenv("RACELAB_REPORT_FIXTURE_DIR");
-  const fs::path dir = env != nullptr && *env != '\0'
-                           ? fs::path(env)
-                           : fs::temp_directory_path() /
-                                 ("racelab-report-test-" + std::to_string(::getpid()));
+  const fs::path dir =
+      env != nullptr && *env != '\0'
+          ? fs::path(env)
+          : fs::temp_directory_path() /
+                ("racelab-report-test-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  write_results_json(testing::fixture_result(), testing::fixture_options(), dir.string());
-  for (const char* name :
-       {"results.json", "junit.xml", "results.sarif", "summary.md", "index.html"}) {
+  write_results_json(testing::fixture_result(), testing::fixture_options(),
+                     dir.string());
+  for (const char* name : {"results.json", "junit.xml", "results.sarif",
+                           "summary.md", "index.html"}) {
     EXPECT_TRUE(fs::exists(dir / name)) << name;
     EXPECT_GT(fs::file_size(dir / name), 100u) << name;
     EXPECT_FALSE(fs::exists(dir / (std::string(".") + name + ".tmp"))) << name;
   }
-  EXPECT_EQ(slurp(dir / "summary.md"),
-            summary_markdown(testing::fixture_result(), testing::fixture_options()));
+  EXPECT_EQ(
+      slurp(dir / "summary.md"),
+      summary_markdown(testing::fixture_result(), testing::fixture_options()));
   if (env == nullptr || *env == '\0') fs::remove_all(dir);
 }
 
 // The reports of a real gate run agree with its results.json.
 TEST(ReportFixture, GateOutputIsConsistent) {
   const char* env = std::getenv("RACELAB_REPORT_CHECK_DIR");
-  if (env == nullptr || *env == '\0') GTEST_SKIP() << "RACELAB_REPORT_CHECK_DIR not set";
+  if (env == nullptr || *env == '\0')
+    GTEST_SKIP() << "RACELAB_REPORT_CHECK_DIR not set";
   const fs::path dir(env);
-  const nlohmann::json results = nlohmann::json::parse(slurp(dir / "results.json"));
+  const nlohmann::json results =
+      nlohmann::json::parse(slurp(dir / "results.json"));
   const std::size_t cases = results.at("cases").size();
   const int mismatches = results.at("mismatches");
 
   pugi::xml_document junit;
-  const pugi::xml_parse_result parsed = junit.load_file((dir / "junit.xml").c_str());
+  const pugi::xml_parse_result parsed =
+      junit.load_file((dir / "junit.xml").c_str());
   ASSERT_TRUE(parsed) << parsed.description();
   pugi::xml_node suites = junit.child("testsuites");
   EXPECT_EQ(suites.attribute("tests").as_ullong(), cases);
@@ -69,25 +74,31 @@ TEST(ReportFixture, GateOutputIsConsistent) {
   for (pugi::xml_node suite : suites.children("testsuite")) {
     for (pugi::xml_node tc : suite.children("testcase")) {
       ++testcases;
-      EXPECT_TRUE(tc.attribute("name") && tc.attribute("classname") && tc.attribute("time"));
+      EXPECT_TRUE(tc.attribute("name") && tc.attribute("classname") &&
+                  tc.attribute("time"));
     }
   }
   EXPECT_EQ(testcases, cases);
 
-  const nlohmann::json sarif = nlohmann::json::parse(slurp(dir / "results.sarif"));
+  const nlohmann::json sarif =
+      nlohmann::json::parse(slurp(dir / "results.sarif"));
   EXPECT_EQ(sarif.at("version"), "2.1.0");
   int errors = 0;
-  for (const nlohmann::json& r : sarif["runs"][0]["results"]) errors += r["level"] == "error";
-  // Every mismatch shows as at least one error, and errors only come from mismatches.
+  for (const nlohmann::json& r : sarif["runs"][0]["results"])
+    errors += r["level"] == "error";
+  // Every mismatch shows as at least one error, and errors only come from
+  // mismatches.
   EXPECT_EQ(errors > 0, mismatches > 0);
 
   const std::string md = slurp(dir / "summary.md");
-  EXPECT_NE(md.find(std::to_string(cases) + " cases, " + std::to_string(mismatches)),
-            std::string::npos);
+  EXPECT_NE(
+      md.find(std::to_string(cases) + " cases, " + std::to_string(mismatches)),
+      std::string::npos);
 
   const std::string html = slurp(dir / "index.html");
   std::size_t sections = 0;
-  for (std::size_t at = html.find("<section class=\"case "); at != std::string::npos;
+  for (std::size_t at = html.find("<section class=\"case ");
+       at != std::string::npos;
        at = html.find("<section class=\"case ", at + 1)) {
     ++sections;
   }

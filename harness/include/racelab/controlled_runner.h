@@ -183,12 +183,12 @@ RunObservation run_controlled(const Scenario<F>& scenario,
       [&](std::uint64_t seed, const std::vector<std::string>* recorded,
           sched::Strategy& strategy) {
         Program<typename F::Op> program =
-            recorded ? decode_program<F>(*recorded) : scenario.program(seed);
+            recorded ? decode_program<F>(*recorded) : scenario.program(seed, ProgramSize::kSmall);
         return run_schedule<F>(scenario, make_store, program, request.oracles, scheduler,
                                strategy, take_sanitizer_findings);
       };
   controlled_internal::ProgramEncoder encoder = [&](std::uint64_t seed) {
-    return encode_program<F>(scenario.program(seed));
+    return encode_program<F>(scenario.program(seed, ProgramSize::kSmall));
   };
   return controlled_internal::explore(runner, encoder, request);
 }

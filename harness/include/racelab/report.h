@@ -14,10 +14,9 @@
 #ifndef RACELAB_REPORT_H_
 #define RACELAB_REPORT_H_
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "racelab/finding.h"
 #include "racelab/gate.h"

@@ -31,6 +31,12 @@ struct Program {
   std::vector<Op> finale;
 };
 
+// How big a program to build. Stress mode runs the full workload (the seed
+// reproductions at their original size); controlled mode explores the small
+// version, where every interleaving that matters still exists but each
+// schedule is short enough to try thousands of them.
+enum class ProgramSize { kFull, kSmall };
+
 template <class F>
 struct Scenario {
   using Store = typename F::Store;
@@ -40,7 +46,7 @@ struct Scenario {
   std::string name;
   std::string description;
   // The program for a seed (most scenarios ignore it; `generated` does not).
-  std::function<Program<Op>(std::uint64_t seed)> program;
+  std::function<Program<Op>(std::uint64_t seed, ProgramSize size)> program;
   // Invariants over the finished run; the store is quiescent. Each violation is
   // appended as a finding.
   std::function<void(const Program<Op>&, const History<Op, Result>&, Store&,

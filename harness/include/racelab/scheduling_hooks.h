@@ -12,6 +12,9 @@ namespace racelab {
 // How a lock is requested or released.
 enum class LockMode { kExclusive, kShared };
 
+// The `lock` passed to every hook is the address of the underlying std
+// primitive (the std::mutex or std::shared_mutex itself), so the scheduler can
+// tell ThreadSanitizer about that primitive directly.
 class SchedulingHooks {
  public:
   virtual ~SchedulingHooks() = default;

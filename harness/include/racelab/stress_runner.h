@@ -32,6 +32,9 @@ class JitterScope {
 };
 // A random sched_yield or short sleep, from a per-thread generator.
 void jitter();
+// Names the calling OS thread "thread N", so sanitizer reports name the
+// logical thread.
+void name_this_thread(int thread);
 
 class StressContext final : public OpContext {
  public:
@@ -58,7 +61,7 @@ RunObservation run_stress(const Scenario<F>& scenario,
   using Result = typename F::Result;
   using EventT = Event<Op, Result>;
 
-  Program<Op> program = scenario.program(request.seed);
+  Program<Op> program = scenario.program(request.seed, ProgramSize::kFull);
   std::unique_ptr<typename F::Store> store = make_store();
   stress_internal::JitterScope jitter_scope(request.jitter, request.seed);
 
@@ -83,6 +86,7 @@ RunObservation run_stress(const Scenario<F>& scenario,
   threads.reserve(n);
   for (int t = 0; t < n; ++t) {
     threads.emplace_back([&, t] {
+      stress_internal::name_this_thread(t);
       stress_internal::StressContext ctx(t, request.pause_us);
       start.arrive_and_wait();
       for (const Op& op : program.threads[t]) {

@@ -60,7 +60,8 @@ std::string clip(std::string_view text, std::size_t max_chars) {
   std::size_t chars = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
     if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;
-    if (chars == max_chars) return absl::StrCat(std::string(text.substr(0, i)), "…");
+    if (chars == max_chars)
+      return absl::StrCat(std::string(text.substr(0, i)), "…");
     ++chars;
   }
   return std::string(text);
@@ -88,8 +89,8 @@ std::string url_path(std::string_view path) {
   std::string out;
   for (unsigned char c : path) {
     const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                      (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
-                      c == '~' || c == '/';
+                      (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+                      c == '_' || c == '~' || c == '/';
     if (keep) {
       out.push_back(static_cast<char>(c));
     } else {
@@ -97,6 +98,17 @@ std::string url_path(std::string_view path) {
       out.push_back(kHex[c >> 4]);
       out.push_back(kHex[c & 0xF]);
     }
+  }
+  return out;
+}
+
+// Escaped text with a line-break opportunity after each '_' and '/', for
+// long snake_case names in narrow table headers.
+std::string breakable(const std::string& escaped) {
+  std::string out;
+  for (char c : escaped) {
+    out.push_back(c);
+    if (c == '_' || c == '/') out += "<wbr>";
   }
   return out;
 }
@@ -109,8 +121,8 @@ std::string observed_text(const CaseResult& c) {
 }
 
 std::string frame_html(const Frame& f) {
-  std::string s = absl::StrCat("<code>", html_escape(f.function.empty() ? "?" : f.function),
-                               "</code>");
+  std::string s = absl::StrCat(
+      "<code>", html_escape(f.function.empty() ? "?" : f.function), "</code>");
   if (!f.file.empty()) {
     absl::StrAppend(&s, " <span class=\"file\">", html_escape(f.file));
     if (f.line > 0) absl::StrAppend(&s, ":", f.line);
@@ -124,17 +136,20 @@ std::string frame_html(const Frame& f) {
 const char* outcome_grade(const CaseResult& c, std::string_view outcome) {
   const std::vector<FindingKind> expected = report::expected_kinds(c);
   std::vector<FindingKind> kinds;
-  for (absl::string_view word : absl::StrSplit(absl::string_view(outcome.data(), outcome.size()),
-                                               absl::ByAnyChar("+, "), absl::SkipEmpty())) {
-    if (auto k = parse_finding_kind(std::string_view(word.data(), word.size()))) {
+  for (absl::string_view word :
+       absl::StrSplit(absl::string_view(outcome.data(), outcome.size()),
+                      absl::ByAnyChar("+, "), absl::SkipEmpty())) {
+    if (auto k =
+            parse_finding_kind(std::string_view(word.data(), word.size()))) {
       kinds.push_back(*k);
     }
   }
   if (kinds.empty()) return expected.empty() ? "acceptable" : "missed";
   if (expected.empty()) return "forbidden";
-  const bool any_other = std::any_of(kinds.begin(), kinds.end(), [&](FindingKind k) {
-    return std::find(expected.begin(), expected.end(), k) == expected.end();
-  });
+  const bool any_other =
+      std::any_of(kinds.begin(), kinds.end(), [&](FindingKind k) {
+        return std::find(expected.begin(), expected.end(), k) == expected.end();
+      });
   if (!any_other) return "acceptable";
   // A kind outside the expected list: allowed as a consequence of the bug
   // (the expectation's may_also) unless the case failed.
@@ -152,26 +167,34 @@ void histogram_svg(std::string& out, const CaseResult& c) {
     max_runs = std::max(max_runs, runs);
     max_label = std::max(max_label, std::min<std::size_t>(outcome.size(), 48));
   }
-  const int label_width = static_cast<int>(static_cast<double>(max_label) * kCharWidth) + 12;
+  const int label_width =
+      static_cast<int>(static_cast<double>(max_label) * kCharWidth) + 12;
   const int width = label_width + kBarMaxWidth + 60;
-  const int height = static_cast<int>(c.histogram.size()) * (kBarHeight + kBarGap) + kBarGap;
-  absl::StrAppend(&out, "<svg class=\"histogram\" xmlns=\"http://www.w3.org/2000/svg\" width=\"",
-                  width, "\" height=\"", height, "\" viewBox=\"0 0 ", width, " ", height,
-                  "\" role=\"img\" aria-label=\"outcomes of ", c.runs, " runs\">\n");
+  const int height =
+      static_cast<int>(c.histogram.size()) * (kBarHeight + kBarGap) + kBarGap;
+  absl::StrAppend(
+      &out,
+      "<svg class=\"histogram\" xmlns=\"http://www.w3.org/2000/svg\" width=\"",
+      width, "\" height=\"", height, "\" viewBox=\"0 0 ", width, " ", height,
+      "\" role=\"img\" aria-label=\"outcomes of ", c.runs, " runs\">\n");
   int y = kBarGap;
   for (const auto& [outcome, runs] : c.histogram) {
-    const double w = std::max(1.0, static_cast<double>(kBarMaxWidth) * runs / max_runs);
+    const double w =
+        std::max(1.0, static_cast<double>(kBarMaxWidth) * runs / max_runs);
     const std::string grade = outcome_grade(c, outcome);
-    absl::StrAppend(&out, "<g class=\"bar ", grade, "\" data-outcome=\"", html_escape(outcome),
-                    "\" data-runs=\"", runs, "\"><title>", html_escape(outcome), ": ", runs,
-                    " of ", c.runs, " runs (", grade, ")</title>");
-    absl::StrAppend(&out, "<text class=\"outcome\" x=\"", label_width - 6, "\" y=\"",
-                    y + kBarHeight - 4, "\" text-anchor=\"end\">",
+    absl::StrAppend(&out, "<g class=\"bar ", grade, "\" data-outcome=\"",
+                    html_escape(outcome), "\" data-runs=\"", runs, "\"><title>",
+                    html_escape(outcome), ": ", runs, " of ", c.runs, " runs (",
+                    grade, ")</title>");
+    absl::StrAppend(&out, "<text class=\"outcome\" x=\"", label_width - 6,
+                    "\" y=\"", y + kBarHeight - 4, "\" text-anchor=\"end\">",
                     html_escape(clip(outcome, 48)), "</text>");
-    absl::StrAppend(&out, "<rect x=\"", label_width, "\" y=\"", y, "\" width=\"", num(w),
-                    "\" height=\"", kBarHeight, "\" rx=\"2\"/>");
-    absl::StrAppend(&out, "<text class=\"count\" x=\"", num(label_width + w + 5), "\" y=\"",
-                    y + kBarHeight - 4, "\">", runs, "</text></g>\n");
+    absl::StrAppend(&out, "<rect x=\"", label_width, "\" y=\"", y,
+                    "\" width=\"", num(w), "\" height=\"", kBarHeight,
+                    "\" rx=\"2\"/>");
+    absl::StrAppend(&out, "<text class=\"count\" x=\"",
+                    num(label_width + w + 5), "\" y=\"", y + kBarHeight - 4,
+                    "\">", runs, "</text></g>\n");
     y += kBarHeight + kBarGap;
   }
   out += "</svg>\n";
@@ -188,7 +211,8 @@ std::string lock_name(std::string_view text) {
     }
   }
   const std::size_t space = text.rfind(' ');
-  return std::string(space == std::string_view::npos ? text : text.substr(space + 1));
+  return std::string(space == std::string_view::npos ? text
+                                                     : text.substr(space + 1));
 }
 
 // What a trace row is, in either vocabulary: the runner's ("op", "result",
@@ -196,7 +220,16 @@ std::string lock_name(std::string_view text) {
 // scheduler's ("operation", "lock acquired", "lock released", "lock waited",
 // "switch", "exception"; an operation whose text starts with "->" is a
 // result).
-enum class Event { kOp, kResult, kAcquire, kRelease, kWait, kSwitch, kFinding, kOther };
+enum class Event {
+  kOp,
+  kResult,
+  kAcquire,
+  kRelease,
+  kWait,
+  kSwitch,
+  kFinding,
+  kOther
+};
 
 Event classify(const TraceLine& row) {
   const std::string& k = row.kind;
@@ -205,7 +238,8 @@ Event classify(const TraceLine& row) {
   }
   if (k == "result") return Event::kResult;
   if (k == "lock acquired") return Event::kAcquire;
-  if (k == "lock released" || k == "unlock" || k == "release") return Event::kRelease;
+  if (k == "lock released" || k == "unlock" || k == "release")
+    return Event::kRelease;
   if (k == "lock") {
     const bool release = row.text.find("releas") != std::string::npos ||
                          row.text.find("unlock") != std::string::npos;
@@ -250,10 +284,11 @@ struct Hold {
 // Pairs each lock acquisition with the release of the same lock by the same
 // thread; traces without release rows end a hold at the thread's next result
 // row. A hold never released lasts to the end of the trace.
-std::vector<Hold> lock_holds(const std::vector<TraceLine>& rows, std::size_t count) {
-  const bool explicit_release =
-      std::any_of(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(count),
-                  [](const TraceLine& row) { return classify(row) == Event::kRelease; });
+std::vector<Hold> lock_holds(const std::vector<TraceLine>& rows,
+                             std::size_t count) {
+  const bool explicit_release = std::any_of(
+      rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(count),
+      [](const TraceLine& row) { return classify(row) == Event::kRelease; });
   std::vector<Hold> holds;
   std::map<int, std::vector<std::size_t>> open;  // thread -> indexes into holds
   for (std::size_t i = 0; i < count; ++i) {
@@ -262,8 +297,9 @@ std::vector<Hold> lock_holds(const std::vector<TraceLine>& rows, std::size_t cou
     const Event event = classify(row);
     if (event == Event::kRelease) {
       const std::string name = lock_name(row.text);
-      auto it = std::find_if(mine.rbegin(), mine.rend(),
-                             [&](std::size_t h) { return holds[h].lock == name; });
+      auto it = std::find_if(mine.rbegin(), mine.rend(), [&](std::size_t h) {
+        return holds[h].lock == name;
+      });
       if (it == mine.rend() && !mine.empty()) it = mine.rbegin();
       if (it != mine.rend()) {
         holds[*it].to = i;
@@ -296,29 +332,34 @@ void swimlane_svg(std::string& out, const CaseResult& c) {
   lanes = std::min(lanes, kMaxLanes);
   const int width = kAxisWidth + lanes * (kLaneWidth + kLaneGap);
   const int height = kHeaderHeight + static_cast<int>(count) * kRowHeight + 8;
-  const auto lane_x = [](int t) { return kAxisWidth + t * (kLaneWidth + kLaneGap); };
+  const auto lane_x = [](int t) {
+    return kAxisWidth + t * (kLaneWidth + kLaneGap);
+  };
   const auto row_y = [](std::size_t i) {
     return kHeaderHeight + static_cast<int>(i) * kRowHeight;
   };
   const std::size_t max_chars =
       static_cast<std::size_t>((kLaneWidth - 22) / kCharWidth);
 
-  absl::StrAppend(&out, "<div class=\"swimlane-wrap\"><svg class=\"swimlane\" "
-                        "xmlns=\"http://www.w3.org/2000/svg\" width=\"",
-                  width, "\" height=\"", height, "\" viewBox=\"0 0 ", width, " ", height,
-                  "\" data-threads=\"", lanes, "\" data-rows=\"", count,
-                  "\" role=\"img\" aria-label=\"trace of the failing schedule\">\n");
+  absl::StrAppend(
+      &out,
+      "<div class=\"swimlane-wrap\"><svg class=\"swimlane\" "
+      "xmlns=\"http://www.w3.org/2000/svg\" width=\"",
+      width, "\" height=\"", height, "\" viewBox=\"0 0 ", width, " ", height,
+      "\" data-threads=\"", lanes, "\" data-rows=\"", count,
+      "\" role=\"img\" aria-label=\"trace of the failing schedule\">\n");
 
   // Step axis: a label where a new step (scheduling decision) begins.
   out += "<g class=\"axis\">";
   for (std::size_t i = 0; i < count; ++i) {
     if (i > 0 && c.trace[i].step == c.trace[i - 1].step) continue;
-    absl::StrAppend(&out, "<text class=\"step-label\" x=\"", kAxisWidth - 8, "\" y=\"",
-                    row_y(i) + kBoxHeight - 4, "\" text-anchor=\"end\">", c.trace[i].step,
-                    "</text>");
+    absl::StrAppend(&out, "<text class=\"step-label\" x=\"", kAxisWidth - 8,
+                    "\" y=\"", row_y(i) + kBoxHeight - 4,
+                    "\" text-anchor=\"end\">", c.trace[i].step, "</text>");
     if (i > 0) {
-      absl::StrAppend(&out, "<line class=\"step-rule\" x1=\"", kAxisWidth, "\" x2=\"", width,
-                      "\" y1=\"", row_y(i) - 2, "\" y2=\"", row_y(i) - 2, "\"/>");
+      absl::StrAppend(&out, "<line class=\"step-rule\" x1=\"", kAxisWidth,
+                      "\" x2=\"", width, "\" y1=\"", row_y(i) - 2, "\" y2=\"",
+                      row_y(i) - 2, "\"/>");
     }
   }
   out += "</g>\n";
@@ -326,29 +367,32 @@ void swimlane_svg(std::string& out, const CaseResult& c) {
   // Findings: a red band across every lane at their row.
   for (std::size_t i = 0; i < count; ++i) {
     if (classify(c.trace[i]) != Event::kFinding) continue;
-    absl::StrAppend(&out, "<rect class=\"finding-band\" x=\"", kAxisWidth, "\" y=\"",
-                    row_y(i) - 2, "\" width=\"", width - kAxisWidth, "\" height=\"",
-                    kRowHeight, "\"/>\n");
+    absl::StrAppend(&out, "<rect class=\"finding-band\" x=\"", kAxisWidth,
+                    "\" y=\"", row_y(i) - 2, "\" width=\"", width - kAxisWidth,
+                    "\" height=\"", kRowHeight, "\"/>\n");
   }
 
   const std::vector<Hold> holds = lock_holds(c.trace, count);
   for (int t = 0; t < lanes; ++t) {
     const int x = lane_x(t);
     absl::StrAppend(&out, "<g class=\"lane\" data-thread=\"", t, "\">");
-    absl::StrAppend(&out, "<rect class=\"lane-bg\" x=\"", x, "\" y=\"0\" width=\"", kLaneWidth,
-                    "\" height=\"", height, "\"/>");
+    absl::StrAppend(&out, "<rect class=\"lane-bg\" x=\"", x,
+                    "\" y=\"0\" width=\"", kLaneWidth, "\" height=\"", height,
+                    "\"/>");
     absl::StrAppend(&out, "<text class=\"lane-title\" x=\"", x + kLaneWidth / 2,
-                    "\" y=\"17\" text-anchor=\"middle\">thread ", t, "</text>\n");
+                    "\" y=\"17\" text-anchor=\"middle\">thread ", t,
+                    "</text>\n");
     for (const Hold& h : holds) {
       if (h.thread != t) continue;
       const int hx = x + 2 + h.depth * (kHoldWidth + 2);
       const int y1 = row_y(h.from);
       const int y2 = row_y(h.to) + kBoxHeight;
-      absl::StrAppend(&out, "<rect class=\"lock-hold", h.released ? "" : " unreleased",
-                      "\" data-lock=\"", html_escape(h.lock), "\" x=\"", hx, "\" y=\"", y1,
+      absl::StrAppend(&out, "<rect class=\"lock-hold",
+                      h.released ? "" : " unreleased", "\" data-lock=\"",
+                      html_escape(h.lock), "\" x=\"", hx, "\" y=\"", y1,
                       "\" width=\"", kHoldWidth, "\" height=\"", y2 - y1,
-                      "\"><title>thread ", t, " holds '", html_escape(h.lock), "' from step ",
-                      c.trace[h.from].step,
+                      "\"><title>thread ", t, " holds '", html_escape(h.lock),
+                      "' from step ", c.trace[h.from].step,
                       h.released ? absl::StrCat(" to step ", c.trace[h.to].step)
                                  : std::string(" to the end (never released)"),
                       "</title></rect>\n");
@@ -358,25 +402,28 @@ void swimlane_svg(std::string& out, const CaseResult& c) {
       if (row.thread != t) continue;
       const Event event = classify(row);
       const int y = row_y(i);
-      const std::string title =
-          absl::StrCat("<title>step ", row.step, ", thread ", row.thread, ", ",
-                       html_escape(row.kind), ": ", html_escape(row.text), "</title>");
+      const std::string title = absl::StrCat(
+          "<title>step ", row.step, ", thread ", row.thread, ", ",
+          html_escape(row.kind), ": ", html_escape(row.text), "</title>");
       if (event == Event::kSwitch) {
-        absl::StrAppend(&out, "<g class=\"event switch\" data-step=\"", row.step,
-                        "\" data-row=\"", i, "\">", title, "<line class=\"switch\" x1=\"",
-                        x + 14, "\" x2=\"", x + kLaneWidth - 4, "\" y1=\"", y + kBoxHeight / 2,
-                        "\" y2=\"", y + kBoxHeight / 2, "\"/><text class=\"switch-label\" x=\"",
-                        x + 18, "\" y=\"", y + kBoxHeight / 2 - 2, "\">",
-                        html_escape(clip(row.text, max_chars)), "</text></g>\n");
+        absl::StrAppend(
+            &out, "<g class=\"event switch\" data-step=\"", row.step,
+            "\" data-row=\"", i, "\">", title, "<line class=\"switch\" x1=\"",
+            x + 14, "\" x2=\"", x + kLaneWidth - 4, "\" y1=\"",
+            y + kBoxHeight / 2, "\" y2=\"", y + kBoxHeight / 2,
+            "\"/><text class=\"switch-label\" x=\"", x + 18, "\" y=\"",
+            y + kBoxHeight / 2 - 2, "\">",
+            html_escape(clip(row.text, max_chars)), "</text></g>\n");
         continue;
       }
       const char* cls = event_class(event);
-      absl::StrAppend(&out, "<g class=\"event ", cls, "\" data-step=\"", row.step,
-                      "\" data-row=\"", i, "\">", title, "<rect class=\"", cls, "\" x=\"",
-                      x + 14, "\" y=\"", y, "\" width=\"", kLaneWidth - 18, "\" height=\"",
-                      kBoxHeight, "\" rx=\"3\"/><text class=\"label\" x=\"", x + 19, "\" y=\"",
-                      y + kBoxHeight - 5, "\">", html_escape(clip(row.text, max_chars)),
-                      "</text></g>\n");
+      absl::StrAppend(&out, "<g class=\"event ", cls, "\" data-step=\"",
+                      row.step, "\" data-row=\"", i, "\">", title,
+                      "<rect class=\"", cls, "\" x=\"", x + 14, "\" y=\"", y,
+                      "\" width=\"", kLaneWidth - 18, "\" height=\"",
+                      kBoxHeight, "\" rx=\"3\"/><text class=\"label\" x=\"",
+                      x + 19, "\" y=\"", y + kBoxHeight - 5, "\">",
+                      html_escape(clip(row.text, max_chars)), "</text></g>\n");
     }
     out += "</g>\n";
   }
@@ -393,31 +440,35 @@ void findings_html(std::string& out, const CaseResult& c) {
   out += "<ul class=\"findings\">\n";
   for (const AggregatedFinding& a : c.findings) {
     const Finding& f = a.finding;
-    const bool error = !c.mismatch.empty() && !report::is_expected_kind(c, f.kind);
+    const bool error =
+        !c.mismatch.empty() && !report::is_expected_kind(c, f.kind);
     absl::StrAppend(&out, "<li class=\"finding", error ? " unexpected" : "",
-                    "\" data-kind=\"", to_string(f.kind), "\"><span class=\"kind\">",
-                    to_string(f.kind), "</span> <span class=\"oracle\">",
-                    html_escape(f.oracle), "</span> <span class=\"runs\">", a.runs, "/",
-                    c.runs, " runs</span> <span class=\"summary\">", html_escape(f.summary),
-                    "</span>");
+                    "\" data-kind=\"", to_string(f.kind),
+                    "\"><span class=\"kind\">", to_string(f.kind),
+                    "</span> <span class=\"oracle\">", html_escape(f.oracle),
+                    "</span> <span class=\"runs\">", a.runs, "/", c.runs,
+                    " runs</span> <span class=\"summary\">",
+                    html_escape(f.summary), "</span>");
     if (f.subject_frame) {
-      absl::StrAppend(&out, "<div class=\"frame\">at ", frame_html(*f.subject_frame),
-                      "</div>");
+      absl::StrAppend(&out, "<div class=\"frame\">at ",
+                      frame_html(*f.subject_frame), "</div>");
     }
     for (const Access& acc : f.accesses) {
-      absl::StrAppend(&out, "<div class=\"access\"><span class=\"what\">",
-                      html_escape(acc.what.empty() ? "access" : acc.what), "</span>",
-                      acc.thread >= 0 ? absl::StrCat(" by thread ", acc.thread) : "",
-                      "<ol class=\"stack\">");
-      for (std::size_t i = 0; i < acc.stack.size() && i < kMaxFramesShown; ++i) {
+      absl::StrAppend(
+          &out, "<div class=\"access\"><span class=\"what\">",
+          html_escape(acc.what.empty() ? "access" : acc.what), "</span>",
+          acc.thread >= 0 ? absl::StrCat(" by thread ", acc.thread) : "",
+          "<ol class=\"stack\">");
+      for (std::size_t i = 0; i < acc.stack.size() && i < kMaxFramesShown;
+           ++i) {
         absl::StrAppend(&out, "<li>", frame_html(acc.stack[i]), "</li>");
       }
       out += "</ol></div>";
     }
     if (!f.detail.empty()) {
       absl::StrAppend(&out, "<details><summary>details</summary><pre>",
-                      html_escape(report::truncate_utf8(f.detail, kMaxDetailBytes,
-                                                        "\n[... truncated]")),
+                      html_escape(report::truncate_utf8(
+                          f.detail, kMaxDetailBytes, "\n[... truncated]")),
                       "</pre></details>");
     }
     out += "</li>\n";
@@ -443,7 +494,7 @@ table.matrix { border-collapse: collapse; margin: 8px 0 18px; }
 table.matrix th, table.matrix td { border: 1px solid var(--line); padding: 4px 8px;
   text-align: center; font-size: 12px; }
 table.matrix thead th { background: #f6f8fa; min-width: 110px; max-width: 170px;
-  overflow-wrap: anywhere; }
+  overflow-wrap: break-word; }
 table.matrix tbody th { text-align: left; font-family: ui-monospace, monospace; }
 td.cell a { color: inherit; text-decoration: none; display: block; }
 td.cell small { display: block; color: var(--muted); }
@@ -541,18 +592,22 @@ constexpr const char* kScript = R"js(
 std::string html_report(const GateResult& result, const GateOptions& options) {
   const std::size_t n = result.cases.size();
   const int m = result.mismatches;
-  const std::string headline = absl::StrCat(n, n == 1 ? " case, " : " cases, ", m,
-                                            m == 1 ? " mismatch" : " mismatches");
-  const std::vector<Mode> modes = report::report_modes(result.cases, options.modes);
+  const std::string headline =
+      absl::StrCat(n, n == 1 ? " case, " : " cases, ", m,
+                   m == 1 ? " mismatch" : " mismatches");
+  const std::vector<Mode> modes =
+      report::report_modes(result.cases, options.modes);
 
   // Stable, unique ids per case.
   std::vector<std::string> ids;
   std::set<std::string> used;
   for (const CaseResult& c : result.cases) {
-    std::string id = absl::StrCat("case-", slug(absl::StrCat(to_string(c.mode), "-", c.subject,
-                                                            "-", c.scenario)));
+    std::string id = absl::StrCat(
+        "case-",
+        slug(absl::StrCat(to_string(c.mode), "-", c.subject, "-", c.scenario)));
     std::string unique = id;
-    for (int k = 2; used.count(unique) != 0; ++k) unique = absl::StrCat(id, "-", k);
+    for (int k = 2; used.count(unique) != 0; ++k)
+      unique = absl::StrCat(id, "-", k);
     used.insert(unique);
     ids.push_back(unique);
   }
@@ -562,13 +617,18 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
   absl::StrAppend(
       &out,
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, "
+      "initial-scale=1\">\n"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
+      "'none'; "
+      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src "
+      "data:\">\n"
       "<title>racelab gate: ",
-      headline, "</title>\n<style>", kStyle, "</style>\n</head>\n<body>\n<header>\n",
-      "<h1>racelab gate</h1>\n<p class=\"headline ", m == 0 ? "passed" : "failed",
-      "\" id=\"headline\">", headline, "</p>\n<p class=\"meta\">modes ");
+      headline, "</title>\n<style>", kStyle,
+      "</style>\n</head>\n<body>\n<header>\n",
+      "<h1>racelab gate</h1>\n<p class=\"headline ",
+      m == 0 ? "passed" : "failed", "\" id=\"headline\">", headline,
+      "</p>\n<p class=\"meta\">modes ");
   std::vector<std::string> mode_names;
   for (Mode mode : modes) mode_names.push_back(to_string(mode));
   absl::StrAppend(&out, absl::StrJoin(mode_names, ", "), "; ", options.run.runs,
@@ -577,19 +637,24 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
       "<p class=\"legend\"><span class=\"clean-ok\">clean, as expected</span>"
       "<span class=\"caught-ok\">caught, as expected</span>"
       "<span class=\"mismatch\">mismatch</span></p>\n"
-      "<p class=\"filters\"><label><input type=\"checkbox\" id=\"only-mismatches\"> only "
-      "mismatches</label><label><input type=\"checkbox\" id=\"only-traces\"> only cases "
+      "<p class=\"filters\"><label><input type=\"checkbox\" "
+      "id=\"only-mismatches\"> only "
+      "mismatches</label><label><input type=\"checkbox\" id=\"only-traces\"> "
+      "only cases "
       "with a trace</label></p>\n</header>\n<main>\n";
 
   // Mismatches first: what a reviewer must look at.
-  if (m > 0 || std::any_of(result.cases.begin(), result.cases.end(),
-                           [](const CaseResult& c) { return !c.mismatch.empty(); })) {
+  if (m > 0 ||
+      std::any_of(result.cases.begin(), result.cases.end(),
+                  [](const CaseResult& c) { return !c.mismatch.empty(); })) {
     out += "<section id=\"mismatches\">\n<h2>Mismatches</h2>\n<ul>\n";
     for (std::size_t i = 0; i < n; ++i) {
       const CaseResult& c = result.cases[i];
       if (c.mismatch.empty()) continue;
-      absl::StrAppend(&out, "<li><a href=\"#", ids[i], "\">", html_escape(report::case_title(c)),
-                      "</a>: ", html_escape(report::mismatch_message(c)), "</li>\n");
+      absl::StrAppend(&out, "<li><a href=\"#", ids[i], "\">",
+                      html_escape(report::case_title(c)),
+                      "</a>: ", html_escape(report::mismatch_message(c)),
+                      "</li>\n");
     }
     out += "</ul>\n</section>\n";
   }
@@ -599,13 +664,14 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
   for (Mode mode : modes) {
     std::vector<std::string> families;
     for (const CaseResult& c : result.cases) {
-      if (c.mode == mode &&
-          std::find(families.begin(), families.end(), c.family) == families.end()) {
+      if (c.mode == mode && std::find(families.begin(), families.end(),
+                                      c.family) == families.end()) {
         families.push_back(c.family);
       }
     }
     absl::StrAppend(&out, "<h3>", to_string(mode), "</h3>\n");
-    if (families.empty()) out += "<p class=\"note\">no cases in this mode</p>\n";
+    if (families.empty())
+      out += "<p class=\"note\">no cases in this mode</p>\n";
     for (const std::string& family : families) {
       std::vector<std::string> subjects;
       std::vector<std::string> scenarios;
@@ -613,22 +679,27 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
       for (std::size_t i = 0; i < n; ++i) {
         const CaseResult& c = result.cases[i];
         if (c.mode != mode || c.family != family) continue;
-        if (std::find(subjects.begin(), subjects.end(), c.subject) == subjects.end()) {
+        if (std::find(subjects.begin(), subjects.end(), c.subject) ==
+            subjects.end()) {
           subjects.push_back(c.subject);
         }
-        if (std::find(scenarios.begin(), scenarios.end(), c.scenario) == scenarios.end()) {
+        if (std::find(scenarios.begin(), scenarios.end(), c.scenario) ==
+            scenarios.end()) {
           scenarios.push_back(c.scenario);
         }
         cell.emplace(std::make_pair(c.subject, c.scenario), i);
       }
-      absl::StrAppend(&out, "<table class=\"matrix\" data-mode=\"", to_string(mode),
-                      "\" data-family=\"", html_escape(family), "\">\n<caption>",
-                      html_escape(family.empty() ? std::string("(no family)") : family),
-                      "</caption>\n<thead><tr><th>subject \\ scenario</th>");
-      for (const std::string& s : scenarios) absl::StrAppend(&out, "<th>", html_escape(s), "</th>");
+      absl::StrAppend(
+          &out, "<table class=\"matrix\" data-mode=\"", to_string(mode),
+          "\" data-family=\"", html_escape(family), "\">\n<caption>",
+          html_escape(family.empty() ? std::string("(no family)") : family),
+          "</caption>\n<thead><tr><th>subject \\ scenario</th>");
+      for (const std::string& s : scenarios)
+        absl::StrAppend(&out, "<th>", breakable(html_escape(s)), "</th>");
       out += "</tr></thead>\n<tbody>\n";
       for (const std::string& subject : subjects) {
-        absl::StrAppend(&out, "<tr><th scope=\"row\">", html_escape(subject), "</th>");
+        absl::StrAppend(&out, "<tr><th scope=\"row\">", html_escape(subject),
+                        "</th>");
         for (const std::string& scenario : scenarios) {
           auto it = cell.find({subject, scenario});
           if (it == cell.end()) {
@@ -637,12 +708,14 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
           }
           const CaseResult& c = result.cases[it->second];
           const char* verdict = report::to_string(report::verdict_of(c));
-          absl::StrAppend(&out, "<td class=\"cell ", verdict, "\" data-verdict=\"", verdict,
-                          "\" title=\"", html_escape(report::case_title(c)), ": expected ",
-                          html_escape(c.expected), ", observed ", html_escape(observed_text(c)),
-                          "\"><a href=\"#", ids[it->second], "\">",
-                          html_escape(observed_text(c)), "<small>", c.runs_with_finding, "/",
-                          c.runs, c.mismatch.empty() ? "" : " MISMATCH", "</small></a></td>");
+          absl::StrAppend(
+              &out, "<td class=\"cell ", verdict, "\" data-verdict=\"", verdict,
+              "\" title=\"", html_escape(report::case_title(c)), ": expected ",
+              html_escape(c.expected), ", observed ",
+              html_escape(observed_text(c)), "\"><a href=\"#", ids[it->second],
+              "\">", html_escape(observed_text(c)), "<small>",
+              c.runs_with_finding, "/", c.runs,
+              c.mismatch.empty() ? "" : " MISMATCH", "</small></a></td>");
         }
         out += "</tr>\n";
       }
@@ -656,30 +729,36 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
   for (std::size_t i = 0; i < n; ++i) {
     const CaseResult& c = result.cases[i];
     const char* verdict = report::to_string(report::verdict_of(c));
-    absl::StrAppend(&out, "<section class=\"case ", verdict, "\" id=\"", ids[i],
-                    "\" data-verdict=\"", verdict, "\" data-mode=\"", to_string(c.mode),
-                    "\" data-subject=\"", html_escape(c.subject), "\" data-scenario=\"",
-                    html_escape(c.scenario), "\"", c.trace.empty() ? "" : " data-has-trace",
-                    ">\n<h3>", html_escape(c.subject), " × ", html_escape(c.scenario), " (",
-                    to_string(c.mode), ") <span class=\"badge ", verdict, "\">",
-                    c.mismatch.empty() ? "ok" : "MISMATCH", "</span></h3>\n");
-    absl::StrAppend(&out, "<dl class=\"facts\"><dt>expected</dt><dd>", html_escape(c.expected),
-                    "</dd><dt>observed</dt><dd>", html_escape(observed_text(c)),
-                    "</dd><dt>runs caught</dt><dd>", c.runs_with_finding, "/", c.runs,
-                    "</dd><dt>time</dt><dd>", report::format_seconds(c.seconds), " s</dd>");
+    absl::StrAppend(
+        &out, "<section class=\"case ", verdict, "\" id=\"", ids[i],
+        "\" data-verdict=\"", verdict, "\" data-mode=\"", to_string(c.mode),
+        "\" data-subject=\"", html_escape(c.subject), "\" data-scenario=\"",
+        html_escape(c.scenario), "\"", c.trace.empty() ? "" : " data-has-trace",
+        ">\n<h3>", html_escape(c.subject), " × ", html_escape(c.scenario), " (",
+        to_string(c.mode), ") <span class=\"badge ", verdict, "\">",
+        c.mismatch.empty() ? "ok" : "MISMATCH", "</span></h3>\n");
+    absl::StrAppend(&out, "<dl class=\"facts\"><dt>expected</dt><dd>",
+                    html_escape(c.expected), "</dd><dt>observed</dt><dd>",
+                    html_escape(observed_text(c)),
+                    "</dd><dt>runs caught</dt><dd>", c.runs_with_finding, "/",
+                    c.runs, "</dd><dt>time</dt><dd>",
+                    report::format_seconds(c.seconds), " s</dd>");
     if (!c.schedule_file.empty()) {
-      absl::StrAppend(&out, "<dt>schedule</dt><dd><code>", html_escape(c.schedule_file),
-                      "</code></dd>");
+      absl::StrAppend(&out, "<dt>schedule</dt><dd><code>",
+                      html_escape(c.schedule_file), "</code></dd>");
     }
     if (!c.first_failure_log.empty()) {
-      std::string log = absl::StrCat(c.subject, "__", c.scenario, ".", to_string(c.mode), ".log");
+      std::string log = absl::StrCat(c.subject, "__", c.scenario, ".",
+                                     to_string(c.mode), ".log");
       std::replace(log.begin(), log.end(), '/', '_');
-      absl::StrAppend(&out, "<dt>log</dt><dd><a href=\"logs/", html_escape(url_path(log)),
+      absl::StrAppend(&out, "<dt>log</dt><dd><a href=\"logs/",
+                      html_escape(url_path(log)),
                       "\">first failing run</a></dd>");
     }
     out += "</dl>\n";
     if (!c.mismatch.empty()) {
-      absl::StrAppend(&out, "<p class=\"reason\">", html_escape(c.mismatch), "</p>\n");
+      absl::StrAppend(&out, "<p class=\"reason\">", html_escape(c.mismatch),
+                      "</p>\n");
     }
     findings_html(out, c);
     out += "<h4>Outcomes</h4>\n";

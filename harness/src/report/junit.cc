@@ -4,9 +4,8 @@
 // (testsuites/testsuite/testcase with name, classname, time, tests, failures,
 // errors, skipped; the findings as <system-out>, the sanitizer log of the
 // first failing run as <system-err>).
-#include <sstream>
-
 #include <pugixml.hpp>
+#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "racelab/report.h"
@@ -47,10 +46,10 @@ std::string frame_text(const Frame& f) {
 
 // The findings of a case as plain text, for <system-out>.
 std::string findings_text(const CaseResult& c) {
-  std::string out = absl::StrCat(report::case_title(c), "\nexpected ", c.expected,
-                                 ", observed ", c.observed(), " (",
-                                 c.runs_with_finding, "/", c.runs,
-                                 " runs with a finding)\n");
+  std::string out =
+      absl::StrCat(report::case_title(c), "\nexpected ", c.expected,
+                   ", observed ", c.observed(), " (", c.runs_with_finding, "/",
+                   c.runs, " runs with a finding)\n");
   if (!c.histogram.empty()) {
     out += "outcomes:";
     for (const auto& [outcome, runs] : c.histogram) {
@@ -60,25 +59,30 @@ std::string findings_text(const CaseResult& c) {
   }
   for (const AggregatedFinding& a : c.findings) {
     const Finding& f = a.finding;
-    absl::StrAppend(&out, "\n", to_string(f.kind), " (", f.oracle, ", ", a.runs, "/",
-                    c.runs, " runs): ", f.summary, "\n");
-    if (f.subject_frame) absl::StrAppend(&out, "  at ", frame_text(*f.subject_frame), "\n");
+    absl::StrAppend(&out, "\n", to_string(f.kind), " (", f.oracle, ", ", a.runs,
+                    "/", c.runs, " runs): ", f.summary, "\n");
+    if (f.subject_frame)
+      absl::StrAppend(&out, "  at ", frame_text(*f.subject_frame), "\n");
     for (const Access& access : f.accesses) {
       absl::StrAppend(&out, "  ", access.what.empty() ? "access" : access.what,
-                      access.thread >= 0 ? absl::StrCat(" by thread ", access.thread)
-                                         : std::string(),
+                      access.thread >= 0
+                          ? absl::StrCat(" by thread ", access.thread)
+                          : std::string(),
                       "\n");
-      for (std::size_t i = 0; i < access.stack.size() && i < kMaxStackFrames; ++i) {
-        absl::StrAppend(&out, "    #", i, " ", frame_text(access.stack[i]), "\n");
+      for (std::size_t i = 0; i < access.stack.size() && i < kMaxStackFrames;
+           ++i) {
+        absl::StrAppend(&out, "    #", i, " ", frame_text(access.stack[i]),
+                        "\n");
       }
     }
     if (!f.detail.empty()) {
-      absl::StrAppend(&out, "  detail:\n",
-                      truncate_utf8(f.detail, kMaxDetailBytes, "\n[... truncated]"),
-                      "\n");
+      absl::StrAppend(
+          &out, "  detail:\n",
+          truncate_utf8(f.detail, kMaxDetailBytes, "\n[... truncated]"), "\n");
     }
   }
-  if (!c.schedule_file.empty()) absl::StrAppend(&out, "\nschedule: ", c.schedule_file, "\n");
+  if (!c.schedule_file.empty())
+    absl::StrAppend(&out, "\nschedule: ", c.schedule_file, "\n");
   return out;
 }
 
@@ -107,7 +111,8 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
       ++tests;
       time += c.seconds;
     }
-    for (const CaseResult& c : result.cases) failures += c.mode == mode && !c.mismatch.empty();
+    for (const CaseResult& c : result.cases)
+      failures += c.mode == mode && !c.mismatch.empty();
     set_attr(suite, "tests", tests);
     set_attr(suite, "failures", failures);
     set_attr(suite, "errors", 0);
@@ -128,25 +133,29 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
       if (c.mode != mode) continue;
       pugi::xml_node tc = suite.append_child("testcase");
       set_attr(tc, "name", c.scenario);
-      set_attr(tc, "classname", absl::StrCat(c.subject, " (", to_string(c.mode), ")"));
+      set_attr(tc, "classname",
+               absl::StrCat(c.subject, " (", to_string(c.mode), ")"));
       set_attr(tc, "time", format_seconds(c.seconds));
       set_attr(tc, "file", report::subject_source(c.subject));
       if (!c.mismatch.empty()) {
         pugi::xml_node failure = tc.append_child("failure");
         set_attr(failure, "message", report::mismatch_message(c));
-        set_attr(failure, "type", absl::StrCat("racelab.", report::mismatch_type(c)));
+        set_attr(failure, "type",
+                 absl::StrCat("racelab.", report::mismatch_type(c)));
         std::string body = report::mismatch_message(c);
         for (const AggregatedFinding& a : c.findings) {
-          absl::StrAppend(&body, "\n", to_string(a.finding.kind), " (", a.runs, "/",
-                          c.runs, " runs): ", a.finding.summary);
+          absl::StrAppend(&body, "\n", to_string(a.finding.kind), " (", a.runs,
+                          "/", c.runs, " runs): ", a.finding.summary);
         }
-        if (!c.schedule_file.empty()) absl::StrAppend(&body, "\nschedule: ", c.schedule_file);
+        if (!c.schedule_file.empty())
+          absl::StrAppend(&body, "\nschedule: ", c.schedule_file);
         set_text(failure, body);
       }
       set_text(tc.append_child("system-out"), findings_text(c));
       if (!c.first_failure_log.empty()) {
         set_text(tc.append_child("system-err"),
-                 truncate_utf8(c.first_failure_log, kMaxLogBytes, "\n[... truncated]"));
+                 truncate_utf8(c.first_failure_log, kMaxLogBytes,
+                               "\n[... truncated]"));
       }
     }
     total_tests += tests;

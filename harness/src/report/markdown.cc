@@ -28,12 +28,13 @@ std::string observed_text(const CaseResult& c) {
 }
 
 std::string case_line(const CaseResult& c) {
-  return absl::StrCat(markdown_cell(c.subject), " × ", markdown_cell(c.scenario), " (",
-                      to_string(c.mode), ")");
+  return absl::StrCat(markdown_cell(c.subject), " × ",
+                      markdown_cell(c.scenario), " (", to_string(c.mode), ")");
 }
 
 std::string frame_text(const Frame& f) {
-  std::string s = markdown_cell(f.function.empty() ? std::string("?") : f.function);
+  std::string s =
+      markdown_cell(f.function.empty() ? std::string("?") : f.function);
   if (!f.file.empty()) {
     absl::StrAppend(&s, " (", markdown_cell(f.file));
     if (f.line > 0) absl::StrAppend(&s, ":", f.line);
@@ -44,26 +45,32 @@ std::string frame_text(const Frame& f) {
 
 }  // namespace
 
-std::string summary_markdown(const GateResult& result, const GateOptions& options) {
+std::string summary_markdown(const GateResult& result,
+                             const GateOptions& options) {
   std::string out = "# racelab gate\n\n";
   const std::size_t n = result.cases.size();
   const int m = result.mismatches;
-  absl::StrAppend(&out, m == 0 ? "✅ " : "❌ ", "**", n, n == 1 ? " case, " : " cases, ", m,
+  absl::StrAppend(&out, m == 0 ? "✅ " : "❌ ", "**", n,
+                  n == 1 ? " case, " : " cases, ", m,
                   m == 1 ? " mismatch" : " mismatches", "**\n\n");
   std::vector<std::string> modes;
   for (Mode mode : report::report_modes(result.cases, options.modes)) {
     modes.push_back(to_string(mode));
   }
-  absl::StrAppend(&out, "Modes: ", absl::StrJoin(modes, ", "), "; ", options.run.runs,
-                  " runs per case; seed ", options.run.seed, ".\n\n");
+  absl::StrAppend(&out, "Modes: ", absl::StrJoin(modes, ", "), "; ",
+                  options.run.runs, " runs per case; seed ", options.run.seed,
+                  ".\n\n");
 
-  out += "| subject | scenario | mode | expected | observed | runs caught | verdict |\n";
+  out +=
+      "| subject | scenario | mode | expected | observed | runs caught | "
+      "verdict |\n";
   out += "| --- | --- | --- | --- | --- | --- | --- |\n";
   for (const CaseResult& c : result.cases) {
-    absl::StrAppend(&out, "| ", markdown_cell(c.subject), " | ", markdown_cell(c.scenario),
-                    " | ", to_string(c.mode), " | ", markdown_cell(c.expected), " | ",
-                    markdown_cell(observed_text(c)), " | ", c.runs_with_finding, "/", c.runs,
-                    " | ", c.mismatch.empty() ? "ok" : "**MISMATCH**", " |\n");
+    absl::StrAppend(
+        &out, "| ", markdown_cell(c.subject), " | ", markdown_cell(c.scenario),
+        " | ", to_string(c.mode), " | ", markdown_cell(c.expected), " | ",
+        markdown_cell(observed_text(c)), " | ", c.runs_with_finding, "/",
+        c.runs, " | ", c.mismatch.empty() ? "ok" : "**MISMATCH**", " |\n");
   }
 
   out += "\n## Mismatches\n\n";
@@ -73,10 +80,12 @@ std::string summary_markdown(const GateResult& result, const GateOptions& option
   }
   for (const CaseResult& c : result.cases) {
     if (c.mismatch.empty()) continue;
-    absl::StrAppend(&out, "- **", case_line(c), "**: ", markdown_cell(c.mismatch),
+    absl::StrAppend(&out, "- **", case_line(c),
+                    "**: ", markdown_cell(c.mismatch),
                     " (observed: ", markdown_cell(observed_text(c)), ")\n");
     if (!c.schedule_file.empty()) {
-      absl::StrAppend(&out, "  - replay: ", markdown_cell(c.schedule_file), "\n");
+      absl::StrAppend(&out, "  - replay: ", markdown_cell(c.schedule_file),
+                      "\n");
     }
   }
 
@@ -88,9 +97,11 @@ std::string summary_markdown(const GateResult& result, const GateOptions& option
     for (const CaseResult& c : result.cases) {
       for (const AggregatedFinding& a : c.findings) {
         if (a.finding.kind != kind) continue;
-        std::string item = absl::StrCat(
-            "- ", case_line(c), ", ", a.runs, "/", c.runs, " runs, ", markdown_cell(a.finding.oracle),
-            ": ", markdown_cell(report::truncate_utf8(a.finding.summary, kMaxSummaryBytes)));
+        std::string item =
+            absl::StrCat("- ", case_line(c), ", ", a.runs, "/", c.runs,
+                         " runs, ", markdown_cell(a.finding.oracle), ": ",
+                         markdown_cell(report::truncate_utf8(
+                             a.finding.summary, kMaxSummaryBytes)));
         if (a.finding.subject_frame) {
           absl::StrAppend(&item, " at ", frame_text(*a.finding.subject_frame));
         }
@@ -113,12 +124,13 @@ std::string summary_markdown(const GateResult& result, const GateOptions& option
     }
   }
   if (!unseen.empty()) {
-    absl::StrAppend(&out, "\nNot observed in this run: ",
-                    markdown_cell(absl::StrJoin(unseen, ", ",
-                                                [](std::string* s, FindingKind k) {
-                                                  absl::StrAppend(s, to_string(k));
-                                                })),
-                    ".\n");
+    absl::StrAppend(
+        &out, "\nNot observed in this run: ",
+        markdown_cell(absl::StrJoin(unseen, ", ",
+                                    [](std::string* s, FindingKind k) {
+                                      absl::StrAppend(s, to_string(k));
+                                    })),
+        ".\n");
   }
   return out;
 }

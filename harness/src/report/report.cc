@@ -101,8 +101,8 @@ bool looks_like_url(std::string_view s) {
   if (!(s.starts_with("https://") || s.starts_with("http://"))) return false;
   return std::all_of(s.begin(), s.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9') || std::string_view("-._~:/").find(c) !=
-                                         std::string_view::npos;
+           (c >= '0' && c <= '9') ||
+           std::string_view("-._~:/").find(c) != std::string_view::npos;
   });
 }
 
@@ -290,7 +290,8 @@ std::vector<FindingKind> expected_kinds(const CaseResult& c) {
   std::vector<FindingKind> kinds;
   for (absl::string_view word :
        absl::StrSplit(c.expected, absl::ByAnyChar(" ,|"), absl::SkipEmpty())) {
-    if (auto kind = parse_finding_kind(std::string_view(word.data(), word.size()))) {
+    if (auto kind =
+            parse_finding_kind(std::string_view(word.data(), word.size()))) {
       kinds.push_back(*kind);
     }
   }
@@ -307,27 +308,29 @@ const char* mismatch_type(const CaseResult& c) {
   if (expected.empty()) {
     return c.expected == "clean" ? "unexpected_finding" : "no_expectation";
   }
-  const bool caught = std::any_of(c.kinds.begin(), c.kinds.end(), [&](FindingKind k) {
-    return std::find(expected.begin(), expected.end(), k) != expected.end();
-  });
+  const bool caught =
+      std::any_of(c.kinds.begin(), c.kinds.end(), [&](FindingKind k) {
+        return std::find(expected.begin(), expected.end(), k) != expected.end();
+      });
   return caught ? "stray_finding" : "missed_finding";
 }
 
 std::string mismatch_message(const CaseResult& c) {
-  return absl::StrCat("expected ", c.expected, ", observed ", c.observed(), ": ",
-                      c.mismatch);
+  return absl::StrCat("expected ", c.expected, ", observed ", c.observed(),
+                      ": ", c.mismatch);
 }
 
 std::string case_title(const CaseResult& c) {
-  return absl::StrCat(c.subject, " x ", c.scenario, " (", racelab::to_string(c.mode),
-                      ")");
+  return absl::StrCat(c.subject, " x ", c.scenario, " (",
+                      racelab::to_string(c.mode), ")");
 }
 
 std::vector<Mode> report_modes(const std::vector<CaseResult>& cases,
                                const std::vector<Mode>& option_modes) {
   std::vector<Mode> modes;
   auto add = [&](Mode m) {
-    if (std::find(modes.begin(), modes.end(), m) == modes.end()) modes.push_back(m);
+    if (std::find(modes.begin(), modes.end(), m) == modes.end())
+      modes.push_back(m);
   };
   for (Mode m : option_modes) add(m);
   for (const CaseResult& c : cases) add(c.mode);
@@ -344,7 +347,8 @@ std::string truncate_utf8(std::string_view text, std::size_t max_bytes,
                           std::string_view marker) {
   if (text.size() <= max_bytes) return std::string(text);
   std::size_t cut = max_bytes;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+    --cut;
   return absl::StrCat(std::string(text.substr(0, cut)), std::string(marker));
 }
 
@@ -354,7 +358,8 @@ bool is_project_file(std::string_view file) {
 }
 
 Frame primary_frame(const CaseResult& c, const Finding& f) {
-  if (f.subject_frame && !f.subject_frame->file.empty()) return *f.subject_frame;
+  if (f.subject_frame && !f.subject_frame->file.empty())
+    return *f.subject_frame;
   for (const Access& a : f.accesses) {
     for (const Frame& frame : a.stack) {
       if (is_project_file(frame.file)) return frame;
@@ -374,8 +379,8 @@ std::string repository_url() {
   }
   const std::string server = env("GITHUB_SERVER_URL");
   const std::string repo = env("GITHUB_REPOSITORY");
-  if (looks_like_url(server) && looks_like_url(absl::StrCat(server, "/", repo)) &&
-      !repo.empty()) {
+  if (looks_like_url(server) &&
+      looks_like_url(absl::StrCat(server, "/", repo)) && !repo.empty()) {
     return absl::StrCat(server, "/", repo);
   }
   if (std::string url = env("CI_PROJECT_URL"); looks_like_url(url)) return url;
@@ -387,7 +392,8 @@ std::string docs_url(std::string_view page_and_anchor) {
   std::string ref = "HEAD";
   if (is_safe_ref(env("GITHUB_SHA"))) ref = env("GITHUB_SHA");
   if (is_safe_ref(env("CI_COMMIT_SHA"))) ref = env("CI_COMMIT_SHA");
-  const bool gitlab = !env("CI_PROJECT_URL").empty() && base == env("CI_PROJECT_URL");
+  const bool gitlab =
+      !env("CI_PROJECT_URL").empty() && base == env("CI_PROJECT_URL");
   return absl::StrCat(base, gitlab ? "/-/blob/" : "/blob/", ref, "/docs/",
                       std::string(page_and_anchor));
 }
@@ -405,7 +411,9 @@ void write_atomically(const std::filesystem::path& dir, const std::string& name,
     std::ofstream out(tmp_path, std::ios::binary);
     out << content;
     out.flush();
-    if (!out) throw std::runtime_error(absl::StrCat("cannot write ", tmp_path.string()));
+    if (!out)
+      throw std::runtime_error(
+          absl::StrCat("cannot write ", tmp_path.string()));
   }
   fs::rename(tmp_path, final_path);
 }
@@ -416,11 +424,11 @@ void write_reports(const GateResult& result, const GateOptions& options,
                    const std::string& out_dir) {
   const std::filesystem::path dir(out_dir);
   write_atomically(dir, "junit.xml", junit_xml(result, options));
-  write_atomically(dir, "results.sarif",
-                   sarif_log(result, options)
-                           .dump(2, ' ', false,
-                                 nlohmann::json::error_handler_t::replace) +
-                       "\n");
+  write_atomically(
+      dir, "results.sarif",
+      sarif_log(result, options)
+              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+          "\n");
   write_atomically(dir, "summary.md", summary_markdown(result, options));
   write_atomically(dir, "index.html", html_report(result, options));
 }

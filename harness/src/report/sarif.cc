@@ -58,8 +58,8 @@ std::string uri_path(std::string_view path) {
   std::string out;
   for (unsigned char c : path) {
     const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                      (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
-                      c == '~' || c == '/';
+                      (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+                      c == '_' || c == '~' || c == '/';
     if (keep) {
       out.push_back(static_cast<char>(c));
     } else {
@@ -150,8 +150,9 @@ const char* rule_title(FindingKind kind) {
   return "Unknown";
 }
 
-json rule(const std::string& id, const std::string& name, const std::string& title,
-          const std::string& description, const std::string& anchor) {
+json rule(const std::string& id, const std::string& name,
+          const std::string& title, const std::string& description,
+          const std::string& anchor) {
   return {{"id", id},
           {"name", name},
           {"shortDescription", {{"text", sarif_text(title)}}},
@@ -186,14 +187,16 @@ json build_result(const Pending& p, const std::string& fingerprint) {
   const std::string modes = absl::StrJoin(p.modes, ", ");
   std::string text;
   if (p.finding != nullptr) {
-    text = absl::StrCat(p.finding->summary, " (", to_string(p.finding->kind), " in ",
-                        c.subject, " x ", c.scenario, ", ", modes, ": ", p.runs, "/",
-                        p.total_runs, " runs; expected ", c.expected, ")");
+    text = absl::StrCat(p.finding->summary, " (", to_string(p.finding->kind),
+                        " in ", c.subject, " x ", c.scenario, ", ", modes, ": ",
+                        p.runs, "/", p.total_runs, " runs; expected ",
+                        c.expected, ")");
   } else {
-    text = absl::StrCat("expected ", c.expected, " in ", c.subject, " x ", c.scenario,
-                        " (", modes, ") but no run caught it");
+    text = absl::StrCat("expected ", c.expected, " in ", c.subject, " x ",
+                        c.scenario, " (", modes, ") but no run caught it");
   }
-  if (p.error && !p.mismatch.empty()) absl::StrAppend(&text, ". Mismatch: ", p.mismatch);
+  if (p.error && !p.mismatch.empty())
+    absl::StrAppend(&text, ". Mismatch: ", p.mismatch);
 
   json result = {{"ruleId", p.rule},
                  {"ruleIndex", p.rule_index},
@@ -202,14 +205,10 @@ json build_result(const Pending& p, const std::string& fingerprint) {
                  {"message", {{"text", sarif_text(text)}}},
                  {"locations", json::array({location(p.primary, "")})},
                  {"partialFingerprints", {{kFingerprintKey, fingerprint}}}};
-  json properties = {{"subject", c.subject},
-                     {"scenario", c.scenario},
-                     {"family", c.family},
-                     {"modes", p.modes},
-                     {"expected", c.expected},
-                     {"observed", c.observed()},
-                     {"runs", p.runs},
-                     {"totalRuns", p.total_runs},
+  json properties = {{"subject", c.subject},   {"scenario", c.scenario},
+                     {"family", c.family},     {"modes", p.modes},
+                     {"expected", c.expected}, {"observed", c.observed()},
+                     {"runs", p.runs},         {"totalRuns", p.total_runs},
                      {"mismatch", p.error}};
   if (p.finding != nullptr) {
     const Finding& f = *p.finding;
@@ -221,9 +220,9 @@ json build_result(const Pending& p, const std::string& fingerprint) {
     for (const Access& a : f.accesses) {
       for (const Frame& frame : a.stack) {
         if (!report::is_project_file(frame.file)) continue;
-        const bool dup = std::any_of(seen.begin(), seen.end(), [&](const Frame& s) {
-          return same_place(s, frame);
-        });
+        const bool dup =
+            std::any_of(seen.begin(), seen.end(),
+                        [&](const Frame& s) { return same_place(s, frame); });
         if (!dup) {
           json loc = location(frame, access_title(a));
           loc["id"] = static_cast<int>(related.size()) + 1;
@@ -258,21 +257,23 @@ nlohmann::json sarif_log(const GateResult& result, const GateOptions& options) {
   for (FindingKind kind : all_finding_kinds()) {
     const std::string id = report::rule_id(kind);
     rule_index[id] = static_cast<int>(rules.size());
-    rules.push_back(rule(id, rule_name(kind), rule_title(kind), report::describe_kind(kind),
-                         to_string(kind)));
+    rules.push_back(rule(id, rule_name(kind), rule_title(kind),
+                         report::describe_kind(kind), to_string(kind)));
   }
   rule_index[report::kMissedRuleId] = static_cast<int>(rules.size());
-  rules.push_back(rule(report::kMissedRuleId, "ExpectedFindingMissing",
-                       "Expected finding missing",
-                       "A case whose subject has a known bug ended clean (or with other "
-                       "findings only) in every run: the gate lost its power to catch "
-                       "the bug, which fails the gate as much as a false alarm does.",
-                       "expected_finding_missing"));
+  rules.push_back(
+      rule(report::kMissedRuleId, "ExpectedFindingMissing",
+           "Expected finding missing",
+           "A case whose subject has a known bug ended clean (or with other "
+           "findings only) in every run: the gate lost its power to catch "
+           "the bug, which fails the gate as much as a false alarm does.",
+           "expected_finding_missing"));
 
   // Ordered by first appearance, keyed by fingerprint.
   std::vector<std::string> order;
   std::map<std::string, Pending> pending;
-  auto add = [&](const std::string& fingerprint, Pending p, const CaseResult& c) {
+  auto add = [&](const std::string& fingerprint, Pending p,
+                 const CaseResult& c) {
     auto [it, inserted] = pending.try_emplace(fingerprint, std::move(p));
     if (inserted) order.push_back(fingerprint);
     Pending& q = it->second;
@@ -288,8 +289,8 @@ nlohmann::json sarif_log(const GateResult& result, const GateOptions& options) {
     for (const AggregatedFinding& a : c.findings) {
       const std::string id = report::rule_id(a.finding.kind);
       const Frame primary = report::primary_frame(c, a.finding);
-      const std::string fp = report::finding_fingerprint(id, c.subject, c.scenario,
-                                                         primary.file, primary.function);
+      const std::string fp = report::finding_fingerprint(
+          id, c.subject, c.scenario, primary.file, primary.function);
       Pending p;
       p.rule = id;
       p.rule_index = rule_index[id];
@@ -304,11 +305,13 @@ nlohmann::json sarif_log(const GateResult& result, const GateOptions& options) {
         if (q->mismatch.empty()) q->mismatch = c.mismatch;
       }
     }
-    if (mismatch && std::string_view(report::mismatch_type(c)) == "missed_finding") {
+    if (mismatch &&
+        std::string_view(report::mismatch_type(c)) == "missed_finding") {
       Frame primary;
       primary.file = report::subject_source(c.subject);
       const std::string fp = report::finding_fingerprint(
-          report::kMissedRuleId, c.subject, c.scenario, primary.file, primary.function);
+          report::kMissedRuleId, c.subject, c.scenario, primary.file,
+          primary.function);
       Pending p;
       p.rule = report::kMissedRuleId;
       p.rule_index = rule_index[report::kMissedRuleId];
@@ -322,7 +325,8 @@ nlohmann::json sarif_log(const GateResult& result, const GateOptions& options) {
   }
 
   json results = json::array();
-  for (const std::string& fp : order) results.push_back(build_result(pending.at(fp), fp));
+  for (const std::string& fp : order)
+    results.push_back(build_result(pending.at(fp), fp));
 
   json modes = json::array();
   for (Mode m : report::report_modes(result.cases, options.modes)) {
@@ -334,18 +338,23 @@ nlohmann::json sarif_log(const GateResult& result, const GateOptions& options) {
          {{"name", "racelab"},
           {"informationUri", report::repository_url()},
           {"rules", std::move(rules)}}}}},
-      {"invocations",
-       json::array({{{"executionSuccessful", true},
-                     {"properties",
-                      {{"cases", result.cases.size()}, {"mismatches", result.mismatches}}}}})},
+      {"invocations", json::array({{{"executionSuccessful", true},
+                                    {"properties",
+                                     {{"cases", result.cases.size()},
+                                      {"mismatches", result.mismatches}}}}})},
       {"results", std::move(results)},
       {"properties",
-       {{"modes", modes}, {"runs", options.run.runs}, {"seed", options.run.seed}}}};
+       {{"modes", modes},
+        {"runs", options.run.runs},
+        {"seed", options.run.seed}}}};
 #ifdef RACELAB_SOURCE_DIR
   run["originalUriBaseIds"] = {
-      {kSrcRoot, {{"uri", absl::StrCat("file://", uri_path(RACELAB_SOURCE_DIR), "/")}}}};
+      {kSrcRoot,
+       {{"uri", absl::StrCat("file://", uri_path(RACELAB_SOURCE_DIR), "/")}}}};
 #endif
-  return {{"$schema", kSarifSchema}, {"version", "2.1.0"}, {"runs", json::array({run})}};
+  return {{"$schema", kSarifSchema},
+          {"version", "2.1.0"},
+          {"runs", json::array({run})}};
 }
 
 }  // namespace racelab
