@@ -8,7 +8,7 @@ namespace {
 // A corrupted container may go on to crash, hang, or return nonsense; those are
 // consequences of an already-caught race, not a different verdict.
 constexpr const char* kRaceFallout =
-    "crash,timeout,not_linearizable,use_after_free";
+    "crash,timeout,not_linearizable,use_after_free,concurrent_map_write";
 constexpr const char* kBoth = "stress,controlled";
 
 }  // namespace
@@ -59,13 +59,13 @@ const std::vector<ExpectationRow>& expectation_table() {
 
       // state/unlock_during_iteration: the seed bug.
       {"state/unlock_during_iteration", "seed_slow_reader", kBoth,
-       "not_linearizable,data_race", "use_after_free,crash",
+       "not_linearizable,data_race,map_iteration_during_write", "use_after_free,crash",
        "inserts rehash the map under the paused iterator; the yielded value is read unlocked"},
       {"state/unlock_during_iteration", "erase_during_iteration", kBoth,
-       "use_after_free,data_race,not_linearizable", "crash,timeout",
+       "use_after_free,data_race,not_linearizable,map_iteration_during_write", "crash,timeout",
        "erase frees the node the paused iterator stands on"},
-      {"state/unlock_during_iteration", "reentrant_yield", kBoth, "not_linearizable",
-       "use_after_free,crash",
+      {"state/unlock_during_iteration", "reentrant_yield", kBoth,
+       "not_linearizable,map_iteration_during_write", "use_after_free,crash",
        "the callback's inserts rehash the map under the iterator"},
       // state/snapshot: the seed's fix.
       {"state/snapshot", "seed_slow_reader", kBoth, "", "", "iterates a private copy"},
@@ -82,7 +82,7 @@ const std::vector<ExpectationRow>& expectation_table() {
       {"state/copy_on_write", "reentrant_yield", kBoth, "", "", "no lock is held during the callback"},
       // Generated programs.
       {"state/unlock_during_iteration", "generated", "controlled",
-       "not_linearizable,data_race,use_after_free", "crash",
+       "not_linearizable,data_race,use_after_free,map_iteration_during_write", "crash",
        "an iteration pauses while another thread sets or erases keys"},
       {"state/snapshot", "generated", "controlled", "", "", "iterates a private copy"},
       {"state/hold_lock", "generated", "controlled", "", "",

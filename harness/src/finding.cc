@@ -56,12 +56,13 @@ std::string format_oracles(const Oracles& o) {
   add(o.tsan, "tsan");
   add(o.invariants, "invariants");
   add(o.linearizability, "linearizability");
+  add(o.gomap, "gomap");
   return out.empty() ? "none" : out;
 }
 
 Oracles parse_oracles(const std::string& list) {
   if (list == "all") return Oracles{};
-  Oracles o{false, false, false};
+  Oracles o{false, false, false, false};
   if (list == "none") return o;
   size_t start = 0;
   while (start <= list.size()) {
@@ -71,8 +72,9 @@ Oracles parse_oracles(const std::string& list) {
     if (name == "tsan") o.tsan = true;
     else if (name == "invariants") o.invariants = true;
     else if (name == "linearizability") o.linearizability = true;
+    else if (name == "gomap") o.gomap = true;
     else throw std::invalid_argument("unknown oracle '" + name +
-                                     "' (known: tsan, invariants, linearizability, all, none)");
+                                     "' (known: tsan, invariants, linearizability, gomap, all, none)");
     start = end + 1;
   }
   return o;

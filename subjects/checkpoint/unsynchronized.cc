@@ -5,12 +5,13 @@
 // every caller, and no lock at all. Two first commits to different sessions
 // insert into the session map at once; a commit and a retrieve_index of one
 // session write and read the same vector. TSan reports the data race; Go's
-// runtime would die with "concurrent map writes".
+// runtime would die with "concurrent map writes", and racelab::GoMap (the
+// gomap oracle) reports the same.
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "checkpoint/variants.h"
+#include "racelab/go_map.h"
 
 namespace racelab::checkpoint {
 namespace {
@@ -40,9 +41,9 @@ class Unsynchronized final : public CheckpointStore {
  private:
   struct Session {
     std::vector<CheckpointId> index;
-    std::unordered_map<CheckpointId, std::string> payloads;
+    GoMap<CheckpointId, std::string> payloads{"checkpoint.payloads"};
   };
-  std::unordered_map<std::string, Session> sessions_;
+  GoMap<std::string, Session> sessions_{"checkpoint.sessions"};
 };
 
 }  // namespace

@@ -9,10 +9,13 @@
 // reorders the buckets under the iterator, so keys are skipped or yielded
 // twice (linearizability); the yielded references are read while a concurrent
 // set() overwrites the value (TSan: data race); a concurrent erase() frees the
-// node the iterator stands on (ASan: heap-use-after-free).
+// node the iterator stands on (ASan: heap-use-after-free). The map is a
+// racelab::GoMap, so the gomap oracle reports what Go's runtime would:
+// "concurrent map iteration and map write", and its fail-fast iterator sees
+// every write between two steps.
 #include <string>
-#include <unordered_map>
 
+#include "racelab/go_map.h"
 #include "racelab/sync.h"
 #include "state/variants.h"
 
@@ -48,7 +51,7 @@ class UnlockDuringIteration final : public StateStore {
 
  private:
   SharedMutex mu_{"state.mu"};
-  std::unordered_map<std::string, std::string> data_;
+  GoMap<std::string, std::string> data_{"state.data"};
 };
 
 }  // namespace

@@ -22,6 +22,7 @@ struct Oracles {
   bool tsan = true;
   bool invariants = true;       // the scenario's own checks
   bool linearizability = true;  // the family's sequential model
+  bool gomap = true;            // Go-runtime-style checks of racelab::GoMap
 };
 
 // "tsan,invariants,linearizability" <-> Oracles. parse_oracles throws

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "racelab/case.h"
+#include "racelab/go_map_oracle.h"
 #include "racelab/history.h"
 #include "racelab/op_context.h"
 #include "racelab/op_text.h"
@@ -167,6 +168,7 @@ controlled_internal::ScheduleOutcome run_schedule(
     if (oracles.invariants) scenario.check(program, history, *store, outcome.findings);
     if (oracles.linearizability) F::check_linearizability(history, outcome.findings);
   }
+  collect_go_map_findings(oracles.gomap, outcome.findings);
   for (Finding& f : take_sanitizer_findings()) outcome.findings.push_back(std::move(f));
   return outcome;
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "racelab/case.h"
+#include "racelab/go_map_oracle.h"
 #include "racelab/history.h"
 #include "racelab/op_context.h"
 #include "racelab/scenario.h"
@@ -110,6 +111,7 @@ RunObservation run_stress(const Scenario<F>& scenario,
   if (request.oracles.linearizability) {
     F::check_linearizability(history, observation.findings);
   }
+  collect_go_map_findings(request.oracles.gomap, observation.findings);
   return observation;
 }
 
