@@ -19,7 +19,7 @@ const std::vector<ExpectationRow>& expectation_table() {
       {"checkpoint/unsynchronized", "seed_concurrent_sessions", kBoth, "data_race",
        kRaceFallout, "first commits of 64 sessions insert into one unlocked map"},
       {"checkpoint/unsynchronized", "same_session_first_commit", kBoth, "data_race",
-       kRaceFallout, "8 unlocked commits write one session's map and vector"},
+       kRaceFallout, "8 threads' unlocked commits write the session map and one session's vector"},
       {"checkpoint/unsynchronized", "index_reader_vs_committer", kBoth, "data_race",
        kRaceFallout, "unlocked push_back while the index is copied"},
       // checkpoint/mutex: the seed's fix.

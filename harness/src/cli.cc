@@ -105,6 +105,30 @@ void print_list(const Registry& registry, std::ostream& out) {
   }
 }
 
+// The expectation table per oracle, as a Markdown table (docs/truth-table.md
+// is this output).
+void print_truth_table(const Registry& registry, std::ostream& out) {
+  out << "| subject | scenario | modes | verdict |";
+  for (const std::string& o : truth_table_oracles()) out << " " << o << " |";
+  out << " why |\n|---|---|---|---|";
+  for (size_t i = 0; i < truth_table_oracles().size(); ++i) out << "---|";
+  out << "---|\n";
+  for (const Expectation& e : registry.expectations()) {
+    std::string modes = absl::StrJoin(e.modes, ", ", [](std::string* o, Mode m) {
+      absl::StrAppend(o, to_string(m));
+    });
+    out << "| " << e.subject << " | " << e.scenario << " | " << modes << " | "
+        << (e.catches.empty() ? "clean" : "caught") << " |";
+    for (const std::string& o : truth_table_oracles()) {
+      out << " " << to_string(duty_of(e, o)) << " |";
+    }
+    out << " " << e.why << " |\n";
+  }
+  out << "\nMUST: this oracle must catch it; one of: at least one of the oracles so "
+         "marked must catch it; may: a consequence it may also report; -: it must stay "
+         "silent. The gate fails on a case whose runs break any of these.\n";
+}
+
 void add_run_options(CLI::App* cmd, RunOptions& run) {
   cmd->add_option("--runs", run.runs, "runs per case")->check(CLI::Range(1, 1000000));
   cmd->add_option("--seed", run.seed, "seed of the first run");
@@ -275,7 +299,11 @@ int run_cli(const Registry& registry, int argc, char** argv) {
       return kExitHarness;
     }
     if (*list) {
-      print_list(registry, std::cout);
+      if (truth_table) {
+        print_truth_table(registry, std::cout);
+      } else {
+        print_list(registry, std::cout);
+      }
       return kExitOk;
     }
     if (*child) {

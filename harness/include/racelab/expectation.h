@@ -24,6 +24,15 @@ struct Expectation {
   std::string why;
 };
 
+// The oracles of the truth table, and what an expectation asks of each:
+// kMust (every run that catches the bug must show this oracle's kind; it is
+// the only oracle named), kOneOf (one of several named oracles must fire),
+// kMay (a consequence it may report), kSilent (it must report nothing).
+enum class OracleDuty { kMust, kOneOf, kMay, kSilent };
+const std::vector<std::string>& truth_table_oracles();  // tsan, asan, linearizability, ...
+OracleDuty duty_of(const Expectation& e, const std::string& oracle);
+const char* to_string(OracleDuty duty);
+
 // "clean", or the kinds joined with " or ".
 std::string describe_expected(const Expectation& e);
 
