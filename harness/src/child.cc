@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "racelab/runner.h"
 #include "racelab/sanitizer_capture.h"
+#include "racelab/sched/strategy.h"
 #include "racelab/sync.h"
 #include "result_channel.h"
 
@@ -159,11 +160,18 @@ int child_main(const Registry& registry, const std::string& subject,
   try {
     Watchdog watchdog(options.run_timeout_ms, options.mode == Mode::kStress);
     observation = spec->run(request);
-  } catch (const std::exception& e) {
-    // A schedule that cannot be replayed or a program that does not parse:
-    // the input was wrong, not the subject.
+  } catch (const sched::ScheduleError& e) {
+    // A schedule that cannot be replayed: the input was wrong, not the subject.
     write_line(event_line("error", e.what()));
     return 2;
+  } catch (const InputError& e) {
+    write_line(event_line("error", e.what()));  // a program that does not parse
+    return 2;
+  } catch (const std::exception& e) {
+    // Anything else escaped the subject or a check of the state it left.
+    observation.findings.push_back({FindingKind::kCrash, "crash",
+                                    absl::StrCat("the run threw an exception: ", e.what()),
+                                    {}, std::nullopt, {}});
   }
   for (Finding& f : take_tsan_findings()) observation.findings.push_back(std::move(f));
   write_line(run_done_line(observation));

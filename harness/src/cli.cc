@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "racelab/demo.h"
 #include "racelab/gate.h"
 #include "racelab/json.h"
 #include "racelab/runner.h"
@@ -268,6 +269,11 @@ int run_cli(const Registry& registry, int argc, char** argv) {
   add_run_options(gate, gate_options.run);
   add_controlled_options(gate, gate_options.run);
 
+  std::vector<std::string> demo_args;
+  CLI::App* demo = app.add_subcommand(
+      "demo", "walk through an anti-pattern: code, failing interleaving, oracles, fix");
+  demo->add_option("name", demo_args, "anti-pattern (none: list them)");
+
   int child_run = 0;
   CLI::App* child = app.add_subcommand("__child", "(internal) one run of a case");
   child->group("");
@@ -279,9 +285,9 @@ int run_cli(const Registry& registry, int argc, char** argv) {
   add_run_options(child, run_options);
   add_controlled_options(child, run_options);
 
-  const std::set<std::string> commands = {"list", "run", "gate", "replay", "__child"};
+  const std::set<std::string> commands = {"list", "run", "gate", "replay", "demo", "__child"};
   if (argc > 1 && argv[1][0] != '-' && !commands.contains(argv[1])) {
-    std::cerr << "racelab: unknown command '" << argv[1] << "' (commands: list, run, gate, replay)\n";
+    std::cerr << "racelab: unknown command '" << argv[1] << "' (commands: list, run, gate, replay, demo)\n";
     return kExitUsage;
   }
   try {
@@ -306,6 +312,7 @@ int run_cli(const Registry& registry, int argc, char** argv) {
       }
       return kExitOk;
     }
+    if (*demo) return run_demo(registry, demo_args, std::cout);
     if (*child) {
       run_options.mode = parse_mode(mode_name);
       if (!run_options.replay_file.empty()) load_replay(run_options.replay_file, run_options.request);
@@ -355,7 +362,7 @@ int run_cli(const Registry& registry, int argc, char** argv) {
         if (!out) throw UsageError(absl::StrCat("--json: cannot write '", json_file, "'"));
       }
       if (!out_dir.empty()) {
-        GateResult single{{result}, result.mismatch.empty() ? 0 : 1};
+        GateResult single{{result}, result.mismatch.empty() ? 0 : 1, ""};
         GateOptions opts;
         opts.modes = {run_options.mode};
         opts.run = run_options;
@@ -377,6 +384,10 @@ int run_cli(const Registry& registry, int argc, char** argv) {
       }
       check_out_dir("--out", gate_options.out_dir);
       GateResult result = run_gate(registry, gate_options, std::cerr);
+      if (!result.harness_error.empty()) {
+        std::cerr << "racelab: internal error: " << result.harness_error << "\n";
+        return kExitHarness;
+      }
       if (result.cases.empty()) {
         throw UsageError(absl::StrCat("no case matches --subject '", gate_options.subject_filter,
                                       "' and --scenario '", gate_options.scenario_filter, "'"));

@@ -42,7 +42,18 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
       if (run.mode == Mode::kControlled) run.runs = options.controlled_runs;
       const Expectation* e = registry.find_expectation(jobs[i].spec->subject,
                                                        jobs[i].spec->scenario, run.mode);
-      result.cases[i] = run_case(*jobs[i].spec, e, run);
+      try {
+        result.cases[i] = run_case(*jobs[i].spec, e, run);
+      } catch (const std::exception& error) {
+        // The harness could not run the case (it could not start a child, say):
+        // record it and let the gate fail with status 3 once all workers end.
+        std::lock_guard lock(progress_mu);
+        if (result.harness_error.empty()) {
+          result.harness_error = absl::StrCat(jobs[i].spec->subject, " x ",
+                                              jobs[i].spec->scenario, ": ", error.what());
+        }
+        continue;
+      }
       std::lock_guard lock(progress_mu);
       const CaseResult& c = result.cases[i];
       progress << absl::StrFormat("[%3d/%d] %-4s %-32s %-27s %-10s %2d/%-2d %s\n",

@@ -206,6 +206,7 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options, int run_
   for (std::string line; std::getline(lines, line);) {
     nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (!j.is_object() || !j.contains("event")) continue;
+    try {
     const std::string event = j.value("event", "");
     if (event == "run_done") {
       done = true;
@@ -249,6 +250,13 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options, int run_
       done = true;
     } else if (event == "error") {
       throw InputError(absl::StrCat(case_name, ": ", j.value("message", "")));
+    }
+  } catch (const nlohmann::json::exception& e) {
+      // A line the child wrote while dying (or a subject that scribbled over
+      // the harness's memory): evidence of a crash, not a harness failure.
+      notices.push_back({FindingKind::kCrash, "crash",
+                         absl::StrCat("the run wrote a malformed result line (", e.what(), ")"),
+                         line.substr(0, 2000), std::nullopt, {}});
     }
   }
   if (done) return record;

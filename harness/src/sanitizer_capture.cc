@@ -10,6 +10,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "racelab_sanitizer_options.h"
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
@@ -349,3 +350,17 @@ __attribute__((no_sanitize("thread"))) void __tsan_on_report(void* report) {
 }
 }
 #endif
+
+// racelab's sanitizer defaults (from sanitizers/*.options), compiled in so that
+// every racelab process, the case children included, starts with them. They
+// live in this file, which every racelab binary links (the runner uses it), so
+// the linker pulls these strong definitions out of the static library; on their
+// own in an archive member they would lose to the runtime's weak ones.
+extern "C" {
+__attribute__((used, visibility("default"))) const char* __tsan_default_options() {
+  return RACELAB_TSAN_OPTIONS;
+}
+__attribute__((used, visibility("default"))) const char* __asan_default_options() {
+  return RACELAB_ASAN_OPTIONS;
+}
+}

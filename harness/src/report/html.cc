@@ -13,6 +13,7 @@
 // rect.wait, rect.finding, rect.lock-hold, line.switch), svg.histogram
 // g.bar[data-outcome]. Every string from a run is entity-escaped.
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 

@@ -373,7 +373,7 @@ Frame primary_frame(const CaseResult& c, const Finding& f) {
 }
 
 std::string repository_url() {
-  if (std::string url = env("RACELAB_DOCS_URL"); looks_like_url(url)) {
+  if (std::string url = env("RACELAB_REPOSITORY_URL"); looks_like_url(url)) {
     while (!url.empty() && url.back() == '/') url.pop_back();
     return url;
   }

@@ -51,8 +51,8 @@ Frame primary_frame(const CaseResult& c, const Finding& f);
 // True when `file` names a file of the repository (a relative path).
 bool is_project_file(std::string_view file);
 
-// Where the rules' help lives: RACELAB_DOCS_URL, else the repository of the
-// CI run (GitHub Actions or GitLab CI variables), else the project's home.
+// Where the rules' help lives: RACELAB_REPOSITORY_URL, else the repository of
+// the CI run (GitHub Actions or GitLab CI variables), else the project's home.
 // Never ends with '/'.
 std::string repository_url();
 std::string docs_url(std::string_view page_and_anchor);

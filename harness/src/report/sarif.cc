@@ -7,6 +7,7 @@
 // is one result. Level: "error" when the finding makes its case a mismatch
 // (the case fails and the kind is not one the case expects, or the expected
 // finding is missing), "note" when it is the finding the case expects.
+#include <algorithm>
 #include <map>
 
 #include "absl/strings/str_cat.h"

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <stdexcept>
@@ -90,7 +91,11 @@ class SchedulerCore {
   void block_on(const void* lock, const char* lock_name, LockMode mode);
   void acquired(const void* lock, const char* lock_name, LockMode mode);
   void released(const void* lock, LockMode mode);
-  void note(const std::string& text);
+  void note(std::string&& text);
+  void set_switch_observer(SwitchObserver observer, void* context) {
+    observer_ = observer;
+    observer_context_ = context;
+  }
 
   // The fiber entry: runs whichever logical thread it is given, once per run.
   static void fiber_main(void* core);
@@ -105,6 +110,7 @@ class SchedulerCore {
     bool started = false;
     const void* waiting_for = nullptr;
     LockMode waiting_mode = LockMode::kExclusive;
+    const char* site = "start";  // the scheduling point it stopped at last
   };
   struct Holder {
     int thread;
@@ -132,6 +138,8 @@ class SchedulerCore {
 
   ControlledScheduler* const hooks_;
   const SchedulerOptions options_;
+  SwitchObserver observer_ = nullptr;
+  void* observer_context_ = nullptr;
 
   // Kept from run to run.
   std::vector<std::unique_ptr<Fiber>> fibers_;
@@ -150,6 +158,10 @@ class SchedulerCore {
   std::vector<std::string> thread_errors_;
   std::exception_ptr error_;
   std::atomic<int> current_{-1};
+  // Sizes of the last run's decision list and trace: the next run reserves
+  // them up front instead of growing both vectors step by step.
+  std::size_t last_decisions_ = 0;
+  std::size_t last_rows_ = 0;
 };
 
 namespace {
@@ -167,6 +179,19 @@ const char* mode_name(LockMode mode) {
 
 std::string quoted(const char* name) {
   return std::string("'") + (name != nullptr ? name : "?") + "'";
+}
+
+// "<verb> '<name>'" plus " (shared)" for a shared lock: the text of a lock row,
+// built in one allocation (a row per lock operation is the scheduler's most
+// frequent string).
+std::string lock_row(const char* verb, const char* name, LockMode mode) {
+  const char* shown = name != nullptr ? name : "?";
+  const char* suffix = mode == LockMode::kShared ? " (shared)" : "";
+  std::string text;
+  text.reserve(std::strlen(verb) + std::strlen(shown) + std::strlen(suffix) +
+               3);
+  text.append(verb).append(" '").append(shown).append("'").append(suffix);
+  return text;
 }
 
 #ifdef RACELAB_SCHED_ASAN
@@ -268,6 +293,13 @@ int SchedulerCore::decide(int me, const char* what) {
     add_row(me, TraceKind::kSwitch,
             std::string("preempted at ") + quoted(what));
   }
+  if (me >= 0) threads_[static_cast<std::size_t>(me)].site = what;
+  if (observer_ != nullptr) {
+    const SwitchEvent event{me, what, next,
+                            threads_[static_cast<std::size_t>(next)].site,
+                            me_enabled && next != me};
+    observer_(event, observer_context_);
+  }
   decisions_.push_back(next);
   threads_[static_cast<std::size_t>(next)].started = true;
   current_.store(next, std::memory_order_relaxed);
@@ -302,10 +334,12 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   }
   locks_.clear();
   decisions_.clear();
+  decisions_.reserve(last_decisions_);
   preemptions_ = 0;
   status_ = RunResult::Status::kCompleted;
   deadlock_report_.clear();
   trace_ = Trace{count, {}};
+  trace_.rows.reserve(last_rows_);
   thread_errors_.clear();
   error_ = nullptr;
   if (fibers_.size() < threads.size()) fibers_.resize(threads.size());
@@ -348,6 +382,8 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
     std::exception_ptr error = std::exchange(error_, nullptr);
     std::rethrow_exception(error);
   }
+  last_decisions_ = decisions_.size();
+  last_rows_ = trace_.rows.size();
   RunResult result;
   result.status = status_;
   result.deadlock_report = std::move(deadlock_report_);
@@ -479,8 +515,7 @@ void SchedulerCore::block_on(const void* lock, const char* lock_name,
     LockState& state = locks_[lock];
     state.name = lock_name;
     add_row(me, TraceKind::kLockWaited,
-            "blocked on " + quoted(lock_name) +
-                (mode == LockMode::kShared ? " (shared)" : ""));
+            lock_row("blocked on", lock_name, mode));
     to = fiber_of(decide(me, "block"));
     from = fiber_of(me);
   }
@@ -496,9 +531,7 @@ void SchedulerCore::acquired(const void* lock, const char* lock_name,
   LockState& state = locks_[lock];
   state.name = lock_name;
   state.holders.push_back(Holder{me, mode});
-  add_row(me, TraceKind::kLockAcquired,
-          "acquired " + quoted(lock_name) +
-              (mode == LockMode::kShared ? " (shared)" : ""));
+  add_row(me, TraceKind::kLockAcquired, lock_row("acquired", lock_name, mode));
 }
 
 void SchedulerCore::released(const void* lock, LockMode mode) {
@@ -515,9 +548,7 @@ void SchedulerCore::released(const void* lock, LockMode mode) {
                           [&](const Holder& h) { return h.thread == me; });
   }
   if (holder != state.holders.end()) state.holders.erase(holder);
-  add_row(me, TraceKind::kLockReleased,
-          "released " + quoted(state.name) +
-              (mode == LockMode::kShared ? " (shared)" : ""));
+  add_row(me, TraceKind::kLockReleased, lock_row("released", state.name, mode));
   // Waiters retry; those that still find the lock busy block again.
   for (LogicalThread& thread : threads_) {
     if (thread.status == Status::kBlocked && thread.waiting_for == lock) {
@@ -527,11 +558,11 @@ void SchedulerCore::released(const void* lock, LockMode mode) {
   }
 }
 
-void SchedulerCore::note(const std::string& text) {
+void SchedulerCore::note(std::string&& text) {
   const int me = current();
   if (me < 0) return;
   HarnessScope harness;
-  add_row(me, TraceKind::kOperation, std::string(text.data(), text.size()));
+  add_row(me, TraceKind::kOperation, std::move(text));
 }
 
 std::string SchedulerCore::describe_wait(int thread) const {
@@ -643,8 +674,19 @@ RunResult ControlledScheduler::run(
   return core_->run(threads, strategy);
 }
 
+void ControlledScheduler::set_switch_observer(SwitchObserver observer,
+                                              void* context) {
+  if (internal::t_active == core_.get()) {
+    throw std::logic_error(
+        "ControlledScheduler::set_switch_observer called during a run");
+  }
+  core_->set_switch_observer(observer, context);
+}
+
 void ControlledScheduler::note(std::string text) {
-  if (internal::SchedulerCore* core = internal::t_active) core->note(text);
+  if (internal::SchedulerCore* core = internal::t_active) {
+    core->note(std::move(text));
+  }
 }
 
 int ControlledScheduler::current_thread() {

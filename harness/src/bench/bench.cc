@@ -1,0 +1,95 @@
+// `racelab bench` (bench.h): runs the chosen sections in order and ends with
+// the controlled/stress ratio line.
+#include "racelab/bench.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "bench_internal.h"
+#include "racelab/sanitizer_capture.h"
+
+namespace racelab {
+namespace bench_internal {
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const size_t mid = values.size() / 2;
+  if (values.size() % 2 == 1) return values[mid];
+  return (values[mid - 1] + values[mid]) / 2;
+}
+
+std::string fmt(double value) {
+  const double magnitude = std::fabs(value);
+  if (magnitude >= 100) return absl::StrFormat("%.0f", value);
+  if (magnitude >= 10) return absl::StrFormat("%.1f", value);
+  if (magnitude >= 1) return absl::StrFormat("%.2f", value);
+  return absl::StrFormat("%.3g", value);
+}
+
+}  // namespace bench_internal
+
+int run_bench(const Registry& registry, const BenchOptions& given,
+              std::ostream& out) {
+  using namespace bench_internal;
+  BenchOptions options = given;
+  if (options.quick) {
+    options.seeds = std::min(options.seeds, 3);
+    options.budget = std::min(options.budget, 200);
+    options.max_stress_runs = std::min(options.max_stress_runs, 3);
+    options.measure_ms = std::min(options.measure_ms, 200);
+    options.fuzz_seconds = std::min(options.fuzz_seconds, 1);
+  }
+  const std::set<std::string> known = {"all", "throughput", "first", "oracles",
+                                       "fuzz"};
+  std::set<std::string> sections;
+  for (absl::string_view part :
+       absl::StrSplit(options.sections, ',', absl::SkipEmpty())) {
+    const std::string name(part);
+    if (!known.contains(name)) {
+      out << "racelab bench: unknown section '" << name
+          << "' (known: throughput, first, oracles, fuzz, all)\n";
+      return 2;
+    }
+    sections.insert(name);
+  }
+  if (options.seeds < 1 || options.budget < 1 || options.max_stress_runs < 1 ||
+      options.measure_ms < 1 || options.fuzz_seconds < 1) {
+    out << "racelab bench: --seeds, --budget, --max-stress-runs, --measure-ms "
+           "and --fuzz-seconds must be positive\n";
+    return 2;
+  }
+  auto wanted = [&](const char* name) {
+    return sections.contains("all") || sections.contains(name);
+  };
+
+  out << "racelab bench ("
+      << (built_with_tsan()   ? "ThreadSanitizer build"
+          : built_with_asan() ? "AddressSanitizer build"
+                              : "no sanitizer")
+      << (options.quick ? ", --quick" : "") << ")\n\n";
+  double ratio = -1;
+  out << std::flush;  // long runs: show each section as soon as it is done
+  if (wanted("throughput")) {
+    ratio = throughput_section(options, out);
+    out << std::flush;
+  }
+  if (wanted("first")) first_finding_section(registry, options, out);
+  if (wanted("oracles")) {
+    oracle_section(registry, options, out);
+    out << std::flush;
+  }
+  if (wanted("fuzz")) fuzz_section(options, out);
+  if (ratio >= 0) {
+    out << "controlled/stress ratio: " << absl::StrFormat("%.2f", ratio)
+        << "\n";
+  }
+  return 0;
+}
+
+}  // namespace racelab

@@ -1,0 +1,73 @@
+// Shared pieces of `racelab bench` (bench.h): timing, medians, table cells,
+// and the sections run_bench puts together.
+#ifndef RACELAB_HARNESS_SRC_BENCH_BENCH_INTERNAL_H_
+#define RACELAB_HARNESS_SRC_BENCH_BENCH_INTERNAL_H_
+
+#include <chrono>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "racelab/bench.h"
+#include "racelab/case.h"
+#include "racelab/registry.h"
+
+namespace racelab::bench_internal {
+
+using Clock = std::chrono::steady_clock;
+
+inline double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The median of `values` (0 for none).
+double median(std::vector<double> values);
+
+// Calls `fn` a few times to warm up, then until `ms` milliseconds have passed;
+// returns calls per second.
+template <class Fn>
+double per_second(int ms, Fn fn) {
+  for (int i = 0; i < 3; ++i) fn();
+  const auto start = Clock::now();
+  long calls = 0;
+  double elapsed = 0;
+  do {
+    fn();
+    ++calls;
+    elapsed = seconds_since(start);
+  } while (elapsed * 1000 < ms);
+  return static_cast<double>(calls) / elapsed;
+}
+
+// "12345", "12.3", "0.123": three significant digits for small numbers.
+std::string fmt(double value);
+
+// Schedules (controlled) or runs (stress) per second of the fixed state
+// program of `threads` x `ops` operations on state/snapshot, in process, with
+// `oracles` (the sanitizer oracle is the process's own: see oracle_section).
+// `problems` counts runs that reported a finding (there should be none).
+double controlled_rate(int threads, int ops, const Oracles& oracles, int ms,
+                       std::uint64_t seed, int* problems);
+double stress_rate(int threads, int ops, const Oracles& oracles, int ms,
+                   std::uint64_t seed, int* problems);
+
+// The throughput of the fixed state programs (in process, subject
+// state/snapshot). Returns the controlled/stress ratio of the 2 x 8 program.
+double throughput_section(const BenchOptions& options, std::ostream& out);
+
+// Schedules per second with each in-process oracle off, and tsan's cost
+// through child processes.
+void oracle_section(const Registry& registry, const BenchOptions& options,
+                    std::ostream& out);
+
+// Schedules and wall time to the first finding of every buggy case.
+void first_finding_section(const Registry& registry,
+                           const BenchOptions& options, std::ostream& out);
+
+// libFuzzer exec/s of every fuzz target that is built.
+void fuzz_section(const BenchOptions& options, std::ostream& out);
+
+}  // namespace racelab::bench_internal
+
+#endif  // RACELAB_HARNESS_SRC_BENCH_BENCH_INTERNAL_H_

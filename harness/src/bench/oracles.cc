@@ -1,0 +1,118 @@
+// `racelab bench`, oracle section: what each oracle costs per schedule. The
+// in-process oracles (invariants, linearizability, gomap) are toggled through
+// Oracles on the fixed program; tsan cannot be (its switch, TSAN_OPTIONS
+// report_bugs=0, is process-wide and leaves the instrumentation on), so it is
+// measured through child processes, as `racelab run` uses them.
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "bench_internal.h"
+#include "racelab/runner.h"
+#include "racelab/sanitizer_capture.h"
+
+namespace racelab::bench_internal {
+namespace {
+
+struct Toggle {
+  const char* name;
+  Oracles oracles;
+};
+
+std::vector<Toggle> toggles() {
+  Oracles all;
+  Oracles no_invariants = all;
+  no_invariants.invariants = false;
+  Oracles no_lin = all;
+  no_lin.linearizability = false;
+  Oracles no_gomap = all;
+  no_gomap.gomap = false;
+  Oracles none = all;
+  none.invariants = none.linearizability = none.gomap = false;
+  return {{"all on", all},
+          {"invariants off", no_invariants},
+          {"linearizability off", no_lin},
+          {"gomap off", no_gomap},
+          {"all three off", none}};
+}
+
+// Wall time of one controlled child run of `spec` with `budget` schedules.
+double child_seconds(const CaseSpec& spec, const BenchOptions& options,
+                     bool tsan, int budget, int* schedules) {
+  RunOptions run;
+  run.mode = Mode::kControlled;
+  run.seed = options.seed;
+  run.self_exe = options.self_exe;
+  run.run_timeout_ms = 60000;
+  run.oracles.tsan = tsan;
+  run.request.strategy = "random";
+  run.request.budget = budget;
+  run.request.shrink = false;
+  const auto start = Clock::now();
+  RunRecord record = run_in_child(spec, run, 0);
+  const double seconds = seconds_since(start);
+  *schedules = record.schedules;
+  return seconds;
+}
+
+}  // namespace
+
+void oracle_section(const Registry& registry, const BenchOptions& options,
+                    std::ostream& out) {
+  out << "== oracle cost: controlled schedules per second with each oracle "
+         "on and off ==\n"
+      << "in process, state/snapshot, the fixed programs, random strategy; "
+         "cost = us/sched(all on) - us/sched(off). state/snapshot keeps no "
+         "GoMap, so gomap only costs its (empty) collection here.\n";
+  out << absl::StrFormat("%-8s %-20s %12s %10s %12s\n", "program", "oracles",
+                         "sched/s", "us/sched", "cost us");
+  for (int threads : {2, 4}) {
+    double us_all_on = 0;
+    for (const Toggle& t : toggles()) {
+      int problems = 0;
+      const double rate = controlled_rate(
+          threads, 8, t.oracles, options.measure_ms, options.seed, &problems);
+      const double us = 1e6 / rate;
+      if (std::string(t.name) == "all on") us_all_on = us;
+      out << absl::StrFormat(
+          "%-8s %-20s %12s %10s %12s\n", absl::StrCat(threads, " x 8"), t.name,
+          fmt(rate), fmt(us),
+          std::string(t.name) == "all on" ? "-" : fmt(us_all_on - us));
+    }
+  }
+
+  out << "\ntsan (child processes, state/snapshot x generated, random, "
+         "no shrink; per schedule = (t(B) - t(1)) / (B - 1), median of 3):\n";
+  if (!built_with_tsan()) {
+    out << "  skipped: not a ThreadSanitizer build (run build/tsan/racelab "
+           "bench)\n\n";
+    return;
+  }
+  const CaseSpec* spec = registry.find_case("state/snapshot", "generated");
+  if (spec == nullptr) {
+    out << "  skipped: the registry has no state/snapshot x generated case\n\n";
+    return;
+  }
+  const int budget = options.quick ? 50 : 500;
+  out << absl::StrFormat("  %-10s %12s %10s %12s\n", "tsan", "sched/s",
+                         "us/sched", "B");
+  for (bool tsan : {true, false}) {
+    std::vector<double> per_schedule;
+    for (int rep = 0; rep < 3; ++rep) {
+      int one = 0, many = 0;
+      const double t1 = child_seconds(*spec, options, tsan, 1, &one);
+      const double tb = child_seconds(*spec, options, tsan, budget, &many);
+      if (many > one) per_schedule.push_back((tb - t1) / (many - one));
+    }
+    const double s = median(per_schedule);
+    out << absl::StrFormat("  %-10s %12s %10s %12d\n",
+                           tsan ? "on" : "off (report_bugs=0)",
+                           s > 0 ? fmt(1 / s) : "-", fmt(s * 1e6), budget);
+  }
+  out << "  (report_bugs=0 keeps the instrumentation: on a clean subject the "
+         "two rows differ only by noise; what TSan costs is the TSan build "
+         "against the release build, see docs/performance.md)\n\n";
+}
+
+}  // namespace racelab::bench_internal

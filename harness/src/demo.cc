@@ -1,0 +1,413 @@
+// The teaching demo (racelab/demo.h): one walk-through per anti-pattern of
+// the reference catalog, built from real runs of racelab's own cases.
+#include "racelab/demo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "racelab/runner.h"
+#include "racelab/sanitizer_capture.h"
+#include "racelab/sched/schedule_file.h"
+
+#ifndef RACELAB_SOURCE_DIR
+#define RACELAB_SOURCE_DIR "."
+#endif
+
+namespace racelab {
+namespace {
+
+constexpr int kWidth = 78;
+constexpr int kBudget = 300;  // schedules per controlled search
+constexpr int kMaxDiffLines = 60;
+constexpr int kStressRuns = 3;
+
+struct AntiPattern {
+  const char* name;
+  const char* buggy;  // subject
+  const char* fixed;  // subject
+  const char* scenario;
+  const char* marker;   // the excerpt centres on the first line with this
+  const char* summary;  // one line, for the list
+  const char* story;    // what goes wrong
+  const char* oracles;  // which oracle sees it, and why the others do not
+};
+
+const std::vector<AntiPattern>& anti_patterns() {
+  static const auto* list = new std::vector<AntiPattern>{
+      {"concurrent-map-write", "checkpoint/unsynchronized", "checkpoint/mutex",
+       "seed_concurrent_sessions", "unsynchronized map write",
+       "shared maps written with no lock at all (the checkpoint seed)",
+       "Every commit inserts into one session map that no lock protects. Two "
+       "first commits to different sessions insert at once; in Go the runtime "
+       "dies with 'concurrent map writes', in C++ the hash table's buckets are "
+       "corrupted silently.",
+       "This is a data race in the plain sense: two threads write the same "
+       "memory with no happens-before edge between them, so TSan reports it "
+       "on the first schedule that interleaves the two inserts. The gomap "
+       "oracle reports it the way Go's runtime would. Linearizability and the "
+       "invariants only notice when the corruption happens to lose a commit."},
+      {"iteration-during-write", "state/unlock_during_iteration",
+       "state/snapshot", "seed_slow_reader", "BUG",
+       "an iterator held across unlock / yield / relock (the state seed)",
+       "all() walks the hash map, releasing the read lock around every "
+       "callback and re-taking it to advance. A set() in that window rehashes "
+       "the map under the paused iterator: keys are skipped or yielded twice, "
+       "and the reference handed to the callback may be overwritten or freed.",
+       "Every map access in all() happens under the lock, so a "
+       "happens-before detector sees mostly ordered accesses: on the Go "
+       "original, -race reported nothing in 20 of 20 runs. TSan fires only "
+       "when the callback reads a yielded value that a concurrent set() "
+       "overwrites after the unlock. What breaks is the promise of all() "
+       "(one consistent state): the linearizability oracle sees it when the "
+       "rehash actually reorders the buckets under the iterator, which the "
+       "full-size program (1000 keys) does and the small controlled one (8 "
+       "keys) rarely does; gomap flags any write during an iteration, "
+       "whatever its effect, as Go's runtime does."},
+      {"escaping-reference", "checkpoint/escaping_index", "checkpoint/mutex",
+       "index_reader_vs_committer", "BUG",
+       "a view of locked data returned to the caller, read after unlock",
+       "retrieve_index() takes the lock, but returns a view of the session's "
+       "internal vector; the caller ranges over it after the lock is gone "
+       "while a commit push_back()s into the same vector, possibly "
+       "reallocating it.",
+       "The reader's access happens after the unlock, so no lock orders it "
+       "against the committer's write: TSan reports the race. ASan reports "
+       "heap-use-after-free when the vector reallocates (the asan build). "
+       "Linearizability sees a stale or torn index only sometimes."},
+      {"check-then-act", "checkpoint/split_lock", "checkpoint/mutex",
+       "same_session_first_commit", "BUG",
+       "a check under the lock, the act under a second acquisition",
+       "commit() looks the session up under the lock; when it is missing it "
+       "builds the session outside the lock and publishes it under the lock "
+       "again. Two first commits to one session both see 'missing', both "
+       "build, and the second publish overwrites the first: a commit that "
+       "returned an id is lost.",
+       "Every shared access is under the lock, so there is no data race and "
+       "TSan is silent on every schedule: a happens-before detector checks "
+       "that accesses are ordered, not that the check still holds when the "
+       "act happens. The lost commit is a result no sequential order "
+       "explains: the linearizability oracle and the scenario's invariants "
+       "catch it."},
+      {"lock-held-across-callback", "state/hold_lock", "state/snapshot",
+       "reentrant_yield", "held across every callback",
+       "the read lock held while user callbacks run (deadlocks on re-entry)",
+       "all() holds the read lock for the whole iteration, callbacks "
+       "included. A callback that writes to the state calls set(), which "
+       "needs the write lock its own thread already holds shared: the lock "
+       "is not re-entrant, and the thread waits for itself forever.",
+       "Nothing races and no result is wrong, so TSan, linearizability and "
+       "the invariants have nothing to judge: the run never finishes. The "
+       "deadlock is reported whichever oracles are selected: in controlled "
+       "mode the scheduler sees every live thread blocked and reports the "
+       "wait-for cycle at once; in stress mode racelab's locks notice a "
+       "thread requesting a lock it already holds."},
+  };
+  return *list;
+}
+
+// Word-wraps `text` to kWidth columns, each line starting with `indent`.
+std::string wrap(const std::string& text, const std::string& indent = "  ") {
+  std::istringstream words(text);
+  std::string word, line, out;
+  while (words >> word) {
+    if (!line.empty() && static_cast<int>(indent.size() + line.size() + 1 +
+                                          word.size()) > kWidth) {
+      out += indent + line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty()) out += indent + line + "\n";
+  return out;
+}
+
+std::string heading(int number, const std::string& title) {
+  return absl::StrCat("\n", number, ". ", title, "\n");
+}
+
+std::string source_path(const Registry& registry, const std::string& subject) {
+  const CatalogEntry* entry = registry.find_subject(subject);
+  if (entry == nullptr || entry->source.empty()) return "";
+  return absl::StrCat(RACELAB_SOURCE_DIR, "/", entry->source);
+}
+
+std::string repo_path(const Registry& registry, const std::string& subject) {
+  const CatalogEntry* entry = registry.find_subject(subject);
+  return entry == nullptr ? subject : entry->source;
+}
+
+// The lines around the first line containing `marker` (else "BUG"), with
+// line numbers; the marked line starts with '>'.
+std::string excerpt(const std::string& path, const std::string& marker) {
+  std::ifstream in(path);
+  if (!in) return absl::StrCat("  (cannot read ", path, ")\n");
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  int at = -1;
+  for (const std::string& m : {marker, std::string("BUG")}) {
+    for (int i = 0; i < static_cast<int>(lines.size()) && at < 0; ++i) {
+      if (lines[i].find(m) != std::string::npos) at = i;
+    }
+  }
+  if (at < 0) at = 0;
+  const int from = std::max(0, at - 9);
+  const int to = std::min(static_cast<int>(lines.size()), at + 7);
+  std::string out;
+  for (int i = from; i < to; ++i) {
+    out +=
+        absl::StrFormat("%s%4d | %s\n", i == at ? ">" : " ", i + 1, lines[i]);
+  }
+  return out;
+}
+
+RunOptions controlled_options(const Oracles& oracles) {
+  RunOptions options;
+  options.mode = Mode::kControlled;
+  options.runs = 1;
+  options.seed = 1;
+  options.oracles = oracles;
+  options.run_timeout_ms = 20000;
+  options.request.strategy = "pct";
+  options.request.budget = kBudget;
+  return options;
+}
+
+Oracles only(const std::string& name) {
+  Oracles o;
+  o.tsan = name == "tsan";
+  o.linearizability = name == "linearizability";
+  o.invariants = name == "invariants";
+  o.gomap = name == "gomap";
+  return o;
+}
+
+// The findings of a case, one wrapped line each (at most `cap`).
+std::string findings_text(const CaseResult& result, size_t cap) {
+  std::string out;
+  for (size_t i = 0; i < result.findings.size() && i < cap; ++i) {
+    const Finding& f = result.findings[i].finding;
+    out += wrap(
+        absl::StrCat("[", to_string(f.kind), ", ", f.oracle, "] ", f.summary),
+        "    ");
+  }
+  if (result.findings.size() > cap) {
+    out +=
+        absl::StrCat("    ... and ", result.findings.size() - cap, " more\n");
+  }
+  return out;
+}
+
+std::string write_schedule_file(const CaseResult& c, const std::string& subject,
+                                const std::string& path) {
+  if (c.schedule.program.size() < 3) return "";
+  sched::ScheduleFile file;
+  file.subject = subject;
+  file.scenario = c.scenario;
+  file.mode = "controlled";
+  file.strategy = "pct";
+  file.seed = 1;
+  const auto& lines = c.schedule.program;
+  file.extra = {{"setup", lines.front().empty() ? "-" : lines.front()},
+                {"finale", lines.back().empty() ? "-" : lines.back()}};
+  file.program.assign(lines.begin() + 1, lines.end() - 1);
+  file.decisions = c.schedule.decisions;
+  std::ofstream out(path);
+  out << sched::write_schedule(file);
+  return out ? path : "";
+}
+
+// `diff -u` of two files, relabelled with their repo paths, capped.
+std::string unified_diff(const std::string& a, const std::string& b,
+                         const std::string& label_a,
+                         const std::string& label_b) {
+  const std::string command =
+      absl::StrCat("diff -u --label 'a/", label_a, "' --label 'b/", label_b,
+                   "' '", a, "' '", b, "' 2>&1");
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return "  (cannot run diff)\n";
+  std::string out;
+  int lines = 0, dropped = 0;
+  char buffer[512];
+  std::string line;
+  while (fgets(buffer, sizeof buffer, pipe) != nullptr) {
+    line += buffer;
+    if (line.empty() || line.back() != '\n') continue;
+    if (lines < kMaxDiffLines) {
+      out += line;
+      ++lines;
+    } else {
+      ++dropped;
+    }
+    line.clear();
+  }
+  pclose(pipe);
+  if (dropped > 0) {
+    out += absl::StrCat("... ", dropped, " more lines: diff -u ", label_a, " ",
+                        label_b, "\n");
+  }
+  return out;
+}
+
+void list(std::ostream& out) {
+  out << "racelab demo: anti-patterns of the reference catalog\n\n";
+  for (const AntiPattern& p : anti_patterns()) {
+    out << "  " << p.name << "\n"
+        << wrap(p.summary, "      ")
+        << wrap(absl::StrCat(p.buggy, " -> ", p.fixed, " (", p.scenario, ")"),
+                "      ");
+  }
+  out << "\nracelab demo <name> walks one: the buggy code, the failing "
+         "interleaving,\nwhat each oracle said, the fix, and the fixed store "
+         "on the same schedule.\n";
+}
+
+int walk(const Registry& registry, const AntiPattern& p, std::ostream& out) {
+  const CaseSpec* buggy = registry.find_case(p.buggy, p.scenario);
+  const CaseSpec* fixed = registry.find_case(p.fixed, p.scenario);
+  if (buggy == nullptr || fixed == nullptr) {
+    std::cerr << "racelab: demo " << p.name << ": the catalog has no case "
+              << p.buggy << " / " << p.fixed << " x " << p.scenario << "\n";
+    return 2;
+  }
+  out << "== " << p.name << " ==\n"
+      << wrap(p.story)
+      << wrap(absl::StrCat("buggy subject ", p.buggy, ", fixed subject ",
+                           p.fixed, ", scenario ", p.scenario, "."));
+
+  out << heading(
+      1, absl::StrCat("The buggy code (", repo_path(registry, p.buggy), ")"));
+  out << excerpt(source_path(registry, p.buggy), p.marker);
+
+  // The search, with every oracle.
+  out << heading(2, "The minimal failing interleaving");
+  CaseResult result = run_case(
+      *buggy, registry.find_expectation(p.buggy, p.scenario, Mode::kControlled),
+      controlled_options(Oracles{}));
+  std::string schedule_path;
+  if (result.findings.empty()) {
+    out << wrap(absl::StrCat("No schedule failed within ", result.schedules,
+                             " schedules (pct, seed 1)."));
+  } else {
+    out << wrap(
+        absl::StrCat("Controlled mode, pct strategy, seed 1: schedule ",
+                     result.first_failing + 1, " of ", result.schedules,
+                     " failed; shrunk to ", result.schedule.preemptions,
+                     " preemption(s), ", result.schedule.decisions.size(),
+                     " scheduling decisions. One column per logical thread:"));
+    out << result.trace_table;
+    out << "  findings:\n" << findings_text(result, 5);
+    std::error_code ec;
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path(ec) / "racelab-demo";
+    std::filesystem::create_directories(dir, ec);
+    schedule_path = write_schedule_file(
+        result, p.buggy, (dir / absl::StrCat(p.name, ".schedule")).string());
+    if (!schedule_path.empty()) {
+      out << "  schedule saved: racelab replay " << schedule_path << "\n";
+    }
+  }
+
+  out << heading(3, "What each oracle said (one oracle at a time)");
+  out << absl::StrFormat(
+      "  %-16s %-30s %s\n", "oracle",
+      absl::StrCat("controlled (", kBudget, " schedules)"),
+      absl::StrCat("stress (", kStressRuns, " runs, full size)"));
+  for (const char* oracle :
+       {"tsan", "linearizability", "invariants", "gomap"}) {
+    if (std::string(oracle) == "tsan" && !built_with_tsan()) {
+      out << absl::StrFormat(
+          "  %-16s not in this build (use build/tsan/racelab)\n", oracle);
+      continue;
+    }
+    CaseResult c = run_case(*buggy, nullptr, controlled_options(only(oracle)));
+    std::string controlled =
+        c.findings.empty()
+            ? std::string("silent")
+            : absl::StrCat(c.observed(), " @", c.first_failing + 1);
+    std::string stress = "-";
+    if (buggy->runs_in(Mode::kStress)) {
+      RunOptions options;
+      options.mode = Mode::kStress;
+      options.runs = kStressRuns;
+      options.oracles = only(oracle);
+      options.run_timeout_ms = 5000;
+      CaseResult r = run_case(*buggy, nullptr, options);
+      stress = r.findings.empty()
+                   ? std::string("silent")
+                   : absl::StrCat(r.observed(), " ", r.runs_with_finding, "/",
+                                  r.runs);
+    }
+    out << absl::StrFormat("  %-16s %-30s %s\n", oracle, controlled, stress);
+  }
+  out << "  (@N: first failing schedule; k/n: runs with a finding)\n";
+  out << wrap(p.oracles);
+
+  out << heading(4, "The fix");
+  out << unified_diff(
+      source_path(registry, p.buggy), source_path(registry, p.fixed),
+      repo_path(registry, p.buggy), repo_path(registry, p.fixed));
+
+  out << heading(
+      5, absl::StrCat("The fixed store (", p.fixed, ") on the same schedule"));
+  bool replayed = false;
+  if (!schedule_path.empty()) {
+    const std::string fixed_path =
+        schedule_path.substr(0, schedule_path.size() - 9) + ".fixed.schedule";
+    if (!write_schedule_file(result, p.fixed, fixed_path).empty()) {
+      RunOptions options = controlled_options(Oracles{});
+      options.replay_file = fixed_path;
+      try {
+        CaseResult r = run_case(*fixed, nullptr, options);
+        replayed = true;
+        out << wrap(absl::StrCat(
+            "Replaying the same program and decisions against ", p.fixed, ": ",
+            r.findings.empty() ? "clean."
+                               : absl::StrCat("FAILED: ", r.observed(), ".")));
+      } catch (const std::exception& e) {
+        out << wrap(absl::StrCat(
+            "The recorded decisions cannot be replayed exactly against ",
+            p.fixed,
+            ": its scheduling points differ (it takes other locks at other "
+            "moments), so the schedule diverges (",
+            e.what(), ")."));
+      }
+    }
+  }
+  CaseResult clean = run_case(
+      *fixed, registry.find_expectation(p.fixed, p.scenario, Mode::kControlled),
+      controlled_options(Oracles{}));
+  out << wrap(absl::StrCat(
+      replayed ? "And beyond that one schedule: " : "Instead: ",
+      "the fixed store under the same program and the same strategy seed (pct, "
+      "seed 1) is ",
+      clean.findings.empty()
+          ? "clean"
+          : absl::StrCat("NOT clean (", clean.observed(), ")"),
+      " over ", clean.schedules, " schedules, with every oracle on."));
+  return 0;
+}
+
+}  // namespace
+
+int run_demo(const Registry& registry, const std::vector<std::string>& args,
+             std::ostream& out) {
+  if (args.empty()) {
+    list(out);
+    return 0;
+  }
+  for (const AntiPattern& p : anti_patterns()) {
+    if (args.front() == p.name) return walk(registry, p, out);
+  }
+  std::cerr << "racelab: demo: unknown anti-pattern '" << args.front()
+            << "' (racelab demo lists them)\n";
+  return 2;
+}
+
+}  // namespace racelab
