@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev catch2
   libabsl-dev nlohmann-json3-dev libcli11-dev libpugixml-dev
   chromium                              # renders index.html in the report tests (headless)
+  zip                                   # fuzz/build.sh packs the seed corpora
 )
 # The report tests validate JSON with ajv from npm: Debian's nodejs and npm
 # unless a Node.js (with its npm) is already installed.

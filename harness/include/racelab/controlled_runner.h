@@ -20,6 +20,7 @@
 #include "racelab/history.h"
 #include "racelab/op_context.h"
 #include "racelab/op_text.h"
+#include "racelab/runner.h"
 #include "racelab/scenario.h"
 #include "racelab/sched/scheduler.h"
 #include "racelab/sched/strategy.h"
@@ -87,19 +88,18 @@ std::vector<std::string> encode_program(const Program<typename F::Op>& program) 
   return lines;
 }
 
-// Throws std::invalid_argument naming the first operation that does not parse.
+// Throws InputError naming the first operation that does not parse.
 template <class F>
 Program<typename F::Op> decode_program(const std::vector<std::string>& lines) {
   if (lines.size() < 3) {
-    throw std::invalid_argument("a program needs a setup line, one thread and a finale line");
+    throw InputError("a program needs a setup line, one thread and a finale line");
   }
   auto parse_line = [](const std::string& line) {
     std::vector<typename F::Op> ops;
     for (const std::string& text : split_program_line(line)) {
       std::optional<typename F::Op> op = F::parse(text);
       if (!op) {
-        throw std::invalid_argument("'" + text + "' is not a " + std::string(F::kName) +
-                                    " operation");
+        throw InputError("'" + text + "' is not a " + std::string(F::kName) + " operation");
       }
       ops.push_back(std::move(*op));
     }
@@ -134,13 +134,20 @@ controlled_internal::ScheduleOutcome run_schedule(
     for (EventT& e : nested) out.push_back(std::move(e));
   };
 
+  // Every vector is reserved for the program's operations up front: growing
+  // them event by event moved every recorded event several times.
+  const int n = static_cast<int>(program.threads.size());
+  std::size_t total = program.setup.size() + program.finale.size();
+  for (const auto& ops : program.threads) total += ops.size();
   History<Op, Result> history;
+  history.reserve(total);
   ControlledContext setup_ctx(kSetupThread);
   for (const Op& op : program.setup) run_op(op, setup_ctx, history);
 
-  const int n = static_cast<int>(program.threads.size());
   std::vector<std::vector<EventT>> per_thread(n);
+  for (int t = 0; t < n; ++t) per_thread[t].reserve(program.threads[t].size());
   std::vector<std::function<void()>> bodies;
+  bodies.reserve(n);
   for (int t = 0; t < n; ++t) {
     bodies.push_back([&, t] {
       ControlledContext ctx(t);

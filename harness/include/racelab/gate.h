@@ -26,6 +26,7 @@ struct GateOptions {
 struct GateResult {
   std::vector<CaseResult> cases;
   int mismatches = 0;
+  std::string harness_error;  // set when a case could not be run at all
 };
 
 GateResult run_gate(const Registry& registry, const GateOptions& options,

@@ -1,0 +1,76 @@
+// Catch2 (v2) integration of the store-implementer kit: one line per store
+// registers one test case per scenario x mode, judged by all oracles.
+//
+//   #include <catch2/catch.hpp>
+//   #include "racelab/catch2.h"
+//   RACELAB_CATCH2_STORE_TESTS(MutexRingTraits);
+//   RACELAB_CATCH2_EXPECT_CAUGHT(SplitCheckRingTraits);
+//
+// Test cases are named "racelab: <store> x <scenario> (<mode>)" and tagged
+// [racelab][<mode>] (and [caught] for the expect-caught variant), so
+// `tests "[controlled]"` runs controlled mode only. A failing case prints
+// the findings, the trace of the shrunk failing schedule and the path of the
+// saved schedule file. As in gtest.h, the expect-caught variant runs
+// controlled mode only. T is a racelab::StoreTraits (kit.h).
+#ifndef RACELAB_CATCH2_H_
+#define RACELAB_CATCH2_H_
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "racelab/kit.h"
+
+namespace racelab::catch2_internal {
+
+template <StoreTraits T>
+class CaseInvoker final : public Catch::ITestInvoker {
+ public:
+  CaseInvoker(KitCase c, bool expect_bug)
+      : case_(std::move(c)), expect_bug_(expect_bug) {}
+  void invoke() const override {
+    CheckResult result = run_kit_case<T>(case_);
+    INFO(result.message);
+    if (expect_bug_) {
+      CHECK_FALSE(result.clean());
+    } else {
+      CHECK(result.clean());
+    }
+  }
+
+ private:
+  KitCase case_;
+  bool expect_bug_;
+};
+
+// Registers the cases at static initialization; returns how many.
+template <StoreTraits T>
+int register_cases(bool expect_bug, const char* file, std::size_t line) {
+  const std::vector<KitCase> cases =
+      expect_bug ? kit_cases<T>(/*per_oracle=*/false, {Mode::kControlled})
+                 : kit_cases<T>(/*per_oracle=*/false);
+  for (const KitCase& c : cases) {
+    const std::string name = "racelab: " + traits_store_name<T>() + " x " +
+                             c.scenario_name + " (" + to_string(c.mode) + ")";
+    const std::string tags = std::string("[racelab][") + to_string(c.mode) +
+                             "]" + (expect_bug ? "[caught]" : "");
+    // Catch copies the name and tags; the invoker lives for the process.
+    Catch::AutoReg(
+        new CaseInvoker<T>(c, expect_bug), Catch::SourceLineInfo(file, line),
+        Catch::StringRef(),
+        Catch::NameAndTags(Catch::StringRef(name), Catch::StringRef(tags)));
+  }
+  return static_cast<int>(cases.size());
+}
+
+}  // namespace racelab::catch2_internal
+
+#define RACELAB_CATCH2_STORE_TESTS(T)         \
+  static const int T##_racelab_catch2_clean = \
+      ::racelab::catch2_internal::register_cases<T>(false, __FILE__, __LINE__)
+
+#define RACELAB_CATCH2_EXPECT_CAUGHT(T)        \
+  static const int T##_racelab_catch2_caught = \
+      ::racelab::catch2_internal::register_cases<T>(true, __FILE__, __LINE__)
+
+#endif  // RACELAB_CATCH2_H_

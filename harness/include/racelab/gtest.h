@@ -1,0 +1,109 @@
+// GoogleTest integration of the store-implementer kit: one line per store
+// yields every scenario x mode x oracle of it as a separate test.
+//
+//   #include "racelab/gtest.h"
+//   RACELAB_STORE_TESTS(MutexRingTraits);     // must be clean everywhere
+//   RACELAB_EXPECT_CAUGHT(SplitCheckRingTraits);  // the bug must be caught
+//
+// RACELAB_STORE_TESTS(T) makes tests named
+//   Racelab/T.Clean/<scenario>__<mode>__<oracle>
+// (oracle: tsan, invariants, linearizability; tsan tests skip in a build
+// without ThreadSanitizer). A failing test prints the findings, the trace of
+// the shrunk failing schedule and the path of the saved schedule file.
+//
+// RACELAB_EXPECT_CAUGHT(T) makes one test per scenario in controlled mode,
+// judged by all oracles together, that passes when the check finds something
+// (a known-buggy store, kept as a regression test for the harness). Stress
+// mode is left out: whether real threads hit a window is a matter of luck.
+//
+// T is a racelab::StoreTraits (kit.h). Link GTest::gtest_main (or your own
+// main) and racelab::harness; racelab_add_store_tests() in CMake does both.
+#ifndef RACELAB_GTEST_H_
+#define RACELAB_GTEST_H_
+
+#include <gtest/gtest.h>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "racelab/kit.h"
+#include "racelab/sanitizer_capture.h"
+
+namespace racelab {
+
+// How gtest prints a test's parameter.
+inline void PrintTo(const KitCase& c, std::ostream* os) { *os << c.name(); }
+
+}  // namespace racelab
+
+namespace racelab::gtest_internal {
+
+// A parameter name: letters, digits and '_' only.
+inline std::string param_name(const KitCase& c) {
+  std::string name =
+      c.scenario_name + "__" + to_string(c.mode) + "__" + c.oracle;
+  for (char& ch : name) {
+    const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                    (ch >= '0' && ch <= '9') || ch == '_';
+    if (!ok) ch = '_';
+  }
+  return name;
+}
+
+struct ParamName {
+  std::string operator()(const ::testing::TestParamInfo<KitCase>& info) const {
+    return param_name(info.param);
+  }
+};
+
+template <StoreTraits T>
+void expect_clean(const KitCase& c) {
+  if (c.oracle == "tsan" && !built_with_tsan()) {
+    GTEST_SKIP() << "the tsan oracle needs a ThreadSanitizer build";
+  }
+  CheckResult result = run_kit_case<T>(c);
+  EXPECT_TRUE(result.clean()) << result.message;
+  if (result.clean()) std::cout << "  " << result.message;
+}
+
+template <StoreTraits T>
+void expect_caught(const KitCase& c) {
+  CheckResult result = run_kit_case<T>(c);
+  EXPECT_FALSE(result.clean())
+      << "racelab did not catch the bug of " << traits_store_name<T>() << ": "
+      << result.message;
+  if (!result.clean()) {
+    std::cout << "caught, as expected:\n" << result.message;
+  }
+}
+
+}  // namespace racelab::gtest_internal
+
+// Every scenario x mode x oracle of store traits T, each a test that must be
+// clean.
+#define RACELAB_STORE_TESTS(T)                                             \
+  class T##_RacelabClean                                                   \
+      : public ::testing::TestWithParam<::racelab::KitCase> {};            \
+  TEST_P(T##_RacelabClean, Clean) {                                        \
+    ::racelab::gtest_internal::expect_clean<T>(GetParam());                \
+  }                                                                        \
+  INSTANTIATE_TEST_SUITE_P(Racelab, T##_RacelabClean,                      \
+                           ::testing::ValuesIn(::racelab::kit_cases<T>()), \
+                           ::racelab::gtest_internal::ParamName{})
+
+// Every scenario of store traits T in controlled mode, each a test that
+// passes when the bug is caught.
+#define RACELAB_EXPECT_CAUGHT(T)                                  \
+  class T##_RacelabCaught                                         \
+      : public ::testing::TestWithParam<::racelab::KitCase> {};   \
+  TEST_P(T##_RacelabCaught, Caught) {                             \
+    ::racelab::gtest_internal::expect_caught<T>(GetParam());      \
+  }                                                               \
+  INSTANTIATE_TEST_SUITE_P(                                       \
+      Racelab, T##_RacelabCaught,                                 \
+      ::testing::ValuesIn(::racelab::kit_cases<T>(                \
+          /*per_oracle=*/false, {::racelab::Mode::kControlled})), \
+      ::racelab::gtest_internal::ParamName{})
+
+#endif  // RACELAB_GTEST_H_

@@ -1,0 +1,463 @@
+// The store-implementer kit: what a team with its own concurrent store writes
+// to get racelab's battery (scenarios, controlled interleavings,
+// linearizability, TSan findings) inside its own test binary.
+//
+// Three pieces, all in namespace racelab:
+//
+//  1. A family binding F, checked by the concept `racelab::Family`:
+//
+//       struct RingFamily : racelab::LinearizableBy<RingModel> {
+//         using Store = RingStore;          // the interface under test
+//         using Op = RingOp;                // one operation, as data
+//         using Result = RingResult;        // what it returned
+//         static constexpr const char* kName = "ring";
+//         static Result execute(Store&, const Op&, racelab::OpContext&,
+//                               racelab::History<Op, Result>* nested);
+//         static std::string describe(const Op&);       // "push(3)"
+//         static std::string describe(const Op&, const Result&);  // "ok"
+//         static std::optional<Op> parse(std::string_view);  // inverse
+//       };
+//
+//     check_linearizability comes from the LinearizableBy<Model> base: the
+//     model is a racelab::SequentialModel (linearizability.h) whose Input is
+//     F::Op and Output is F::Result.
+//
+//  2. Scenarios: racelab::Scenario<F> (scenario.h), a name, a program per
+//     seed and size, and optional invariants.
+//
+//  3. check_store<F>(factory, scenario, options) -> CheckResult: runs the
+//     scenario in controlled mode (fibers, a strategy, a budget of schedules)
+//     or stress mode (OS threads) in this process and judges it. On failure
+//     the result carries the findings, the trace of the (shrunk) failing
+//     schedule and the path of the saved schedule file; replay_store<F>()
+//     reruns such a file. gtest.h, catch2.h and fuzz_target.h build on this.
+//
+// Controlled mode needs the store to lock through racelab::Mutex /
+// SharedMutex (sync.h) or to call racelab::yield_point(); a store on plain
+// std types still runs in stress mode. See docs/implementer-guide.md.
+#ifndef RACELAB_KIT_H_
+#define RACELAB_KIT_H_
+
+#include <algorithm>
+#include <concepts>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "racelab/case.h"
+#include "racelab/controlled_runner.h"
+#include "racelab/finding.h"
+#include "racelab/history.h"
+#include "racelab/linearizability.h"
+#include "racelab/op_context.h"
+#include "racelab/operation_history.h"
+#include "racelab/scenario.h"
+#include "racelab/sched/schedule_file.h"
+#include "racelab/sched/scheduler.h"
+#include "racelab/sched/shrink.h"
+#include "racelab/sched/strategy.h"
+#include "racelab/stress_runner.h"
+
+namespace racelab {
+
+// A family binding: the shape every racelab family has (scenarios/*_family.h
+// are the built-in ones).
+template <class F>
+concept Family = requires {
+  typename F::Store;
+  typename F::Op;
+  typename F::Result;
+  { F::kName } -> std::convertible_to<const char*>;
+}
+&&std::default_initializable<typename F::Result>&& requires(
+    typename F::Store& store, const typename F::Op& op,
+    const typename F::Result& result, OpContext& ctx,
+    History<typename F::Op, typename F::Result>* nested,
+    const History<typename F::Op, typename F::Result>& history,
+    std::vector<Finding>& findings, std::string_view text) {
+  { F::execute(store, op, ctx, nested) } -> std::same_as<typename F::Result>;
+  { F::describe(op) } -> std::convertible_to<std::string>;
+  { F::describe(op, result) } -> std::convertible_to<std::string>;
+  { F::parse(text) } -> std::same_as<std::optional<typename F::Op>>;
+  F::check_linearizability(history, findings);
+};
+
+// Where a family's stores come from: a plain function (or a captureless
+// lambda) returning a fresh store.
+template <class F>
+using StoreFactory = std::unique_ptr<typename F::Store> (*)();
+
+// The model's initial state: M::initial() when it has one, else State{}.
+template <SequentialModel M>
+typename M::State initial_state() {
+  if constexpr (requires { M::initial(); }) {
+    return M::initial();
+  } else {
+    return typename M::State{};
+  }
+}
+
+// Checks a run's history against the sequential model M and appends one
+// not_linearizable finding when no sequential order explains it. Setup
+// operations fold into the initial state; operations nested in a callback
+// count as a thread of their own.
+template <SequentialModel M, class Op, class Result>
+void check_history_with_model(const History<Op, Result>& history,
+                              std::vector<Finding>& findings) {
+  typename M::State initial = initial_state<M>();
+  std::vector<Operation<M>> ops =
+      to_operations<M>(history, [&](const Op& op, const Result& result) {
+        typename M::State next;
+        if (M::step(initial, op, result, &next)) initial = next;
+      });
+  LinearizabilityResult r = check_linearizable<M>(ops, initial);
+  if (!r.is_violation()) return;
+  const Operation<M>& stuck = ops[*r.stuck_operation];
+  findings.push_back({FindingKind::kNotLinearizable,
+                      "linearizability",
+                      "thread " + std::to_string(stuck.thread) + ": " +
+                          std::string(M::describe(stuck.input, stuck.output)) +
+                          " returned a result no sequential order explains",
+                      r.explanation,
+                      std::nullopt,
+                      {}});
+}
+
+// Base class of a family binding that gives it check_linearizability from a
+// sequential model, so that nobody hand-writes it:
+//   struct RingFamily : racelab::LinearizableBy<RingModel> { ... };
+template <SequentialModel M>
+struct LinearizableBy {
+  using Model = M;
+  template <class Op, class Result>
+  static void check_linearizability(const History<Op, Result>& history,
+                                    std::vector<Finding>& findings) {
+    check_history_with_model<M>(history, findings);
+  }
+};
+
+// How check_store runs a scenario.
+struct CheckOptions {
+  Mode mode = Mode::kControlled;
+  Oracles oracles;
+  // Controlled mode: strategy ("pct", "random", "dfs"), its parameters, the
+  // number of schedules to try, and whether to shrink a failing one.
+  std::string strategy = "pct";
+  std::uint64_t seed = 1;
+  int depth = 3;
+  int preemptions = 2;
+  int budget = 300;
+  bool shrink = true;
+  // Stress mode: runs of the full-size program, jitter, a reader's pause.
+  int stress_runs = 10;
+  bool jitter = true;
+  int pause_us = 20;
+  // The name of the store in messages and schedule files ("ring/mutex");
+  // empty: the family's name.
+  std::string store_name;
+  // Folder for schedule files; empty: $TMPDIR, else /tmp.
+  std::string schedule_dir;
+};
+
+// The verdict of check_store.
+struct CheckResult {
+  std::vector<Finding> findings;  // empty: clean
+  int schedules = 0;              // controlled: schedules tried
+  int first_failing = -1;         // controlled: 0-based, or -1
+  int runs = 0;                   // stress: runs made
+  int preemptions = 0;            // in the reported schedule
+  std::string trace_table;        // controlled: the failing schedule's trace
+  std::string schedule_file;      // where that schedule was saved, or ""
+  // One readable paragraph: verdict, findings, trace, how to replay.
+  std::string message;
+
+  bool clean() const { return findings.empty(); }
+  bool has(FindingKind kind) const {
+    for (const Finding& f : findings) {
+      if (f.kind == kind) return true;
+    }
+    return false;
+  }
+};
+
+namespace kit_internal {
+
+// TSan findings since the last call when `enabled` (and the build has TSan);
+// else drops them.
+std::vector<Finding> take_sanitizer_findings(bool enabled);
+// "<dir>/racelab-<store>-<scenario>.schedule", with unsafe characters of the
+// names replaced by '_'.
+std::string schedule_path(const CheckOptions& options, std::string_view store,
+                          std::string_view scenario);
+// Writes a schedule file; returns the path, or "" when it cannot be written.
+std::string save_schedule(const std::string& path, const std::string& store,
+                          const std::string& scenario,
+                          const CheckOptions& options,
+                          std::uint64_t program_seed,
+                          const std::vector<std::string>& program_lines,
+                          const std::vector<int>& decisions);
+// Reads a schedule file; throws sched::ScheduleFileError or
+// std::runtime_error. Returns program lines (setup, threads..., finale).
+sched::ScheduleFile read_schedule(const std::string& path,
+                                  std::vector<std::string>* program_lines);
+// Fills result.message.
+void compose_message(CheckResult& result, const std::string& store,
+                     const std::string& scenario, const CheckOptions& options);
+// Adds the findings of `extra` whose kind `into` does not have yet.
+void merge_kinds(std::vector<Finding>& into, const std::vector<Finding>& extra);
+
+template <class F>
+std::string store_name(const CheckOptions& options) {
+  return options.store_name.empty() ? std::string(F::kName)
+                                    : options.store_name;
+}
+
+template <Family F>
+controlled_internal::ScheduleOutcome one_schedule(
+    const Scenario<F>& scenario, StoreFactory<F> factory,
+    const Program<typename F::Op>& program, const Oracles& oracles,
+    sched::ControlledScheduler& scheduler, sched::Strategy& strategy) {
+  const bool tsan = oracles.tsan;
+  return run_schedule<F>(scenario, factory, program, oracles, scheduler,
+                         strategy,
+                         [tsan] { return take_sanitizer_findings(tsan); });
+}
+
+template <Family F>
+CheckResult check_controlled(StoreFactory<F> factory,
+                             const Scenario<F>& scenario,
+                             const CheckOptions& options) {
+  CheckResult result;
+  take_sanitizer_findings(false);  // forget reports of earlier checks
+  sched::ControlledScheduler scheduler;
+  std::unique_ptr<sched::Strategy> strategy = sched::make_strategy(
+      options.strategy, options.seed, options.depth, options.preemptions);
+  for (int i = 0; i < options.budget; ++i) {
+    const std::uint64_t program_seed =
+        options.seed + static_cast<std::uint64_t>(i);
+    const Program<typename F::Op> program =
+        scenario.program(program_seed, ProgramSize::kSmall);
+    controlled_internal::ScheduleOutcome outcome = one_schedule<F>(
+        scenario, factory, program, options.oracles, scheduler, *strategy);
+    ++result.schedules;
+    if (outcome.findings.empty()) {
+      if (!outcome.run.more_schedules) break;  // dfs: the tree is exhausted
+      continue;
+    }
+    result.first_failing = i;
+    std::vector<int> decisions = outcome.run.decisions;
+    if (options.shrink) {
+      sched::ShrinkResult shrunk = sched::shrink_schedule(
+          decisions,
+          [&](sched::Strategy& replay) {
+            return !one_schedule<F>(scenario, factory, program, options.oracles,
+                                    scheduler, replay)
+                        .findings.empty();
+          },
+          /*max_runs=*/200);
+      if (shrunk.reproduced) decisions = shrunk.decisions;
+    }
+    // Replay the reported schedule once more, so its trace and findings are
+    // what a later replay shows.
+    const std::vector<Finding> first_findings = outcome.findings;
+    sched::ReplayStrategy replay(decisions, sched::ReplayMode::kLenient);
+    controlled_internal::ScheduleOutcome final_run = one_schedule<F>(
+        scenario, factory, program, options.oracles, scheduler, replay);
+    if (final_run.findings.empty()) final_run = std::move(outcome);
+    // TSan reports each racing pair once per process: keep the first run's.
+    merge_kinds(final_run.findings, first_findings);
+    result.findings = std::move(final_run.findings);
+    result.preemptions = final_run.run.preemptions;
+    result.trace_table = sched::format_trace(final_run.run.trace);
+    const std::string store = store_name<F>(options);
+    result.schedule_file =
+        save_schedule(schedule_path(options, store, scenario.name), store,
+                      scenario.name, options, program_seed,
+                      encode_program<F>(program), final_run.run.decisions);
+    break;
+  }
+  compose_message(result, store_name<F>(options), scenario.name, options);
+  return result;
+}
+
+template <Family F>
+CheckResult check_stress(StoreFactory<F> factory, const Scenario<F>& scenario,
+                         const CheckOptions& options) {
+  CheckResult result;
+  take_sanitizer_findings(false);
+  for (int run = 0; run < options.stress_runs; ++run) {
+    RunRequest request;
+    request.mode = Mode::kStress;
+    request.seed = options.seed + static_cast<std::uint64_t>(run);
+    request.run_index = run;
+    request.jitter = options.jitter;
+    request.pause_us = options.pause_us;
+    request.oracles = options.oracles;
+    RunObservation obs = run_stress<F>(scenario, factory, request);
+    ++result.runs;
+    for (Finding& f : take_sanitizer_findings(options.oracles.tsan)) {
+      obs.findings.push_back(std::move(f));
+    }
+    if (!obs.findings.empty()) {
+      result.findings = std::move(obs.findings);
+      break;
+    }
+  }
+  compose_message(result, store_name<F>(options), scenario.name, options);
+  return result;
+}
+
+}  // namespace kit_internal
+
+// Runs `scenario` against stores from `factory` in this process and judges
+// it with `options.oracles`. Controlled mode stops at the first failing
+// schedule, shrinks it, saves it (CheckResult::schedule_file) and records its
+// trace; stress mode stops at the first run with a finding. One check at a
+// time per process (the controlled scheduler's hooks are global).
+template <Family F>
+CheckResult check_store(StoreFactory<F> factory, const Scenario<F>& scenario,
+                        const CheckOptions& options = {}) {
+  if (options.mode == Mode::kControlled) {
+    return kit_internal::check_controlled<F>(factory, scenario, options);
+  }
+  return kit_internal::check_stress<F>(factory, scenario, options);
+}
+
+// Replays a schedule file written by check_store (its program and decisions)
+// against stores from `factory`. Lenient: where the store's scheduling points
+// differ from the recorded ones (another store, changed code) the replay
+// falls back to running the current thread on, and the message says so.
+template <Family F>
+CheckResult replay_store(StoreFactory<F> factory, const Scenario<F>& scenario,
+                         const std::string& schedule_file,
+                         const CheckOptions& options = {}) {
+  std::vector<std::string> lines;
+  sched::ScheduleFile file = kit_internal::read_schedule(schedule_file, &lines);
+  const Program<typename F::Op> program = decode_program<F>(lines);
+  kit_internal::take_sanitizer_findings(false);
+  sched::ControlledScheduler scheduler;
+  sched::ReplayStrategy replay(file.decisions, sched::ReplayMode::kLenient);
+  controlled_internal::ScheduleOutcome outcome = kit_internal::one_schedule<F>(
+      scenario, factory, program, options.oracles, scheduler, replay);
+  CheckResult result;
+  result.schedules = 1;
+  result.findings = std::move(outcome.findings);
+  result.first_failing = result.findings.empty() ? -1 : 0;
+  result.preemptions = outcome.run.preemptions;
+  result.trace_table = sched::format_trace(outcome.run.trace);
+  result.schedule_file = schedule_file;
+  kit_internal::compose_message(result, kit_internal::store_name<F>(options),
+                                scenario.name, options);
+  result.message += replay.diverged()
+                        ? "replay diverged from the recorded decisions (the "
+                          "store's scheduling points differ); the fallback "
+                          "ran the current thread on\n"
+                        : "replay followed the recorded decisions exactly\n";
+  return result;
+}
+
+// The traits of one store under test, the unit the test-framework macros
+// (gtest.h, catch2.h, fuzz_target.h) take:
+//
+//   struct MutexRingTraits {
+//     using Family = RingFamily;
+//     static constexpr const char* kStoreName = "ring/mutex";  // optional
+//     static std::unique_ptr<RingStore> make();
+//     static std::vector<racelab::Scenario<RingFamily>> scenarios();
+//     static racelab::CheckOptions options();                  // optional
+//     // fuzz_target.h only: an operation for logical thread `thread` from
+//     // the fuzzer's bytes.
+//     static RingOp generate_op(racelab::FuzzBytes& bytes, int thread);
+//   };
+template <class T>
+concept StoreTraits = Family<typename T::Family> && requires {
+  { T::make() } -> std::same_as<std::unique_ptr<typename T::Family::Store>>;
+  {
+    T::scenarios()
+    } -> std::convertible_to<std::vector<Scenario<typename T::Family>>>;
+};
+
+// The store's name: T::kStoreName, else the family's name.
+template <StoreTraits T>
+std::string traits_store_name() {
+  if constexpr (requires { T::kStoreName; }) {
+    return std::string(T::kStoreName);
+  } else {
+    return std::string(T::Family::kName);
+  }
+}
+
+// The traits' base options (T::options() when given), named for the store.
+template <StoreTraits T>
+CheckOptions traits_options() {
+  CheckOptions options;
+  if constexpr (requires { T::options(); }) options = T::options();
+  if (options.store_name.empty()) options.store_name = traits_store_name<T>();
+  return options;
+}
+
+// One generated test: a scenario in a mode, judged by one oracle ("tsan",
+// "invariants", "linearizability") or by all of them ("all").
+struct KitCase {
+  int scenario = 0;
+  std::string scenario_name;
+  Mode mode = Mode::kControlled;
+  std::string oracle = "all";
+
+  // "push_pop_race/controlled/linearizability"
+  std::string name() const {
+    return scenario_name + "/" + to_string(mode) + "/" + oracle;
+  }
+};
+
+namespace kit_internal {
+// The oracle set a KitCase names.
+Oracles oracles_named(const std::string& oracle);
+}  // namespace kit_internal
+
+// Every scenario x mode (the scenario's modes) x oracle of a store. With
+// `per_oracle` false, one case per scenario x mode judged by all oracles.
+template <StoreTraits T>
+std::vector<KitCase> kit_cases(bool per_oracle = true,
+                               std::vector<Mode> only_modes = {}) {
+  std::vector<KitCase> cases;
+  const std::vector<Scenario<typename T::Family>> scenarios = T::scenarios();
+  for (int i = 0; i < static_cast<int>(scenarios.size()); ++i) {
+    for (Mode mode : scenarios[i].modes) {
+      if (!only_modes.empty() && std::find(only_modes.begin(), only_modes.end(),
+                                           mode) == only_modes.end()) {
+        continue;
+      }
+      if (!per_oracle) {
+        cases.push_back({i, scenarios[i].name, mode, "all"});
+        continue;
+      }
+      for (const char* oracle : {"tsan", "invariants", "linearizability"}) {
+        cases.push_back({i, scenarios[i].name, mode, oracle});
+      }
+    }
+  }
+  return cases;
+}
+
+// Runs one KitCase of a store.
+template <StoreTraits T>
+CheckResult run_kit_case(const KitCase& c) {
+  const std::vector<Scenario<typename T::Family>> scenarios = T::scenarios();
+  CheckOptions options = traits_options<T>();
+  options.mode = c.mode;
+  options.oracles = kit_internal::oracles_named(c.oracle);
+  return check_store<typename T::Family>(&T::make, scenarios.at(c.scenario),
+                                         options);
+}
+
+// One line per finding: "[data_race/tsan] summary".
+std::string format_findings(const std::vector<Finding>& findings);
+
+}  // namespace racelab
+
+#endif  // RACELAB_KIT_H_

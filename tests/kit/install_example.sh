@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs racelab from a build folder into a scratch prefix, configures
+# examples/custom_store against it from a clean build folder (same compiler),
+# builds it and runs its ctest. Usage: tests/kit/install_example.sh BUILD_DIR
+set -euo pipefail
+
+if [[ $# -ne 1 ]]; then
+  echo "usage: $0 BUILD_DIR (a configured and built racelab build folder)" >&2
+  exit 2
+fi
+build_dir=$(cd "$1" && pwd)
+source_dir=$(cd "$(dirname "$0")/../.." && pwd)
+compiler=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
+compiler=${compiler:-clang++-14}
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/racelab-kit.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+prefix=$scratch/prefix
+example_build=$scratch/build
+
+echo "== install $build_dir -> $prefix"
+cmake --install "$build_dir" --prefix "$prefix" >/dev/null
+
+echo "== configure examples/custom_store ($compiler)"
+cmake -S "$source_dir/examples/custom_store" -B "$example_build" -G Ninja \
+  -DCMAKE_CXX_COMPILER="$compiler" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" >/dev/null
+
+echo "== build"
+cmake --build "$example_build" -- -j"$(nproc)" | grep -E "error|warning|FAILED" -A5 || true; cmake --build "$example_build" >/dev/null
+
+echo "== test"
+# Schedule files of the expected failures go to the scratch folder.
+export TMPDIR=$scratch
+ctest --test-dir "$example_build" --output-on-failure -j"$(nproc)"
