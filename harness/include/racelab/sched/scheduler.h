@@ -60,6 +60,23 @@ struct RunResult {
 // "completed", "deadlock", "step limit".
 std::string_view to_string(RunResult::Status status);
 
+// One scheduling decision, as a switch observer sees it. A site is the name
+// of the scheduling point a thread stopped at ("op", "lock", "unlock_shared",
+// "pause", "block", "finish", ...; "start" before its first turn). The
+// pointers are valid only during the call.
+struct SwitchEvent {
+  int from_thread;        // the thread that reached the point; -1 at the start
+  const char* from_site;  // where it stopped
+  int to_thread;          // the thread picked to run next (may be from_thread)
+  const char* to_site;    // where that thread stopped last
+  bool preemption;        // from_thread could go on, another was picked
+};
+
+// Called at every decision of a run, after the strategy picked; must not
+// throw, nor call back into the scheduler. Runs inside the scheduler's
+// bookkeeping, hidden from TSan.
+using SwitchObserver = void (*)(const SwitchEvent& event, void* context);
+
 namespace internal {
 class SchedulerCore;
 }  // namespace internal
@@ -81,6 +98,10 @@ class ControlledScheduler final : public SchedulingHooks {
   // are reused from one run to the next.
   RunResult run(const std::vector<std::function<void()>>& threads,
                 Strategy& strategy);
+
+  // Installs (or, with nullptr, removes) the observer of every scheduling
+  // decision, e.g. a fuzz target's interleaving coverage. Not during a run.
+  void set_switch_observer(SwitchObserver observer, void* context = nullptr);
 
   // Adds an operation row to the trace for the current logical thread; does
   // nothing outside a controlled run. Not a scheduling point.
