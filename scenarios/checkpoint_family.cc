@@ -45,7 +45,8 @@ std::string CheckpointFamily::describe(const Op& op) {
                                                    : std::to_string(op.id),
                           ")");
     case Op::Kind::kRetrieveIndex:
-      return absl::StrCat("index(", op.session, op.pause_each ? ",pause" : "", ")");
+      return absl::StrCat("index(", op.session, op.pause_each ? ",pause" : "",
+                          ")");
   }
   return "?";
 }
@@ -65,7 +66,8 @@ std::optional<CheckpointOp> CheckpointFamily::parse(std::string_view text) {
     return Op::lookup(a[0], id);
   }
   if (t->name == "index" && a.size() == 1) return Op::retrieve_index(a[0]);
-  if (t->name == "index" && a.size() == 2 && a[1] == "pause") return Op::retrieve_index(a[0], true);
+  if (t->name == "index" && a.size() == 2 && a[1] == "pause")
+    return Op::retrieve_index(a[0], true);
   return std::nullopt;
 }
 

@@ -34,15 +34,16 @@ struct CheckpointOp {
   static CheckpointOp lookup(std::string session, std::int64_t id) {
     return {Kind::kLookup, std::move(session), {}, id, false};
   }
-  static CheckpointOp retrieve_index(std::string session, bool pause_each = false) {
+  static CheckpointOp retrieve_index(std::string session,
+                                     bool pause_each = false) {
     return {Kind::kRetrieveIndex, std::move(session), {}, 0, pause_each};
   }
 };
 
 struct CheckpointResult {
-  CheckpointId id = 0;                  // commit; lookup: the id looked up
-  std::optional<std::string> payload;   // lookup
-  std::vector<CheckpointId> index;      // retrieve_index, as read by the caller
+  CheckpointId id = 0;                 // commit; lookup: the id looked up
+  std::optional<std::string> payload;  // lookup
+  std::vector<CheckpointId> index;     // retrieve_index, as read by the caller
 };
 
 struct CheckpointFamily {

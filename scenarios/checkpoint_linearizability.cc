@@ -17,7 +17,8 @@ std::size_t SessionModel::hash(const State& s) {
   return h;
 }
 
-bool SessionModel::step(const State& s, const Input& in, const Output& out, State* next) {
+bool SessionModel::step(const State& s, const Input& in, const Output& out,
+                        State* next) {
   switch (in.kind) {
     case CheckpointOp::Kind::kCommit:
       if (out.id != s.size()) return false;
@@ -43,12 +44,14 @@ bool SessionModel::step(const State& s, const Input& in, const Output& out, Stat
 }
 
 std::string SessionModel::describe(const Input& in, const Output& out) {
-  return absl::StrCat(CheckpointFamily::describe(in), " -> ", CheckpointFamily::describe(in, out));
+  return absl::StrCat(CheckpointFamily::describe(in), " -> ",
+                      CheckpointFamily::describe(in, out));
 }
 
 std::string SessionModel::describe(const State& s) {
   std::vector<std::string> items;
-  for (std::size_t i = 0; i < s.size(); ++i) items.push_back(absl::StrCat(i, "=", s[i]));
+  for (std::size_t i = 0; i < s.size(); ++i)
+    items.push_back(absl::StrCat(i, "=", s[i]));
   return absl::StrCat("{", absl::StrJoin(items, ", "), "}");
 }
 
@@ -66,11 +69,15 @@ void CheckpointFamily::check_linearizability(const History<Op, Result>& history,
     LinearizabilityResult r = check_linearizable<SessionModel>(ops, initial);
     if (r.is_violation()) {
       const Operation<SessionModel>& stuck = ops[*r.stuck_operation];
-      findings.push_back({FindingKind::kNotLinearizable, "linearizability",
-                          absl::StrCat("session '", session, "': thread ", stuck.thread, ": ",
-                                       SessionModel::describe(stuck.input, stuck.output),
-                                       " has no valid place in any sequential order"),
-                          r.explanation, std::nullopt, {}});
+      findings.push_back(
+          {FindingKind::kNotLinearizable,
+           "linearizability",
+           absl::StrCat("session '", session, "': thread ", stuck.thread, ": ",
+                        SessionModel::describe(stuck.input, stuck.output),
+                        " has no valid place in any sequential order"),
+           r.explanation,
+           std::nullopt,
+           {}});
     }
   }
 }

@@ -15,8 +15,12 @@ namespace {
 using Op = CheckpointOp;
 
 Finding invariant_violation(std::string summary) {
-  return Finding{FindingKind::kNotLinearizable, "invariant", std::move(summary),
-                 {}, std::nullopt, {}};
+  return Finding{FindingKind::kNotLinearizable,
+                 "invariant",
+                 std::move(summary),
+                 {},
+                 std::nullopt,
+                 {}};
 }
 
 std::string thread_name(int thread) {
@@ -27,9 +31,11 @@ std::string thread_name(int thread) {
 // checkpoint it should hold.
 void add_finale(Program<Op>& p) {
   std::map<std::string, int> commits;
-  for (const Op& op : p.setup) commits[op.session] += op.kind == Op::Kind::kCommit;
+  for (const Op& op : p.setup)
+    commits[op.session] += op.kind == Op::Kind::kCommit;
   for (const auto& ops : p.threads) {
-    for (const Op& op : ops) commits[op.session] += op.kind == Op::Kind::kCommit;
+    for (const Op& op : ops)
+      commits[op.session] += op.kind == Op::Kind::kCommit;
   }
   for (const auto& [session, n] : commits) {
     p.finale.push_back(Op::retrieve_index(session));
@@ -50,7 +56,8 @@ Program<Op> concurrent_sessions(std::uint64_t /*seed*/, ProgramSize size) {
   return p;
 }
 
-Program<Op> same_session_first_commit(std::uint64_t /*seed*/, ProgramSize size) {
+Program<Op> same_session_first_commit(std::uint64_t /*seed*/,
+                                      ProgramSize size) {
   Program<Op> p;
   // Rounds: every thread commits to s0, then s1, ... so each session's first
   // commit is a race among all threads (full: 8 threads x 16 sessions).
@@ -58,7 +65,8 @@ Program<Op> same_session_first_commit(std::uint64_t /*seed*/, ProgramSize size) 
   for (int t = 0; t < (full ? 8 : 3); ++t) {
     std::vector<Op> ops;
     for (int s = 0; s < (full ? 16 : 2); ++s) {
-      ops.push_back(Op::commit(absl::StrCat("s", s), absl::StrCat("p", t, ".", s)));
+      ops.push_back(
+          Op::commit(absl::StrCat("s", s), absl::StrCat("p", t, ".", s)));
     }
     p.threads.push_back(std::move(ops));
   }
@@ -66,7 +74,8 @@ Program<Op> same_session_first_commit(std::uint64_t /*seed*/, ProgramSize size) 
   return p;
 }
 
-Program<Op> index_reader_vs_committer(std::uint64_t /*seed*/, ProgramSize size) {
+Program<Op> index_reader_vs_committer(std::uint64_t /*seed*/,
+                                      ProgramSize size) {
   Program<Op> p;
   const bool full = size == ProgramSize::kFull;
   p.setup.push_back(Op::commit("s", "p0"));
@@ -85,7 +94,9 @@ Program<Op> index_reader_vs_committer(std::uint64_t /*seed*/, ProgramSize size) 
 // A random program: 2-4 threads of 1-8 operations over two sessions.
 Program<Op> generated(std::uint64_t seed, ProgramSize /*size*/) {
   std::mt19937_64 rng(seed);
-  auto below = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint64_t>(n)); };
+  auto below = [&](int n) {
+    return static_cast<int>(rng() % static_cast<std::uint64_t>(n));
+  };
   Program<Op> p;
   const int threads = 2 + below(3);
   for (int t = 0; t < threads; ++t) {
@@ -97,7 +108,8 @@ Program<Op> generated(std::uint64_t seed, ProgramSize /*size*/) {
       if (kind < 5) {
         ops.push_back(Op::commit(session, absl::StrCat("p", t, ".", i)));
       } else if (kind < 7) {
-        ops.push_back(Op::lookup(session, below(3) == 0 ? Op::kLastCommit : below(3)));
+        ops.push_back(
+            Op::lookup(session, below(3) == 0 ? Op::kLastCommit : below(3)));
       } else {
         ops.push_back(Op::retrieve_index(session, below(2) == 0));
       }
@@ -115,12 +127,15 @@ void check_checkpoint_invariants(
     const History<CheckpointOp, CheckpointResult>& history,
     CheckpointStore& store, std::vector<Finding>& findings) {
   // Every commit, by session and id.
-  std::map<std::pair<std::string, CheckpointId>, const Event<Op, CheckpointResult>*> commits;
+  std::map<std::pair<std::string, CheckpointId>,
+           const Event<Op, CheckpointResult>*>
+      commits;
   std::map<std::string, size_t> commit_count;
   for (const auto& e : history) {
     if (e.op.kind != Op::Kind::kCommit) continue;
     ++commit_count[e.op.session];
-    auto [it, fresh] = commits.emplace(std::make_pair(e.op.session, e.result.id), &e);
+    auto [it, fresh] =
+        commits.emplace(std::make_pair(e.op.session, e.result.id), &e);
     if (!fresh) {
       findings.push_back(invariant_violation(absl::StrCat(
           "two commits to session '", e.op.session, "' returned the same id ",
@@ -134,9 +149,9 @@ void check_checkpoint_invariants(
     std::optional<std::string> now = store.lookup(key.first, key.second);
     if (now != e->op.payload) {
       findings.push_back(invariant_violation(absl::StrCat(
-          "lost commit: ", thread_name(e->thread), " committed '", e->op.payload,
-          "' to session '", key.first, "' and got id ", key.second,
-          ", but after the run lookup(", key.first, ",", key.second,
+          "lost commit: ", thread_name(e->thread), " committed '",
+          e->op.payload, "' to session '", key.first, "' and got id ",
+          key.second, ", but after the run lookup(", key.first, ",", key.second,
           ") returns ", now ? absl::StrCat("'", *now, "'") : "not_found")));
     }
   }
@@ -146,9 +161,10 @@ void check_checkpoint_invariants(
     std::vector<CheckpointId> want;
     for (CheckpointId id = 0; id < count; ++id) want.push_back(id);
     if (ids != want) {
-      findings.push_back(invariant_violation(absl::StrCat(
-          "after ", count, " commits to session '", session, "' its index is [",
-          absl::StrJoin(ids, ","), "], expected [", absl::StrJoin(want, ","), "]")));
+      findings.push_back(invariant_violation(
+          absl::StrCat("after ", count, " commits to session '", session,
+                       "' its index is [", absl::StrJoin(ids, ","),
+                       "], expected [", absl::StrJoin(want, ","), "]")));
     }
   }
   // Reads during the run saw states the store really had. The history lists
@@ -156,14 +172,15 @@ void check_checkpoint_invariants(
   // thread is the one a later "lookup(session,last)" of that thread means.
   std::map<int, std::pair<std::string, CheckpointId>> last_commit;
   for (const auto& e : history) {
-    if (e.op.kind == Op::Kind::kCommit) last_commit[e.thread] = {e.op.session, e.result.id};
+    if (e.op.kind == Op::Kind::kCommit)
+      last_commit[e.thread] = {e.op.session, e.result.id};
     if (e.op.kind == Op::Kind::kRetrieveIndex) {
       for (size_t i = 0; i < e.result.index.size(); ++i) {
         if (e.result.index[i] == i) continue;
-        findings.push_back(invariant_violation(absl::StrCat(
-            thread_name(e.thread), ": index(", e.op.session, ") read [",
-            absl::StrJoin(e.result.index, ","),
-            "], which is no prefix of the commit order")));
+        findings.push_back(invariant_violation(
+            absl::StrCat(thread_name(e.thread), ": index(", e.op.session,
+                         ") read [", absl::StrJoin(e.result.index, ","),
+                         "], which is no prefix of the commit order")));
         break;
       }
     } else if (e.op.kind == Op::Kind::kLookup) {
@@ -171,10 +188,12 @@ void check_checkpoint_invariants(
       auto last = last_commit.find(e.thread);
       bool own = e.op.id == Op::kLastCommit && last != last_commit.end() &&
                  last->second == std::make_pair(e.op.session, e.result.id);
-      if (e.result.payload && (it == commits.end() || *e.result.payload != it->second->op.payload)) {
-        findings.push_back(invariant_violation(absl::StrCat(
-            thread_name(e.thread), ": lookup(", e.op.session, ",", e.result.id,
-            ") returned '", *e.result.payload, "', which no commit stored there")));
+      if (e.result.payload && (it == commits.end() ||
+                               *e.result.payload != it->second->op.payload)) {
+        findings.push_back(invariant_violation(
+            absl::StrCat(thread_name(e.thread), ": lookup(", e.op.session, ",",
+                         e.result.id, ") returned '", *e.result.payload,
+                         "', which no commit stored there")));
       } else if (!e.result.payload && own) {
         findings.push_back(invariant_violation(absl::StrCat(
             thread_name(e.thread), ": lookup(", e.op.session, ",", e.result.id,
@@ -187,7 +206,8 @@ void check_checkpoint_invariants(
 const std::vector<Scenario<CheckpointFamily>>& checkpoint_scenarios() {
   static const auto* scenarios = new std::vector<Scenario<CheckpointFamily>>{
       {"seed_concurrent_sessions",
-       "the seed's test: 64 threads each commit to their own session, then read "
+       "the seed's test: 64 threads each commit to their own session, then "
+       "read "
        "its index and look their checkpoint up",
        concurrent_sessions, check_checkpoint_invariants},
       {"same_session_first_commit",
@@ -199,9 +219,13 @@ const std::vector<Scenario<CheckpointFamily>>& checkpoint_scenarios() {
        "index 8 times, slowly",
        index_reader_vs_committer, check_checkpoint_invariants},
       {"generated",
-       "random programs from the seed: 2-4 threads of 1-8 commits, lookups and index "
-       "reads over two sessions (controlled mode: a new program for every schedule)",
-       generated, check_checkpoint_invariants, {Mode::kControlled}},
+       "random programs from the seed: 2-4 threads of 1-8 commits, lookups and "
+       "index "
+       "reads over two sessions (controlled mode: a new program for every "
+       "schedule)",
+       generated,
+       check_checkpoint_invariants,
+       {Mode::kControlled}},
   };
   return *scenarios;
 }

@@ -51,8 +51,10 @@ std::string StateFamily::describe(const Op& op) {
       std::string flags;
       if (op.pause_each) absl::StrAppend(&flags, "pause");
       if (op.stop_after > 0)
-        absl::StrAppend(&flags, flags.empty() ? "" : ",", "stop=", op.stop_after);
-      if (op.write_back) absl::StrAppend(&flags, flags.empty() ? "" : ",", "write");
+        absl::StrAppend(&flags, flags.empty() ? "" : ",",
+                        "stop=", op.stop_after);
+      if (op.write_back)
+        absl::StrAppend(&flags, flags.empty() ? "" : ",", "write");
       return absl::StrCat("all(", flags, ")");
     }
   }
@@ -73,7 +75,8 @@ std::optional<StateOp> StateFamily::parse(std::string_view text) {
       op.pause_each = true;
     } else if (flag == "write") {
       op.write_back = true;
-    } else if (flag.starts_with("stop=") && flag.size() > 5 && flag.size() < 10) {
+    } else if (flag.starts_with("stop=") && flag.size() > 5 &&
+               flag.size() < 10) {
       int n = 0;
       for (char c : flag.substr(5)) {
         if (c < '0' || c > '9') return std::nullopt;
@@ -101,7 +104,8 @@ std::string StateFamily::describe(const Op& op, const Result& result) {
       std::string out = "{";
       for (size_t i = 0; i < result.entries.size(); ++i) {
         if (i == kShown) {
-          absl::StrAppend(&out, ",... ", result.entries.size(), " entries in all");
+          absl::StrAppend(&out, ",... ", result.entries.size(),
+                          " entries in all");
           break;
         }
         absl::StrAppend(&out, i ? "," : "", result.entries[i].first, "=",

@@ -31,7 +31,9 @@ struct StateOp {
   static StateOp set(std::string key, std::string value) {
     return {Kind::kSet, std::move(key), std::move(value)};
   }
-  static StateOp get(std::string key) { return {Kind::kGet, std::move(key), {}}; }
+  static StateOp get(std::string key) {
+    return {Kind::kGet, std::move(key), {}};
+  }
   static StateOp erase(std::string key) {
     return {Kind::kErase, std::move(key), {}};
   }
@@ -42,8 +44,8 @@ struct StateOp {
 };
 
 struct StateResult {
-  std::optional<std::string> value;  // get
-  bool erased = false;               // erase
+  std::optional<std::string> value;                          // get
+  bool erased = false;                                       // erase
   std::vector<std::pair<std::string, std::string>> entries;  // all, in order
 };
 

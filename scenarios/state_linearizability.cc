@@ -19,7 +19,8 @@ std::size_t MapModel::hash(const State& s) {
   return h;
 }
 
-bool MapModel::step(const State& s, const Input& in, const Output& out, State* next) {
+bool MapModel::step(const State& s, const Input& in, const Output& out,
+                    State* next) {
   switch (in.kind) {
     case StateOp::Kind::kSet:
       *next = s;
@@ -46,7 +47,8 @@ bool MapModel::step(const State& s, const Input& in, const Output& out, State* n
       std::set<std::string> seen;
       for (const auto& [k, v] : out.entries) {
         auto it = s.find(k);
-        if (it == s.end() || it->second != v || !seen.insert(k).second) return false;
+        if (it == s.end() || it->second != v || !seen.insert(k).second)
+          return false;
       }
       *next = s;
       return true;
@@ -56,7 +58,8 @@ bool MapModel::step(const State& s, const Input& in, const Output& out, State* n
 }
 
 std::string MapModel::describe(const Input& in, const Output& out) {
-  return absl::StrCat(StateFamily::describe(in), " -> ", StateFamily::describe(in, out));
+  return absl::StrCat(StateFamily::describe(in), " -> ",
+                      StateFamily::describe(in, out));
 }
 
 std::string MapModel::describe(const State& s) {
@@ -84,11 +87,15 @@ void StateFamily::check_linearizability(const History<Op, Result>& history,
   LinearizabilityResult r = check_linearizable<MapModel>(ops, initial);
   if (!r.is_violation()) return;
   const Operation<MapModel>& stuck = ops[*r.stuck_operation];
-  findings.push_back({FindingKind::kNotLinearizable, "linearizability",
-                      absl::StrCat("thread ", stuck.thread, ": ",
-                                   StateFamily::describe(stuck.input),
-                                   " returned a result no sequential order explains"),
-                      r.explanation, std::nullopt, {}});
+  findings.push_back(
+      {FindingKind::kNotLinearizable,
+       "linearizability",
+       absl::StrCat("thread ", stuck.thread, ": ",
+                    StateFamily::describe(stuck.input),
+                    " returned a result no sequential order explains"),
+       r.explanation,
+       std::nullopt,
+       {}});
 }
 
 }  // namespace racelab::state

@@ -22,7 +22,8 @@ struct MapModel {
   static constexpr const char* kObjectName = "map";
 
   static std::size_t hash(const State& s);
-  static bool step(const State& s, const Input& in, const Output& out, State* next);
+  static bool step(const State& s, const Input& in, const Output& out,
+                   State* next);
   static std::string describe(const Input& in, const Output& out);
   static std::string describe(const State& s);
 };

@@ -14,15 +14,20 @@ namespace {
 using Op = StateOp;
 
 Finding invariant_violation(std::string summary) {
-  return Finding{FindingKind::kNotLinearizable, "invariant", std::move(summary),
-                 {}, std::nullopt, {}};
+  return Finding{FindingKind::kNotLinearizable,
+                 "invariant",
+                 std::move(summary),
+                 {},
+                 std::nullopt,
+                 {}};
 }
 
 std::string key_list(const std::set<std::string>& keys) {
   std::string out;
   int shown = 0;
   for (const std::string& k : keys) {
-    if (shown++ == 8) return absl::StrCat(out, ", ... (", keys.size(), " in all)");
+    if (shown++ == 8)
+      return absl::StrCat(out, ", ... (", keys.size(), " in all)");
     absl::StrAppend(&out, out.empty() ? "" : ", ", k);
   }
   return out;
@@ -35,7 +40,8 @@ Program<Op> seed_slow_reader(std::uint64_t /*seed*/, ProgramSize size) {
   // The small version still crosses a rehash (13 buckets hold 13 keys), which
   // is what reorders the buckets under the paused iterator.
   const int keys = size == ProgramSize::kFull ? 1000 : 16;
-  for (int i = 0; i < keys; ++i) writer.push_back(Op::set(absl::StrCat("k", i), absl::StrCat(i)));
+  for (int i = 0; i < keys; ++i)
+    writer.push_back(Op::set(absl::StrCat("k", i), absl::StrCat(i)));
   p.threads = {{Op::all(/*pause_each=*/true)}, writer};
   p.finale = {Op::all()};
   return p;
@@ -61,8 +67,10 @@ Program<Op> erase_during_iteration(std::uint64_t /*seed*/, ProgramSize size) {
 // trigger a rehash, which is what breaks the buggy iteration.
 Program<Op> reentrant_yield(std::uint64_t /*seed*/, ProgramSize /*size*/) {
   Program<Op> p;
-  for (int i = 0; i < 8; ++i) p.setup.push_back(Op::set(absl::StrCat("k", i), absl::StrCat(i)));
-  p.threads = {{Op::all(/*pause_each=*/false, /*stop_after=*/0, /*write_back=*/true)}};
+  for (int i = 0; i < 8; ++i)
+    p.setup.push_back(Op::set(absl::StrCat("k", i), absl::StrCat(i)));
+  p.threads = {
+      {Op::all(/*pause_each=*/false, /*stop_after=*/0, /*write_back=*/true)}};
   p.finale = {Op::all()};
   return p;
 }
@@ -70,7 +78,9 @@ Program<Op> reentrant_yield(std::uint64_t /*seed*/, ProgramSize /*size*/) {
 // A random program: 2-4 threads of 1-8 operations over three keys.
 Program<Op> generated(std::uint64_t seed, ProgramSize /*size*/) {
   std::mt19937_64 rng(seed);
-  auto below = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint64_t>(n)); };
+  auto below = [&](int n) {
+    return static_cast<int>(rng() % static_cast<std::uint64_t>(n));
+  };
   Program<Op> p;
   p.setup = {Op::set("k0", "v0"), Op::set("k1", "v1")};
   const int threads = 2 + below(3);
@@ -87,7 +97,8 @@ Program<Op> generated(std::uint64_t seed, ProgramSize /*size*/) {
       } else if (kind < 7) {
         ops.push_back(Op::erase(key));
       } else {
-        ops.push_back(Op::all(/*pause_each=*/below(2) == 0, /*stop_after=*/below(4) == 0 ? 2 : 0));
+        ops.push_back(Op::all(/*pause_each=*/below(2) == 0,
+                              /*stop_after=*/below(4) == 0 ? 2 : 0));
       }
     }
     p.threads.push_back(std::move(ops));
@@ -100,7 +111,8 @@ Program<Op> generated(std::uint64_t seed, ProgramSize /*size*/) {
 
 void check_state_invariants(const Program<StateOp>& /*program*/,
                             const History<StateOp, StateResult>& history,
-                            StateStore& /*store*/, std::vector<Finding>& findings) {
+                            StateStore& /*store*/,
+                            std::vector<Finding>& findings) {
   // Every (key, value) ever written, and the keys some operation may remove or
   // change during the run.
   std::set<std::pair<std::string, std::string>> written;
@@ -109,8 +121,10 @@ void check_state_invariants(const Program<StateOp>& /*program*/,
   for (const auto& e : history) {
     if (e.op.kind == Op::Kind::kSet) {
       written.emplace(e.op.key, e.op.value);
-      if (e.thread == kSetupThread) setup_state[e.op.key] = e.op.value;
-      else touched.insert(e.op.key);
+      if (e.thread == kSetupThread)
+        setup_state[e.op.key] = e.op.value;
+      else
+        touched.insert(e.op.key);
     } else if (e.op.kind == Op::Kind::kErase && e.thread != kSetupThread) {
       touched.insert(e.op.key);
     }
@@ -120,13 +134,15 @@ void check_state_invariants(const Program<StateOp>& /*program*/,
     std::set<std::string> seen, twice, unknown;
     for (const auto& [key, value] : e.result.entries) {
       if (!seen.insert(key).second) twice.insert(key);
-      if (!written.contains({key, value})) unknown.insert(absl::StrCat(key, "=", value));
+      if (!written.contains({key, value}))
+        unknown.insert(absl::StrCat(key, "=", value));
     }
     std::string who = absl::StrCat("thread ", e.thread, ": all()");
     if (!twice.empty()) {
-      findings.push_back(invariant_violation(absl::StrCat(
-          who, " yielded ", e.result.entries.size(), " entries with keys twice: ",
-          key_list(twice), "; no state of a map has a key twice")));
+      findings.push_back(invariant_violation(
+          absl::StrCat(who, " yielded ", e.result.entries.size(),
+                       " entries with keys twice: ", key_list(twice),
+                       "; no state of a map has a key twice")));
     }
     if (!unknown.empty()) {
       findings.push_back(invariant_violation(absl::StrCat(
@@ -149,7 +165,8 @@ void check_state_invariants(const Program<StateOp>& /*program*/,
 const std::vector<Scenario<StateFamily>>& state_scenarios() {
   static const auto* scenarios = new std::vector<Scenario<StateFamily>>{
       {"seed_slow_reader",
-       "the seed's repro: one reader iterates all keys, pausing at each, while a "
+       "the seed's repro: one reader iterates all keys, pausing at each, while "
+       "a "
        "writer sets 1000 keys",
        seed_slow_reader, check_state_invariants},
       {"erase_during_iteration",
@@ -160,9 +177,13 @@ const std::vector<Scenario<StateFamily>>& state_scenarios() {
        "the iteration callback itself calls set() for every key it is given",
        reentrant_yield, check_state_invariants},
       {"generated",
-       "random programs from the seed: 2-4 threads of 1-8 sets, gets, erases and "
-       "iterations over three keys (controlled mode: a new program for every schedule)",
-       generated, check_state_invariants, {Mode::kControlled}},
+       "random programs from the seed: 2-4 threads of 1-8 sets, gets, erases "
+       "and "
+       "iterations over three keys (controlled mode: a new program for every "
+       "schedule)",
+       generated,
+       check_state_invariants,
+       {Mode::kControlled}},
   };
   return *scenarios;
 }

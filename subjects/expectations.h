@@ -10,9 +10,9 @@
 namespace racelab {
 
 struct ExpectationRow {
-  const char* subject;   // family/variant
+  const char* subject;  // family/variant
   const char* scenario;
-  const char* modes;     // comma-separated: stress, controlled
+  const char* modes;  // comma-separated: stress, controlled
   // Empty: clean. Else comma-separated finding kinds, at least one of which a
   // run must produce.
   const char* catches;

@@ -16,12 +16,13 @@ template <class Store>
 struct SubjectEntry {
   const char* variant;      // "unsynchronized"
   const char* source;       // repo-relative file of the variant
-  bool buggy;                    // deliberately broken
+  bool buggy;               // deliberately broken
   const char* description;  // the anti-pattern or the fix, one line
   std::unique_ptr<Store> (*make)();
 };
 
-const std::vector<SubjectEntry<checkpoint::CheckpointStore>>& checkpoint_subjects();
+const std::vector<SubjectEntry<checkpoint::CheckpointStore>>&
+checkpoint_subjects();
 const std::vector<SubjectEntry<state::StateStore>>& state_subjects();
 
 }  // namespace racelab

@@ -14,8 +14,8 @@
 namespace racelab {
 namespace {
 
-class CheckpointConformance
-    : public ::testing::TestWithParam<SubjectEntry<checkpoint::CheckpointStore>> {};
+class CheckpointConformance : public ::testing::TestWithParam<
+                                  SubjectEntry<checkpoint::CheckpointStore>> {};
 
 TEST_P(CheckpointConformance, MatchesModelOnRandomSequentialPrograms) {
   for (std::uint64_t seed = 1; seed <= 50; ++seed) {
@@ -27,7 +27,8 @@ TEST_P(CheckpointConformance, MatchesModelOnRandomSequentialPrograms) {
       switch (rng() % 3) {
         case 0: {
           std::string payload = "p" + std::to_string(step);
-          ASSERT_EQ(store->commit(session, payload), model.commit(session, payload))
+          ASSERT_EQ(store->commit(session, payload),
+                    model.commit(session, payload))
               << "seed " << seed << " step " << step;
           break;
         }
@@ -39,8 +40,10 @@ TEST_P(CheckpointConformance, MatchesModelOnRandomSequentialPrograms) {
         }
         default: {
           checkpoint::IndexView view = store->retrieve_index(session);
-          std::vector<checkpoint::CheckpointId> ids(view.ids().begin(), view.ids().end());
-          ASSERT_EQ(ids, model.retrieve_index(session)) << "seed " << seed << " step " << step;
+          std::vector<checkpoint::CheckpointId> ids(view.ids().begin(),
+                                                    view.ids().end());
+          ASSERT_EQ(ids, model.retrieve_index(session))
+              << "seed " << seed << " step " << step;
         }
       }
     }
@@ -53,13 +56,17 @@ TEST_P(CheckpointConformance, UnknownSessionIsEmpty) {
   EXPECT_TRUE(store->retrieve_index("nobody").ids().empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllVariants, CheckpointConformance, ::testing::ValuesIn(checkpoint_subjects()),
-    [](const auto& info) { return std::string(info.param.variant); });
+INSTANTIATE_TEST_SUITE_P(AllVariants, CheckpointConformance,
+                         ::testing::ValuesIn(checkpoint_subjects()),
+                         [](const auto& info) {
+                           return std::string(info.param.variant);
+                         });
 
-class StateConformance : public ::testing::TestWithParam<SubjectEntry<state::StateStore>> {};
+class StateConformance
+    : public ::testing::TestWithParam<SubjectEntry<state::StateStore>> {};
 
-std::map<std::string, std::string> contents_of(state::StateStore& store, int stop_after = 0) {
+std::map<std::string, std::string> contents_of(state::StateStore& store,
+                                               int stop_after = 0) {
   std::map<std::string, std::string> out;
   int n = 0;
   store.all([&](const std::string& k, const std::string& v) {
@@ -84,15 +91,18 @@ TEST_P(StateConformance, MatchesModelOnRandomSequentialPrograms) {
           break;
         }
         case 1:
-          ASSERT_EQ(store->get(key), model.get(key)) << "seed " << seed << " step " << step;
+          ASSERT_EQ(store->get(key), model.get(key))
+              << "seed " << seed << " step " << step;
           break;
         case 2:
-          ASSERT_EQ(store->erase(key), model.erase(key)) << "seed " << seed << " step " << step;
+          ASSERT_EQ(store->erase(key), model.erase(key))
+              << "seed " << seed << " step " << step;
           break;
         default: {
           std::map<std::string, std::string> want(model.contents().begin(),
                                                   model.contents().end());
-          ASSERT_EQ(contents_of(*store), want) << "seed " << seed << " step " << step;
+          ASSERT_EQ(contents_of(*store), want)
+              << "seed " << seed << " step " << step;
         }
       }
     }
@@ -109,9 +119,11 @@ TEST_P(StateConformance, AllStopsWhenYieldReturnsFalse) {
   EXPECT_EQ(store->get("after"), "stop");
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllVariants, StateConformance, ::testing::ValuesIn(state_subjects()),
-    [](const auto& info) { return std::string(info.param.variant); });
+INSTANTIATE_TEST_SUITE_P(AllVariants, StateConformance,
+                         ::testing::ValuesIn(state_subjects()),
+                         [](const auto& info) {
+                           return std::string(info.param.variant);
+                         });
 
 }  // namespace
 }  // namespace racelab

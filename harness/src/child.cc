@@ -3,11 +3,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <mutex>
-#include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -68,8 +68,9 @@ class Watchdog {
   // into an endless loop. (Controlled mode runs serially; its reports are
   // slow to print but do not hang it, and its limit is per schedule.)
   Watchdog(int timeout_ms, bool hang_after_report)
-      : start_(record_start()),
-        thread_([this, timeout_ms, hang_after_report] { watch(timeout_ms, hang_after_report); }) {}
+      : start_(record_start()), thread_([this, timeout_ms, hang_after_report] {
+          watch(timeout_ms, hang_after_report);
+        }) {}
   ~Watchdog() {
     {
       std::lock_guard lock(mu_);
@@ -88,16 +89,20 @@ class Watchdog {
     std::unique_lock lock(mu_);
     while (!done_) {
       const auto now = Clock::now();
-      if (hang_after_report && !first_report && tsan_reports_seen() > 0) first_report = now;
+      if (hang_after_report && !first_report && tsan_reports_seen() > 0)
+        first_report = now;
       std::string message;
-      if (now_ns() - g_last_heartbeat_ns.load() > std::int64_t{timeout_ms} * 1'000'000) {
+      if (now_ns() - g_last_heartbeat_ns.load() >
+          std::int64_t{timeout_ms} * 1'000'000) {
         message = absl::StrCat("the run did not finish within ", timeout_ms,
                                " ms: probable deadlock or livelock");
       } else if (first_report &&
-                 now - *first_report > std::chrono::milliseconds(kAfterReportMs)) {
-        message = absl::StrCat("the run hung for ", kAfterReportMs,
-                               " ms after a ThreadSanitizer report (a container "
-                               "corrupted by the race loops forever)");
+                 now - *first_report >
+                     std::chrono::milliseconds(kAfterReportMs)) {
+        message =
+            absl::StrCat("the run hung for ", kAfterReportMs,
+                         " ms after a ThreadSanitizer report (a container "
+                         "corrupted by the race loops forever)");
       }
       if (!message.empty()) {
         RunObservation observation;
@@ -137,10 +142,12 @@ void heartbeat() {
 }
 
 int child_main(const Registry& registry, const std::string& subject,
-               const std::string& scenario, const RunOptions& options, int run_index) {
+               const std::string& scenario, const RunOptions& options,
+               int run_index) {
   const CaseSpec* spec = registry.find_case(subject, scenario);
   if (spec == nullptr) {
-    write_line(event_line("error", absl::StrCat("no case ", subject, " x ", scenario)));
+    write_line(event_line("error",
+                          absl::StrCat("no case ", subject, " x ", scenario)));
     return 2;
   }
   set_sanitizer_notice_fd(kResultFd);
@@ -148,7 +155,9 @@ int child_main(const Registry& registry, const std::string& subject,
   set_self_deadlock_handler(&on_self_deadlock);
 
   // Each run has its own seed, derived from the case seed and the run number.
-  const std::uint64_t run_seed = options.seed + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(run_index);
+  const std::uint64_t run_seed =
+      options.seed +
+      0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(run_index);
   RunRequest request = options.request;
   request.mode = options.mode;
   request.seed = run_seed;
@@ -169,11 +178,16 @@ int child_main(const Registry& registry, const std::string& subject,
     return 2;
   } catch (const std::exception& e) {
     // Anything else escaped the subject or a check of the state it left.
-    observation.findings.push_back({FindingKind::kCrash, "crash",
-                                    absl::StrCat("the run threw an exception: ", e.what()),
-                                    {}, std::nullopt, {}});
+    observation.findings.push_back(
+        {FindingKind::kCrash,
+         "crash",
+         absl::StrCat("the run threw an exception: ", e.what()),
+         {},
+         std::nullopt,
+         {}});
   }
-  for (Finding& f : take_tsan_findings()) observation.findings.push_back(std::move(f));
+  for (Finding& f : take_tsan_findings())
+    observation.findings.push_back(std::move(f));
   write_line(run_done_line(observation));
   return 0;
 }

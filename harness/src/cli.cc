@@ -29,8 +29,10 @@ struct UsageError : std::runtime_error {
 
 sched::ScheduleFile read_schedule_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(absl::StrCat(path, ": cannot read the schedule file"));
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in)
+    throw UsageError(absl::StrCat(path, ": cannot read the schedule file"));
+  std::string text((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
   return sched::parse_schedule(text, path);
 }
 
@@ -45,7 +47,8 @@ void load_replay(const std::string& path, RunRequest& request) {
     return std::string();
   };
   request.replay_program = {extra("setup")};
-  for (const std::string& line : file.program) request.replay_program.push_back(line);
+  for (const std::string& line : file.program)
+    request.replay_program.push_back(line);
   request.replay_program.push_back(extra("finale"));
   request.replay_decisions = file.decisions;
   request.strategy = "replay";
@@ -70,7 +73,8 @@ void check_case(const Registry& registry, const std::string& subject,
                                   "' (racelab list shows the scenarios)"));
   }
   if (registry.find_case(subject, scenario) == nullptr) {
-    throw UsageError(absl::StrCat("--scenario: '", scenario, "' is a ", sc->family,
+    throw UsageError(absl::StrCat("--scenario: '", scenario, "' is a ",
+                                  sc->family,
                                   " scenario and does not apply to ", subject));
   }
 }
@@ -81,28 +85,31 @@ void check_out_dir(const std::string& flag, const std::string& dir) {
   if (dir.empty()) return;
   std::error_code ec;
   auto status = std::filesystem::status(dir, ec);
-  if (std::filesystem::exists(status) && !std::filesystem::is_directory(status)) {
-    throw UsageError(absl::StrCat(flag, ": '", dir, "' exists and is not a folder"));
+  if (std::filesystem::exists(status) &&
+      !std::filesystem::is_directory(status)) {
+    throw UsageError(
+        absl::StrCat(flag, ": '", dir, "' exists and is not a folder"));
   }
 }
 
 void print_list(const Registry& registry, std::ostream& out) {
   out << "subjects:\n";
   for (const CatalogEntry& s : registry.subjects()) {
-    out << absl::StrFormat("  %-32s %-6s %s\n", s.name, s.buggy ? "buggy" : "fixed",
-                           s.description);
+    out << absl::StrFormat("  %-32s %-6s %s\n", s.name,
+                           s.buggy ? "buggy" : "fixed", s.description);
   }
   out << "\nscenarios:\n";
   for (const CatalogEntry& s : registry.scenarios()) {
-    out << absl::StrFormat("  %-12s %-27s %s\n", s.family, s.name, s.description);
+    out << absl::StrFormat("  %-12s %-27s %s\n", s.family, s.name,
+                           s.description);
   }
   out << "\nexpectations (subject x scenario -> verdict):\n";
   for (const Expectation& e : registry.expectations()) {
     std::string modes = absl::StrJoin(e.modes, ",", [](std::string* o, Mode m) {
       absl::StrAppend(o, to_string(m));
     });
-    out << absl::StrFormat("  %-32s %-27s %-18s %-36s %s\n", e.subject, e.scenario,
-                           modes, describe_expected(e), e.why);
+    out << absl::StrFormat("  %-32s %-27s %-18s %-36s %s\n", e.subject,
+                           e.scenario, modes, describe_expected(e), e.why);
   }
 }
 
@@ -115,9 +122,9 @@ void print_truth_table(const Registry& registry, std::ostream& out) {
   for (size_t i = 0; i < truth_table_oracles().size(); ++i) out << "---|";
   out << "---|\n";
   for (const Expectation& e : registry.expectations()) {
-    std::string modes = absl::StrJoin(e.modes, ", ", [](std::string* o, Mode m) {
-      absl::StrAppend(o, to_string(m));
-    });
+    std::string modes = absl::StrJoin(
+        e.modes, ", ",
+        [](std::string* o, Mode m) { absl::StrAppend(o, to_string(m)); });
     out << "| " << e.subject << " | " << e.scenario << " | " << modes << " | "
         << (e.catches.empty() ? "clean" : "caught") << " |";
     for (const std::string& o : truth_table_oracles()) {
@@ -125,16 +132,21 @@ void print_truth_table(const Registry& registry, std::ostream& out) {
     }
     out << " " << e.why << " |\n";
   }
-  out << "\nMUST: this oracle must catch it; one of: at least one of the oracles so "
-         "marked must catch it; may: a consequence it may also report; -: it must stay "
+  out << "\nMUST: this oracle must catch it; one of: at least one of the "
+         "oracles so "
+         "marked must catch it; may: a consequence it may also report; -: it "
+         "must stay "
          "silent. The gate fails on a case whose runs break any of these.\n";
 }
 
 void add_run_options(CLI::App* cmd, RunOptions& run) {
-  cmd->add_option("--runs", run.runs, "runs per case")->check(CLI::Range(1, 1000000));
+  cmd->add_option("--runs", run.runs, "runs per case")
+      ->check(CLI::Range(1, 1000000));
   cmd->add_option("--seed", run.seed, "seed of the first run");
-  cmd->add_flag("--jitter", run.jitter, "random yields and sleeps at operation boundaries");
-  cmd->add_option("--pause-us", run.pause_us, "a slow reader's pause, in microseconds")
+  cmd->add_flag("--jitter", run.jitter,
+                "random yields and sleeps at operation boundaries");
+  cmd->add_option("--pause-us", run.pause_us,
+                  "a slow reader's pause, in microseconds")
       ->check(CLI::Range(0, 1000000));
   cmd->add_option("--run-timeout-ms", run.run_timeout_ms,
                   "time limit of one run; past it the run is a timeout")
@@ -153,21 +165,25 @@ void add_run_options(CLI::App* cmd, RunOptions& run) {
 
 void add_controlled_options(CLI::App* cmd, RunOptions& run) {
   RunRequest& r = run.request;
-  cmd->add_option("--strategy", r.strategy, "controlled mode: random, pct or dfs")
+  cmd->add_option("--strategy", r.strategy,
+                  "controlled mode: random, pct or dfs")
       ->check(CLI::IsMember({"random", "pct", "dfs"}));
-  cmd->add_option("--depth", r.depth, "pct: bug depth d (d-1 priority change points)")
+  cmd->add_option("--depth", r.depth,
+                  "pct: bug depth d (d-1 priority change points)")
       ->check(CLI::Range(1, 100));
   cmd->add_option("--preemptions", r.preemptions, "dfs: preemption bound")
       ->check(CLI::Range(0, 100));
   cmd->add_option("--budget", r.budget, "controlled mode: schedules to try")
       ->check(CLI::Range(1, 100000000));
-  cmd->add_flag("--no-shrink{false}", r.shrink, "report the first failing schedule as found");
+  cmd->add_flag("--no-shrink{false}", r.shrink,
+                "report the first failing schedule as found");
 }
 
 void print_case(const CaseResult& c, std::ostream& out) {
-  out << c.subject << " x " << c.scenario << " (" << to_string(c.mode) << "): "
-      << c.runs_with_finding << " of " << c.runs << " runs with a finding; observed "
-      << c.observed() << ", expected " << c.expected << "\n";
+  out << c.subject << " x " << c.scenario << " (" << to_string(c.mode)
+      << "): " << c.runs_with_finding << " of " << c.runs
+      << " runs with a finding; observed " << c.observed() << ", expected "
+      << c.expected << "\n";
   for (const auto& [outcome, n] : c.histogram) {
     out << absl::StrFormat("  %4d  %s\n", n, outcome);
   }
@@ -178,20 +194,23 @@ void print_case(const CaseResult& c, std::ostream& out) {
         << a.finding.summary << "\n";
   }
   if (c.findings.size() > kShown) {
-    out << "  ... and " << c.findings.size() - kShown << " more distinct findings\n";
+    out << "  ... and " << c.findings.size() - kShown
+        << " more distinct findings\n";
   }
   if (c.mode == Mode::kControlled) {
     out << "  schedules tried: " << c.schedules;
-    if (c.first_failing >= 0) out << ", first failing: schedule " << c.first_failing + 1;
+    if (c.first_failing >= 0)
+      out << ", first failing: schedule " << c.first_failing + 1;
     out << "\n";
   }
   if (!c.trace_table.empty() && !c.findings.empty()) {
-    out << "  minimal failing schedule (" << c.schedule.preemptions << " preemptions, "
-        << c.schedule.decisions.size() << " decisions):\n"
+    out << "  minimal failing schedule (" << c.schedule.preemptions
+        << " preemptions, " << c.schedule.decisions.size() << " decisions):\n"
         << c.trace_table;
   }
   for (const AggregatedFinding& a : c.findings) {
-    if (a.finding.oracle == "linearizability" || a.finding.oracle == "deadlock") {
+    if (a.finding.oracle == "linearizability" ||
+        a.finding.oracle == "deadlock") {
       out << "  " << a.finding.detail << "\n";
     }
   }
@@ -199,9 +218,11 @@ void print_case(const CaseResult& c, std::ostream& out) {
 }
 
 // Writes a case's recorded schedule as a schedule file.
-void save_schedule(const CaseResult& c, const RunOptions& options, const std::string& path) {
+void save_schedule(const CaseResult& c, const RunOptions& options,
+                   const std::string& path) {
   if (c.schedule.program.size() < 3) {
-    throw InputError(absl::StrCat("--save-schedule: the run recorded no schedule to save"));
+    throw InputError(
+        absl::StrCat("--save-schedule: the run recorded no schedule to save"));
   }
   sched::ScheduleFile file;
   file.subject = c.subject;
@@ -216,7 +237,9 @@ void save_schedule(const CaseResult& c, const RunOptions& options, const std::st
   file.decisions = c.schedule.decisions;
   std::ofstream out(path);
   out << sched::write_schedule(file);
-  if (!out) throw InputError(absl::StrCat("--save-schedule: cannot write '", path, "'"));
+  if (!out)
+    throw InputError(
+        absl::StrCat("--save-schedule: cannot write '", path, "'"));
 }
 
 }  // namespace
@@ -225,57 +248,72 @@ int run_cli(const Registry& registry, int argc, char** argv) {
   CLI::App app{"racelab: race-detection test harness for concurrent stores"};
   app.require_subcommand(1);
 
-  CLI::App* list = app.add_subcommand("list", "list subjects, scenarios and expectations");
+  CLI::App* list =
+      app.add_subcommand("list", "list subjects, scenarios and expectations");
   bool truth_table = false;
-  list->add_flag("--truth-table", truth_table, "print only the expectation table");
+  list->add_flag("--truth-table", truth_table,
+                 "print only the expectation table");
 
   RunOptions run_options;
-  std::string subject, scenario, mode_name = "stress", json_file, out_dir, replay_path;
+  std::string subject, scenario, mode_name = "stress", json_file, out_dir,
+                                 replay_path;
   CLI::App* run = app.add_subcommand("run", "run one case and judge it");
   run->add_option("--subject", subject, "family/variant")->required();
   run->add_option("--scenario", scenario, "scenario name")->required();
   run->add_option("--mode", mode_name, "stress or controlled");
   run->add_option("--json", json_file, "write the case result as JSON");
   run->add_option("--out", out_dir, "write results.json into this folder");
-  run->add_option("--save-schedule", run_options.save_schedule,
-                  "controlled mode: write the (failing, else last) schedule here");
+  run->add_option(
+      "--save-schedule", run_options.save_schedule,
+      "controlled mode: write the (failing, else last) schedule here");
   add_run_options(run, run_options);
   add_controlled_options(run, run_options);
 
-  CLI::App* replay = app.add_subcommand("replay", "rerun a saved schedule and print its trace");
+  CLI::App* replay = app.add_subcommand(
+      "replay", "rerun a saved schedule and print its trace");
   replay->add_option("file", replay_path, "a schedule file")->required();
-  replay->add_option("--oracles", [&run_options](const std::vector<std::string>& v) {
-    try {
-      run_options.oracles = parse_oracles(v.front());
-    } catch (const std::invalid_argument& e) {
-      throw CLI::ValidationError("--oracles", e.what());
-    }
-    return true;
-  }, "comma list of tsan, invariants, linearizability (default all)");
+  replay->add_option(
+      "--oracles",
+      [&run_options](const std::vector<std::string>& v) {
+        try {
+          run_options.oracles = parse_oracles(v.front());
+        } catch (const std::invalid_argument& e) {
+          throw CLI::ValidationError("--oracles", e.what());
+        }
+        return true;
+      },
+      "comma list of tsan, invariants, linearizability (default all)");
 
   GateOptions gate_options;
   std::string gate_mode = "stress";
   int controlled_runs = 1;
-  CLI::App* gate = app.add_subcommand("gate", "run every case, judge the whole table");
+  CLI::App* gate =
+      app.add_subcommand("gate", "run every case, judge the whole table");
   gate->add_option("--mode", gate_mode, "stress, controlled or all");
-  gate->add_option("--out", gate_options.out_dir, "write results.json into this folder");
+  gate->add_option("--out", gate_options.out_dir,
+                   "write results.json into this folder");
   gate->add_option("--jobs,-j", gate_options.jobs, "cases run in parallel")
       ->check(CLI::Range(1, 256));
-  gate->add_option("--subject", gate_options.subject_filter, "only subjects containing this");
-  gate->add_option("--scenario", gate_options.scenario_filter, "only scenarios containing this");
+  gate->add_option("--subject", gate_options.subject_filter,
+                   "only subjects containing this");
+  gate->add_option("--scenario", gate_options.scenario_filter,
+                   "only scenarios containing this");
   gate->add_option("--controlled-runs", controlled_runs,
-                   "controlled mode: independent searches per case (each up to --budget schedules)")
+                   "controlled mode: independent searches per case (each up to "
+                   "--budget schedules)")
       ->check(CLI::Range(1, 1000));
   add_run_options(gate, gate_options.run);
   add_controlled_options(gate, gate_options.run);
 
   std::vector<std::string> demo_args;
   CLI::App* demo = app.add_subcommand(
-      "demo", "walk through an anti-pattern: code, failing interleaving, oracles, fix");
+      "demo",
+      "walk through an anti-pattern: code, failing interleaving, oracles, fix");
   demo->add_option("name", demo_args, "anti-pattern (none: list them)");
 
   int child_run = 0;
-  CLI::App* child = app.add_subcommand("__child", "(internal) one run of a case");
+  CLI::App* child =
+      app.add_subcommand("__child", "(internal) one run of a case");
   child->group("");
   child->add_option("--subject", subject)->required();
   child->add_option("--scenario", scenario)->required();
@@ -285,9 +323,11 @@ int run_cli(const Registry& registry, int argc, char** argv) {
   add_run_options(child, run_options);
   add_controlled_options(child, run_options);
 
-  const std::set<std::string> commands = {"list", "run", "gate", "replay", "demo", "__child"};
+  const std::set<std::string> commands = {"list",   "run",  "gate",
+                                          "replay", "demo", "__child"};
   if (argc > 1 && argv[1][0] != '-' && !commands.contains(argv[1])) {
-    std::cerr << "racelab: unknown command '" << argv[1] << "' (commands: list, run, gate, replay, demo)\n";
+    std::cerr << "racelab: unknown command '" << argv[1]
+              << "' (commands: list, run, gate, replay, demo)\n";
     return kExitUsage;
   }
   try {
@@ -301,7 +341,8 @@ int run_cli(const Registry& registry, int argc, char** argv) {
 
   try {
     if (auto problems = registry.validate(); !problems.empty()) {
-      for (const std::string& p : problems) std::cerr << "racelab: " << p << "\n";
+      for (const std::string& p : problems)
+        std::cerr << "racelab: " << p << "\n";
       return kExitHarness;
     }
     if (*list) {
@@ -315,26 +356,31 @@ int run_cli(const Registry& registry, int argc, char** argv) {
     if (*demo) return run_demo(registry, demo_args, std::cout);
     if (*child) {
       run_options.mode = parse_mode(mode_name);
-      if (!run_options.replay_file.empty()) load_replay(run_options.replay_file, run_options.request);
+      if (!run_options.replay_file.empty())
+        load_replay(run_options.replay_file, run_options.request);
       return child_main(registry, subject, scenario, run_options, child_run);
     }
     if (*replay) {
       sched::ScheduleFile file = read_schedule_file(replay_path);
       check_case(registry, file.subject, file.scenario);
       if (file.mode != "controlled") {
-        throw UsageError(absl::StrCat(replay_path, ": mode '", file.mode,
-                                      "' cannot be replayed (only controlled)"));
+        throw UsageError(
+            absl::StrCat(replay_path, ": mode '", file.mode,
+                         "' cannot be replayed (only controlled)"));
       }
       run_options.mode = Mode::kControlled;
       run_options.seed = file.seed;
       run_options.runs = 1;
       run_options.replay_file = replay_path;
       const CaseSpec* spec = registry.find_case(file.subject, file.scenario);
-      CaseResult result = run_case(
-          *spec, registry.find_expectation(file.subject, file.scenario, Mode::kControlled),
-          run_options);
-      std::cout << "replay of " << replay_path << ": " << file.subject << " x " << file.scenario
-                << ", " << file.decisions.size() << " decisions\n"
+      CaseResult result =
+          run_case(*spec,
+                   registry.find_expectation(file.subject, file.scenario,
+                                             Mode::kControlled),
+                   run_options);
+      std::cout << "replay of " << replay_path << ": " << file.subject << " x "
+                << file.scenario << ", " << file.decisions.size()
+                << " decisions\n"
                 << result.trace_table;
       print_case(result, std::cout);
       return result.mismatch.empty() ? kExitOk : kExitMismatch;
@@ -342,15 +388,20 @@ int run_cli(const Registry& registry, int argc, char** argv) {
     if (*run) {
       run_options.mode = parse_mode(mode_name);
       // One search of up to --budget schedules, unless more are asked for.
-      if (run_options.mode == Mode::kControlled && run->count("--runs") == 0) run_options.runs = 1;
+      if (run_options.mode == Mode::kControlled && run->count("--runs") == 0)
+        run_options.runs = 1;
       check_case(registry, subject, scenario);
       check_out_dir("--out", out_dir);
       const CaseSpec* spec = registry.find_case(subject, scenario);
-      if (run_options.mode == Mode::kStress && !run_options.save_schedule.empty()) {
-        throw UsageError("--save-schedule: stress mode records no schedule (use --mode controlled)");
+      if (run_options.mode == Mode::kStress &&
+          !run_options.save_schedule.empty()) {
+        throw UsageError(
+            "--save-schedule: stress mode records no schedule (use --mode "
+            "controlled)");
       }
       CaseResult result = run_case(
-          *spec, registry.find_expectation(subject, scenario, run_options.mode), run_options);
+          *spec, registry.find_expectation(subject, scenario, run_options.mode),
+          run_options);
       print_case(result, std::cout);
       if (!run_options.save_schedule.empty()) {
         save_schedule(result, run_options, run_options.save_schedule);
@@ -359,7 +410,9 @@ int run_cli(const Registry& registry, int argc, char** argv) {
       if (!json_file.empty()) {
         std::ofstream out(json_file);
         out << to_json(result).dump(2) << "\n";
-        if (!out) throw UsageError(absl::StrCat("--json: cannot write '", json_file, "'"));
+        if (!out)
+          throw UsageError(
+              absl::StrCat("--json: cannot write '", json_file, "'"));
       }
       if (!out_dir.empty()) {
         GateResult single{{result}, result.mismatch.empty() ? 0 : 1, ""};
@@ -379,18 +432,21 @@ int run_cli(const Registry& registry, int argc, char** argv) {
       gate_options.controlled_runs = controlled_runs;
       if (!built_with_tsan()) {
         throw UsageError(
-            "gate needs the ThreadSanitizer build (the expectation table counts on "
+            "gate needs the ThreadSanitizer build (the expectation table "
+            "counts on "
             "the tsan oracle): use build/tsan/racelab");
       }
       check_out_dir("--out", gate_options.out_dir);
       GateResult result = run_gate(registry, gate_options, std::cerr);
       if (!result.harness_error.empty()) {
-        std::cerr << "racelab: internal error: " << result.harness_error << "\n";
+        std::cerr << "racelab: internal error: " << result.harness_error
+                  << "\n";
         return kExitHarness;
       }
       if (result.cases.empty()) {
-        throw UsageError(absl::StrCat("no case matches --subject '", gate_options.subject_filter,
-                                      "' and --scenario '", gate_options.scenario_filter, "'"));
+        throw UsageError(absl::StrCat(
+            "no case matches --subject '", gate_options.subject_filter,
+            "' and --scenario '", gate_options.scenario_filter, "'"));
       }
       print_gate_table(result, std::cout);
       if (!gate_options.out_dir.empty()) {

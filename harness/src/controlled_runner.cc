@@ -11,7 +11,8 @@ namespace {
 
 std::atomic<std::uint64_t> g_clock{0};
 
-RecordedSchedule record(std::vector<std::string> program, const sched::RunResult& run) {
+RecordedSchedule record(std::vector<std::string> program,
+                        const sched::RunResult& run) {
   return {std::move(program), run.decisions, run.preemptions};
 }
 
@@ -19,14 +20,17 @@ void record_trace(const sched::RunResult& run, RunObservation& obs) {
   obs.trace_threads = run.trace.thread_count;
   obs.trace.clear();
   for (const sched::TraceRow& row : run.trace.rows) {
-    obs.trace.push_back({row.step, row.thread, std::string(sched::to_string(row.kind)), row.text});
+    obs.trace.push_back({row.step, row.thread,
+                         std::string(sched::to_string(row.kind)), row.text});
   }
   obs.trace_table = sched::format_trace(run.trace);
 }
 
 }  // namespace
 
-std::uint64_t next_tick() { return g_clock.fetch_add(1, std::memory_order_relaxed) + 1; }
+std::uint64_t next_tick() {
+  return g_clock.fetch_add(1, std::memory_order_relaxed) + 1;
+}
 void reset_clock() { g_clock.store(0, std::memory_order_relaxed); }
 
 void abandon(std::shared_ptr<void> store) {
@@ -34,29 +38,44 @@ void abandon(std::shared_ptr<void> store) {
   abandoned->push_back(std::move(store));
 }
 
-void add_scheduler_findings(const sched::RunResult& run, std::vector<Finding>& findings) {
+void add_scheduler_findings(const sched::RunResult& run,
+                            std::vector<Finding>& findings) {
   using Status = sched::RunResult::Status;
   if (run.status == Status::kDeadlock) {
-    std::string first = run.deadlock_report.substr(0, run.deadlock_report.find('\n'));
-    findings.push_back({FindingKind::kDeadlock, "deadlock", "every thread is blocked: " + first,
-                        run.deadlock_report, std::nullopt, {}});
+    std::string first =
+        run.deadlock_report.substr(0, run.deadlock_report.find('\n'));
+    findings.push_back({FindingKind::kDeadlock,
+                        "deadlock",
+                        "every thread is blocked: " + first,
+                        run.deadlock_report,
+                        std::nullopt,
+                        {}});
   } else if (run.status == Status::kStepLimit) {
-    findings.push_back({FindingKind::kTimeout, "timeout",
-                        absl::StrCat("the schedule did not finish within ", run.decisions.size(),
-                                     " scheduling decisions: probable livelock"),
-                        {}, std::nullopt, {}});
+    findings.push_back(
+        {FindingKind::kTimeout,
+         "timeout",
+         absl::StrCat("the schedule did not finish within ",
+                      run.decisions.size(),
+                      " scheduling decisions: probable livelock"),
+         {},
+         std::nullopt,
+         {}});
   }
   for (const std::string& error : run.thread_errors) {
-    findings.push_back({FindingKind::kCrash, "crash", error, {}, std::nullopt, {}});
+    findings.push_back(
+        {FindingKind::kCrash, "crash", error, {}, std::nullopt, {}});
   }
 }
 
-RunObservation explore(const ScheduleRunner& run_schedule, const ProgramEncoder& encode,
+RunObservation explore(const ScheduleRunner& run_schedule,
+                       const ProgramEncoder& encode,
                        const RunRequest& request) {
   RunObservation obs;
   if (!request.replay_program.empty()) {
-    sched::ReplayStrategy replay(request.replay_decisions, sched::ReplayMode::kStrict);
-    ScheduleOutcome outcome = run_schedule(request.seed, &request.replay_program, replay);
+    sched::ReplayStrategy replay(request.replay_decisions,
+                                 sched::ReplayMode::kStrict);
+    ScheduleOutcome outcome =
+        run_schedule(request.seed, &request.replay_program, replay);
     obs.schedules = 1;
     obs.operations = outcome.operations;
     obs.findings = std::move(outcome.findings);
@@ -70,7 +89,8 @@ RunObservation explore(const ScheduleRunner& run_schedule, const ProgramEncoder&
       request.strategy, request.seed, request.depth, request.preemptions);
   for (int i = 0; i < request.budget; ++i) {
     heartbeat();
-    const std::uint64_t program_seed = request.seed + static_cast<std::uint64_t>(i);
+    const std::uint64_t program_seed =
+        request.seed + static_cast<std::uint64_t>(i);
     ScheduleOutcome outcome = run_schedule(program_seed, nullptr, *strategy);
     ++obs.schedules;
     obs.operations += outcome.operations;
@@ -89,7 +109,8 @@ RunObservation explore(const ScheduleRunner& run_schedule, const ProgramEncoder&
           decisions,
           [&](sched::Strategy& replay) {
             heartbeat();
-            return !run_schedule(program_seed, nullptr, replay).findings.empty();
+            return !run_schedule(program_seed, nullptr, replay)
+                        .findings.empty();
           },
           /*max_runs=*/200);
       if (shrunk.reproduced) decisions = shrunk.decisions;

@@ -19,8 +19,9 @@ bool contains(const std::vector<FindingKind>& kinds, FindingKind k) {
   return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
 }
 
-// Which oracle reports a kind of finding. (TSan also reports heap-use-after-free
-// when the free races with the access; the table credits ASan, whose job it is.)
+// Which oracle reports a kind of finding. (TSan also reports
+// heap-use-after-free when the free races with the access; the table credits
+// ASan, whose job it is.)
 std::string oracle_of(FindingKind k) {
   switch (k) {
     case FindingKind::kDataRace:
@@ -83,14 +84,16 @@ std::string describe_expected(const Expectation& e) {
   return e.catches.empty() ? "clean" : join_kinds(e.catches, " or ");
 }
 
-std::string judge(const Expectation& e, const std::vector<FindingKind>& observed) {
+std::string judge(const Expectation& e,
+                  const std::vector<FindingKind>& observed) {
   if (e.catches.empty()) {
     if (observed.empty()) return "";
     return absl::StrCat("expected clean, but the case reported ",
                         join_kinds(observed, ", "));
   }
-  bool caught = std::any_of(observed.begin(), observed.end(),
-                            [&](FindingKind k) { return contains(e.catches, k); });
+  bool caught =
+      std::any_of(observed.begin(), observed.end(),
+                  [&](FindingKind k) { return contains(e.catches, k); });
   if (!caught) {
     return absl::StrCat("expected ", describe_expected(e), " but ",
                         observed.empty() ? std::string("no run found anything")

@@ -69,12 +69,18 @@ Oracles parse_oracles(const std::string& list) {
     size_t end = list.find(',', start);
     if (end == std::string::npos) end = list.size();
     const std::string name = list.substr(start, end - start);
-    if (name == "tsan") o.tsan = true;
-    else if (name == "invariants") o.invariants = true;
-    else if (name == "linearizability") o.linearizability = true;
-    else if (name == "gomap") o.gomap = true;
-    else throw std::invalid_argument("unknown oracle '" + name +
-                                     "' (known: tsan, invariants, linearizability, gomap, all, none)");
+    if (name == "tsan")
+      o.tsan = true;
+    else if (name == "invariants")
+      o.invariants = true;
+    else if (name == "linearizability")
+      o.linearizability = true;
+    else if (name == "gomap")
+      o.gomap = true;
+    else
+      throw std::invalid_argument(
+          "unknown oracle '" + name +
+          "' (known: tsan, invariants, linearizability, gomap, all, none)");
     start = end + 1;
   }
   return o;

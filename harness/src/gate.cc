@@ -24,8 +24,10 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
   std::vector<Job> jobs;
   for (Mode mode : options.modes) {
     for (const CaseSpec& spec : registry.cases()) {
-      if (spec.subject.find(options.subject_filter) == std::string::npos) continue;
-      if (spec.scenario.find(options.scenario_filter) == std::string::npos) continue;
+      if (spec.subject.find(options.subject_filter) == std::string::npos)
+        continue;
+      if (spec.scenario.find(options.scenario_filter) == std::string::npos)
+        continue;
       if (!spec.runs_in(mode)) continue;
       jobs.push_back({&spec, mode});
     }
@@ -40,8 +42,8 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
       RunOptions run = options.run;
       run.mode = jobs[i].mode;
       if (run.mode == Mode::kControlled) run.runs = options.controlled_runs;
-      const Expectation* e = registry.find_expectation(jobs[i].spec->subject,
-                                                       jobs[i].spec->scenario, run.mode);
+      const Expectation* e = registry.find_expectation(
+          jobs[i].spec->subject, jobs[i].spec->scenario, run.mode);
       try {
         result.cases[i] = run_case(*jobs[i].spec, e, run);
       } catch (const std::exception& error) {
@@ -49,35 +51,39 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
         // record it and let the gate fail with status 3 once all workers end.
         std::lock_guard lock(progress_mu);
         if (result.harness_error.empty()) {
-          result.harness_error = absl::StrCat(jobs[i].spec->subject, " x ",
-                                              jobs[i].spec->scenario, ": ", error.what());
+          result.harness_error =
+              absl::StrCat(jobs[i].spec->subject, " x ", jobs[i].spec->scenario,
+                           ": ", error.what());
         }
         continue;
       }
       std::lock_guard lock(progress_mu);
       const CaseResult& c = result.cases[i];
-      progress << absl::StrFormat("[%3d/%d] %-4s %-32s %-27s %-10s %2d/%-2d %s\n",
-                                  ++finished, jobs.size(),
-                                  c.mismatch.empty() ? "ok" : "FAIL", c.subject,
-                                  c.scenario, to_string(c.mode), c.runs_with_finding,
-                                  c.runs, c.observed());
+      progress << absl::StrFormat(
+          "[%3d/%d] %-4s %-32s %-27s %-10s %2d/%-2d %s\n", ++finished,
+          jobs.size(), c.mismatch.empty() ? "ok" : "FAIL", c.subject,
+          c.scenario, to_string(c.mode), c.runs_with_finding, c.runs,
+          c.observed());
       progress.flush();
     }
   };
   std::vector<std::thread> workers;
-  for (int w = 0; w < std::max(1, options.jobs); ++w) workers.emplace_back(worker);
+  for (int w = 0; w < std::max(1, options.jobs); ++w)
+    workers.emplace_back(worker);
   for (std::thread& t : workers) t.join();
-  for (const CaseResult& c : result.cases) result.mismatches += c.mismatch.empty() ? 0 : 1;
+  for (const CaseResult& c : result.cases)
+    result.mismatches += c.mismatch.empty() ? 0 : 1;
   return result;
 }
 
 void print_gate_table(const GateResult& result, std::ostream& out) {
-  out << absl::StrFormat("%-32s %-27s %-10s %-28s %-28s %s\n", "subject", "scenario",
-                         "mode", "expected", "observed", "runs caught");
+  out << absl::StrFormat("%-32s %-27s %-10s %-28s %-28s %s\n", "subject",
+                         "scenario", "mode", "expected", "observed",
+                         "runs caught");
   for (const CaseResult& c : result.cases) {
     out << absl::StrFormat("%-32s %-27s %-10s %-28s %-28s %d/%d%s\n", c.subject,
-                           c.scenario, to_string(c.mode), c.expected, c.observed(),
-                           c.runs_with_finding, c.runs,
+                           c.scenario, to_string(c.mode), c.expected,
+                           c.observed(), c.runs_with_finding, c.runs,
                            c.mismatch.empty() ? "" : "  MISMATCH");
   }
   for (const CaseResult& c : result.cases) {
@@ -110,15 +116,19 @@ void write_results_json(const GateResult& result, const GateOptions& options,
   const fs::path tmp_path = fs::path(out_dir) / ".results.json.tmp";
   {
     std::ofstream out(tmp_path);
-    out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    if (!out) throw std::runtime_error(absl::StrCat("cannot write ", tmp_path.string()));
+    out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        << "\n";
+    if (!out)
+      throw std::runtime_error(
+          absl::StrCat("cannot write ", tmp_path.string()));
   }
   fs::rename(tmp_path, final_path);
   const fs::path logs = fs::path(out_dir) / "logs";
   for (const CaseResult& c : result.cases) {
     if (c.first_failure_log.empty()) continue;
     fs::create_directories(logs);
-    std::string name = absl::StrCat(c.subject, "__", c.scenario, ".", to_string(c.mode), ".log");
+    std::string name = absl::StrCat(c.subject, "__", c.scenario, ".",
+                                    to_string(c.mode), ".log");
     std::replace(name.begin(), name.end(), '/', '_');
     std::ofstream(logs / name) << c.first_failure_log;
   }

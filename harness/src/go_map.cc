@@ -31,8 +31,8 @@ const char* go_map_message(GoMapFault fault) {
 // Lock-free on purpose: a mutex here would order the threads that fault and
 // hide their races from ThreadSanitizer. The slot itself is written by one
 // thread only (its index is claimed atomically) and read after a join.
-__attribute__((no_sanitize("thread"))) void record_go_map_fault(GoMapFault fault,
-                                                                const char* where) {
+__attribute__((no_sanitize("thread"))) void record_go_map_fault(
+    GoMapFault fault, const char* where) {
   int slot = g_fault_count.fetch_add(1, std::memory_order_relaxed);
   if (slot < kMaxFaults) g_faults[slot] = {fault, where};
 }
@@ -40,7 +40,8 @@ __attribute__((no_sanitize("thread"))) void record_go_map_fault(GoMapFault fault
 std::vector<GoMapFaultRecord> take_go_map_faults() {
   const int n = std::min(g_fault_count.load(), kMaxFaults);
   std::vector<GoMapFaultRecord> out;
-  for (int i = 0; i < n; ++i) out.push_back({g_faults[i].fault, g_faults[i].where});
+  for (int i = 0; i < n; ++i)
+    out.push_back({g_faults[i].fault, g_faults[i].where});
   g_fault_count.store(0);
   return out;
 }

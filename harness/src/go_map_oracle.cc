@@ -21,9 +21,11 @@ void collect_go_map_findings(bool enabled, std::vector<Finding>& findings) {
     findings.push_back({iteration ? FindingKind::kMapIterationDuringWrite
                                   : FindingKind::kConcurrentMapWrite,
                         "gomap",
-                        absl::StrCat("fatal error: ", go_map_message(f.fault), " (map '",
-                                     f.where, "')"),
-                        {}, std::nullopt, {}});
+                        absl::StrCat("fatal error: ", go_map_message(f.fault),
+                                     " (map '", f.where, "')"),
+                        {},
+                        std::nullopt,
+                        {}});
   }
 }
 

@@ -22,13 +22,15 @@ nlohmann::json to_json(const Finding& finding) {
                       {"oracle", finding.oracle},
                       {"summary", finding.summary}};
   if (!finding.detail.empty()) j["detail"] = finding.detail;
-  if (finding.subject_frame) j["subject_frame"] = to_json(*finding.subject_frame);
+  if (finding.subject_frame)
+    j["subject_frame"] = to_json(*finding.subject_frame);
   if (!finding.accesses.empty()) {
     nlohmann::json accesses = nlohmann::json::array();
     for (const Access& a : finding.accesses) {
       nlohmann::json stack = nlohmann::json::array();
       for (const Frame& f : a.stack) stack.push_back(to_json(f));
-      accesses.push_back({{"what", a.what}, {"thread", a.thread}, {"stack", stack}});
+      accesses.push_back(
+          {{"what", a.what}, {"thread", a.thread}, {"stack", stack}});
     }
     j["accesses"] = accesses;
   }
@@ -36,15 +38,24 @@ nlohmann::json to_json(const Finding& finding) {
 }
 
 Finding finding_from_json(const nlohmann::json& j) {
-  std::optional<FindingKind> kind = parse_finding_kind(j.at("kind").get<std::string>());
-  if (!kind) throw nlohmann::json::other_error::create(501, "unknown finding kind", &j);
-  Finding f{*kind, j.at("oracle").get<std::string>(), j.at("summary").get<std::string>(),
-            j.value("detail", std::string()), std::nullopt, {}};
-  if (j.contains("subject_frame")) f.subject_frame = frame_from_json(j.at("subject_frame"));
+  std::optional<FindingKind> kind =
+      parse_finding_kind(j.at("kind").get<std::string>());
+  if (!kind)
+    throw nlohmann::json::other_error::create(501, "unknown finding kind", &j);
+  Finding f{*kind,
+            j.at("oracle").get<std::string>(),
+            j.at("summary").get<std::string>(),
+            j.value("detail", std::string()),
+            std::nullopt,
+            {}};
+  if (j.contains("subject_frame"))
+    f.subject_frame = frame_from_json(j.at("subject_frame"));
   if (j.contains("accesses")) {
     for (const nlohmann::json& a : j.at("accesses")) {
-      Access access{a.at("what").get<std::string>(), a.at("thread").get<int>(), {}};
-      for (const nlohmann::json& f2 : a.at("stack")) access.stack.push_back(frame_from_json(f2));
+      Access access{
+          a.at("what").get<std::string>(), a.at("thread").get<int>(), {}};
+      for (const nlohmann::json& f2 : a.at("stack"))
+        access.stack.push_back(frame_from_json(f2));
       f.accesses.push_back(std::move(access));
     }
   }
@@ -60,22 +71,24 @@ nlohmann::json to_json(const CaseResult& r) {
   }
   nlohmann::json trace = nlohmann::json::array();
   for (const TraceLine& row : r.trace) {
-    trace.push_back({{"step", row.step}, {"thread", row.thread}, {"kind", row.kind},
+    trace.push_back({{"step", row.step},
+                     {"thread", row.thread},
+                     {"kind", row.kind},
                      {"text", row.text}});
   }
   nlohmann::json j = {{"family", r.family},
-          {"subject", r.subject},
-          {"scenario", r.scenario},
-          {"mode", std::string(to_string(r.mode))},
-          {"expected", r.expected},
-          {"observed", r.observed()},
-          {"match", r.mismatch.empty()},
-          {"mismatch", r.mismatch},
-          {"runs", r.runs},
-          {"runs_with_finding", r.runs_with_finding},
-          {"seconds", r.seconds},
-          {"histogram", r.histogram},
-          {"findings", findings}};
+                      {"subject", r.subject},
+                      {"scenario", r.scenario},
+                      {"mode", std::string(to_string(r.mode))},
+                      {"expected", r.expected},
+                      {"observed", r.observed()},
+                      {"match", r.mismatch.empty()},
+                      {"mismatch", r.mismatch},
+                      {"runs", r.runs},
+                      {"runs_with_finding", r.runs_with_finding},
+                      {"seconds", r.seconds},
+                      {"histogram", r.histogram},
+                      {"findings", findings}};
   if (r.mode == Mode::kControlled) {
     j["schedules"] = r.schedules;
     j["first_failing_schedule"] = r.first_failing;
@@ -104,16 +117,20 @@ std::string run_done_line(const RunObservation& observation) {
     j["schedules"] = observation.schedules;
     j["first_failing"] = observation.first_failing;
   }
-  if (!observation.schedule.decisions.empty() || !observation.schedule.program.empty()) {
+  if (!observation.schedule.decisions.empty() ||
+      !observation.schedule.program.empty()) {
     j["schedule"] = {{"program", observation.schedule.program},
                      {"decisions", observation.schedule.decisions},
                      {"preemptions", observation.schedule.preemptions}};
     nlohmann::json rows = nlohmann::json::array();
     for (const TraceLine& row : observation.trace) {
-      rows.push_back({{"step", row.step}, {"thread", row.thread}, {"kind", row.kind},
+      rows.push_back({{"step", row.step},
+                      {"thread", row.thread},
+                      {"kind", row.kind},
                       {"text", row.text}});
     }
-    j["trace"] = {{"threads", observation.trace_threads}, {"rows", rows},
+    j["trace"] = {{"threads", observation.trace_threads},
+                  {"rows", rows},
                   {"table", observation.trace_table}};
   }
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -6,7 +6,8 @@ namespace racelab {
 bool is_plain_argument(std::string_view s) {
   if (s.empty()) return false;
   for (char c : s) {
-    if (c == ',' || c == '(' || c == ')' || c == ';' || c == ' ' || c < 0x21 || c > 0x7e) {
+    if (c == ',' || c == '(' || c == ')' || c == ';' || c == ' ' || c < 0x21 ||
+        c > 0x7e) {
       return false;
     }
   }
@@ -15,7 +16,8 @@ bool is_plain_argument(std::string_view s) {
 
 std::optional<OpText> parse_op_text(std::string_view text) {
   const size_t open = text.find('(');
-  if (open == std::string_view::npos || open == 0 || text.back() != ')') return std::nullopt;
+  if (open == std::string_view::npos || open == 0 || text.back() != ')')
+    return std::nullopt;
   OpText op{std::string(text.substr(0, open)), {}};
   for (char c : op.name) {
     if (!(c >= 'a' && c <= 'z') && c != '_') return std::nullopt;

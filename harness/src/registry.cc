@@ -47,18 +47,20 @@ std::vector<std::string> Registry::validate() const {
   std::set<std::tuple<std::string, std::string, Mode>> seen;
   for (const Expectation& e : expectations_) {
     if (find_case(e.subject, e.scenario) == nullptr) {
-      problems.push_back(absl::StrCat("expectation for ", e.subject, " x ", e.scenario,
-                                      " names no registered case"));
+      problems.push_back(absl::StrCat("expectation for ", e.subject, " x ",
+                                      e.scenario, " names no registered case"));
     }
     const CaseSpec* c = find_case(e.subject, e.scenario);
     for (Mode m : e.modes) {
       if (c != nullptr && !c->runs_in(m)) {
-        problems.push_back(absl::StrCat("expectation for ", e.subject, " x ", e.scenario,
-                                        " in ", to_string(m), " mode, which the case does not run in"));
+        problems.push_back(absl::StrCat(
+            "expectation for ", e.subject, " x ", e.scenario, " in ",
+            to_string(m), " mode, which the case does not run in"));
       }
       if (!seen.emplace(e.subject, e.scenario, m).second) {
-        problems.push_back(absl::StrCat("two expectations for ", e.subject, " x ",
-                                        e.scenario, " in ", to_string(m), " mode"));
+        problems.push_back(absl::StrCat("two expectations for ", e.subject,
+                                        " x ", e.scenario, " in ", to_string(m),
+                                        " mode"));
       }
     }
   }
@@ -66,7 +68,8 @@ std::vector<std::string> Registry::validate() const {
     for (Mode m : c.modes) {
       if (find_expectation(c.subject, c.scenario, m) == nullptr) {
         problems.push_back(absl::StrCat("no expectation for ", c.subject, " x ",
-                                        c.scenario, " in ", to_string(m), " mode"));
+                                        c.scenario, " in ", to_string(m),
+                                        " mode"));
       }
     }
   }

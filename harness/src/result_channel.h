@@ -1,9 +1,12 @@
 // The lines a child writes on its result channel (one JSON object per line):
 //   {"event":"tsan_report","kind":"data-race"}        from the TSan hook
-//   {"event":"asan_report","kind":"...","frame":"..."} from the ASan death callback
-//   {"event":"deadlock","message":"..."}              a self-deadlock, then exit
+//   {"event":"asan_report","kind":"...","frame":"..."} from the ASan death
+//   callback
+//   {"event":"deadlock","message":"..."}              a self-deadlock, then
+//   exit
 //   {"event":"error","message":"..."}                 the child could not run
-//   {"event":"progress"}                              controlled mode, once a second
+//   {"event":"progress"}                              controlled mode, once a
+//   second
 //   {"event":"run_done","operations":N,"findings":[...]}
 #ifndef RACELAB_HARNESS_SRC_RESULT_CHANNEL_H_
 #define RACELAB_HARNESS_SRC_RESULT_CHANNEL_H_

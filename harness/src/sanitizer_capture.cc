@@ -77,11 +77,12 @@ __attribute__((no_sanitize("thread"))) void raw_write(const char* text) {
   }
 }
 
-[[maybe_unused]] __attribute__((no_sanitize("thread"))) void append(char* out, size_t cap,
-                                                   const char* text) {
+[[maybe_unused]] __attribute__((no_sanitize("thread"))) void append(
+    char* out, size_t cap, const char* text) {
   size_t used = 0;
   while (used < cap - 1 && out[used] != '\0') ++used;
-  for (size_t i = 0; text[i] != '\0' && used < cap - 1; ++i) out[used++] = text[i];
+  for (size_t i = 0; text[i] != '\0' && used < cap - 1; ++i)
+    out[used++] = text[i];
   out[used] = '\0';
 }
 
@@ -97,8 +98,10 @@ std::string thread_label(const RawReport& r, int tid, int* logical) {
     int n = 0;
     bool digits = at + 7 < name.size();
     for (char c : name.substr(at + 7)) {
-      if (c < '0' || c > '9') digits = false;
-      else n = n * 10 + (c - '0');
+      if (c < '0' || c > '9')
+        digits = false;
+      else
+        n = n * 10 + (c - '0');
     }
     if (!digits) break;
     *logical = n;
@@ -108,8 +111,10 @@ std::string thread_label(const RawReport& r, int tid, int* logical) {
 }
 
 std::string short_function(std::string name) {
-  for (std::string_view prefix : {"racelab::", "checkpoint::", "state::", "(anonymous namespace)::"}) {
-    for (size_t at; (at = name.find(prefix)) != std::string::npos;) name.erase(at, prefix.size());
+  for (std::string_view prefix :
+       {"racelab::", "checkpoint::", "state::", "(anonymous namespace)::"}) {
+    for (size_t at; (at = name.find(prefix)) != std::string::npos;)
+      name.erase(at, prefix.size());
   }
   size_t paren = name.find('(');
   if (paren != std::string::npos && paren > 0) name.erase(paren);
@@ -123,10 +128,13 @@ std::string access_text(const RawMop& m) {
 
 FindingKind kind_of_tsan(std::string_view description) {
   if (description.starts_with("data-race")) return FindingKind::kDataRace;
-  if (description.starts_with("heap-use-after-free")) return FindingKind::kUseAfterFree;
-  if (description == "lock-order-inversion" || description == "mutex-double-lock")
+  if (description.starts_with("heap-use-after-free"))
+    return FindingKind::kUseAfterFree;
+  if (description == "lock-order-inversion" ||
+      description == "mutex-double-lock")
     return FindingKind::kDeadlock;
-  return FindingKind::kCrash;  // other TSan errors: misuse of the runtime itself
+  return FindingKind::kCrash;  // other TSan errors: misuse of the runtime
+                               // itself
 }
 
 // TSan lists one entry per frame, repeating a PC for each function inlined at
@@ -137,7 +145,8 @@ std::vector<Frame> symbolize_trace(void* const* trace, int frames) {
   for (int i = 0; i < frames; ++i) {
     if (trace[i] == nullptr) break;
     if (i > 0 && trace[i] == trace[i - 1]) continue;
-    for (Frame& f : symbolize_inline_chain(trace[i])) stack.push_back(std::move(f));
+    for (Frame& f : symbolize_inline_chain(trace[i]))
+      stack.push_back(std::move(f));
   }
   return stack;
 }
@@ -162,9 +171,11 @@ std::vector<Frame> symbolize_inline_chain(const void* pc) {
   // first, each ended by a NUL byte; a zeroed buffer marks the end.
   char buf[4096];
   std::memset(buf, 0, sizeof buf);
-  __sanitizer_symbolize_pc(const_cast<void*>(pc), "%f\x1f%s\x1f%l", buf, sizeof buf - 1);
+  __sanitizer_symbolize_pc(const_cast<void*>(pc), "%f\x1f%s\x1f%l", buf,
+                           sizeof buf - 1);
   std::vector<Frame> frames;
-  for (const char* p = buf; *p != '\0' && p < buf + sizeof buf; p += std::strlen(p) + 1) {
+  for (const char* p = buf; *p != '\0' && p < buf + sizeof buf;
+       p += std::strlen(p) + 1) {
     frames.push_back(parse_frame(p));
   }
   return frames;
@@ -238,16 +249,18 @@ std::vector<Finding> take_tsan_findings() {
     }
     f.summary = absl::StrCat("ThreadSanitizer: ", raw.description);
     if (f.accesses.size() >= 2 && raw.mops >= 2) {
-      absl::StrAppend(&f.summary, ": ", f.accesses[0].what, " by ", who[0], " vs previous ",
-                      f.accesses[1].what, " by ", who[1]);
+      absl::StrAppend(&f.summary, ": ", f.accesses[0].what, " by ", who[0],
+                      " vs previous ", f.accesses[1].what, " by ", who[1]);
     }
     if (f.subject_frame) {
-      absl::StrAppend(&f.summary, " in ", short_function(f.subject_frame->function), " at ",
+      absl::StrAppend(&f.summary, " in ",
+                      short_function(f.subject_frame->function), " at ",
                       f.subject_frame->file, ":", f.subject_frame->line);
     }
     for (size_t i = 0; i < f.accesses.size(); ++i) {
       const Access& a = f.accesses[i];
-      absl::StrAppend(&f.detail, a.what, " by ", i < kMaxMops ? who[i] : "?", ":\n");
+      absl::StrAppend(&f.detail, a.what, " by ", i < kMaxMops ? who[i] : "?",
+                      ":\n");
       for (size_t i = 0; i < a.stack.size(); ++i) {
         absl::StrAppend(&f.detail, "  #", i, " ", where(a.stack[i]), "\n");
       }
@@ -270,8 +283,8 @@ void install_asan_death_callback() {
       Frame f = symbolize(__asan_get_report_pc());
       frame = absl::StrCat(f.file, ":", f.line, " (", f.function, ")");
     }
-    std::string line = absl::StrCat("{\"event\":\"asan_report\",\"kind\":\"", kind,
-                                    "\",\"frame\":\"", frame, "\"}\n");
+    std::string line = absl::StrCat("{\"event\":\"asan_report\",\"kind\":\"",
+                                    kind, "\",\"frame\":\"", frame, "\"}\n");
     raw_write(line.c_str());
   });
 #endif
@@ -287,14 +300,15 @@ int __tsan_get_report_data(void* report, const char** description, int* count,
                            int* mutex_count, int* thread_count,
                            int* unique_tid_count, void** sleep_trace,
                            unsigned long trace_size);
-int __tsan_get_report_mop(void* report, unsigned long idx, int* tid, void** addr,
-                          int* size, int* write, int* atomic, void** trace,
-                          unsigned long trace_size);
+int __tsan_get_report_mop(void* report, unsigned long idx, int* tid,
+                          void** addr, int* size, int* write, int* atomic,
+                          void** trace, unsigned long trace_size);
 int __tsan_get_report_stack(void* report, unsigned long idx, void** trace,
                             unsigned long trace_size);
 int __tsan_get_report_thread(void* report, unsigned long idx, int* tid,
-                             unsigned long* os_id, int* running, const char** name,
-                             int* parent_tid, void** trace, unsigned long trace_size);
+                             unsigned long* os_id, int* running,
+                             const char** name, int* parent_tid, void** trace,
+                             unsigned long trace_size);
 
 // Called by TSan for every report it prints. It must not touch memory TSan
 // instruments, or a report from inside the hook makes TSan wait on itself.
@@ -328,8 +342,8 @@ __attribute__((no_sanitize("thread"))) void __tsan_on_report(void* report) {
     int running = 0, parent_tid = 0;
     const char* name = nullptr;
     void* trace[1];
-    __tsan_get_report_thread(report, t, &th.tid, &os_id, &running, &name, &parent_tid,
-                             trace, 1);
+    __tsan_get_report_thread(report, t, &th.tid, &os_id, &running, &name,
+                             &parent_tid, trace, 1);
     if (name != nullptr) racelab::append(th.name, sizeof th.name, name);
   }
   raw.mops = mop_count < racelab::kMaxMops ? mop_count : racelab::kMaxMops;
@@ -357,10 +371,12 @@ __attribute__((no_sanitize("thread"))) void __tsan_on_report(void* report) {
 // the linker pulls these strong definitions out of the static library; on their
 // own in an archive member they would lose to the runtime's weak ones.
 extern "C" {
-__attribute__((used, visibility("default"))) const char* __tsan_default_options() {
+__attribute__((used, visibility("default"))) const char*
+__tsan_default_options() {
   return RACELAB_TSAN_OPTIONS;
 }
-__attribute__((used, visibility("default"))) const char* __asan_default_options() {
+__attribute__((used, visibility("default"))) const char*
+__asan_default_options() {
   return RACELAB_ASAN_OPTIONS;
 }
 }

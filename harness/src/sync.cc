@@ -54,7 +54,8 @@ void before_lock(const void* lock, const char* name, LockMode mode) {
                           " lock on '" + name + "' while it already holds it " +
                           mode_name(t_held[i].mode) +
                           ": self-deadlock (the lock is not re-entrant)";
-    if (g_self_deadlock_handler != nullptr) g_self_deadlock_handler(message.c_str());
+    if (g_self_deadlock_handler != nullptr)
+      g_self_deadlock_handler(message.c_str());
     std::fprintf(stderr, "racelab: %s\n", message.c_str());
     std::abort();
   }
@@ -128,7 +129,8 @@ void SharedMutex::unlock() {
 void SharedMutex::lock_shared() {
   if (SchedulingHooks* hooks = g_hooks) {
     hooks->yield_point("lock_shared");
-    while (!mu_.try_lock_shared()) hooks->block_on(&mu_, name_, LockMode::kShared);
+    while (!mu_.try_lock_shared())
+      hooks->block_on(&mu_, name_, LockMode::kShared);
     hooks->acquired(&mu_, name_, LockMode::kShared);
     return;
   }

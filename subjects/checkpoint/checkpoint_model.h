@@ -41,7 +41,8 @@ class CheckpointModel {
     return sessions_;
   }
 
-  friend bool operator==(const CheckpointModel&, const CheckpointModel&) = default;
+  friend bool operator==(const CheckpointModel&,
+                         const CheckpointModel&) = default;
 
  private:
   std::map<std::string, std::vector<std::string>> sessions_;

@@ -22,12 +22,13 @@ using CheckpointId = std::uint64_t;
 // What retrieve_index() returns: the ids of a session in commit order.
 //
 // A correct store returns an owning view (a private copy). The escaping_index
-// subject returns a borrowing view of its internal vector, which the caller then
-// reads after the store's lock is gone: that is its bug.
+// subject returns a borrowing view of its internal vector, which the caller
+// then reads after the store's lock is gone: that is its bug.
 class IndexView {
  public:
   static IndexView owning(std::vector<CheckpointId> ids) {
-    auto copy = std::make_shared<const std::vector<CheckpointId>>(std::move(ids));
+    auto copy =
+        std::make_shared<const std::vector<CheckpointId>>(std::move(ids));
     const std::vector<CheckpointId>* target = copy.get();
     return IndexView(target, std::move(copy));
   }
@@ -54,13 +55,15 @@ class CheckpointStore {
 
   // Appends `payload` to the session's checkpoints (creating the session on
   // first use) and returns its id.
-  virtual CheckpointId commit(const std::string& session, std::string payload) = 0;
+  virtual CheckpointId commit(const std::string& session,
+                              std::string payload) = 0;
 
   // The payload of checkpoint `id` of `session`, or nullopt if there is none.
   virtual std::optional<std::string> lookup(const std::string& session,
                                             CheckpointId id) = 0;
 
-  // The session's checkpoint ids in commit order (empty for an unknown session).
+  // The session's checkpoint ids in commit order (empty for an unknown
+  // session).
   virtual IndexView retrieve_index(const std::string& session) = 0;
 };
 

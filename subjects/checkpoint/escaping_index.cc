@@ -19,7 +19,8 @@ namespace {
 
 class EscapingIndex final : public CheckpointStore {
  public:
-  CheckpointId commit(const std::string& session, std::string payload) override {
+  CheckpointId commit(const std::string& session,
+                      std::string payload) override {
     MutexLock lock(mu_);
     Session& s = session_locked(session);
     CheckpointId id = s.index.size();

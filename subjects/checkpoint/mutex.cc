@@ -1,6 +1,7 @@
 // checkpoint/mutex: the seed's fix. One mutex guards the whole manager and
 // every method holds it for its whole body, including the copy of the index it
-// returns. Simple and clean under every oracle; all sessions contend on one lock.
+// returns. Simple and clean under every oracle; all sessions contend on one
+// lock.
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -13,7 +14,8 @@ namespace {
 
 class WithMutex final : public CheckpointStore {
  public:
-  CheckpointId commit(const std::string& session, std::string payload) override {
+  CheckpointId commit(const std::string& session,
+                      std::string payload) override {
     MutexLock lock(mu_);
     Session& s = sessions_[session];
     CheckpointId id = s.index.size();

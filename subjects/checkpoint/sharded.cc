@@ -2,8 +2,8 @@
 //
 // The session map is split into shards, each behind its own mutex, and every
 // session has its own mutex for its index and payloads. Sessions that hash to
-// different shards never contend; a commit holds the shard lock only long enough
-// to find or create its session (atomically: no check-then-act), and
+// different shards never contend; a commit holds the shard lock only long
+// enough to find or create its session (atomically: no check-then-act), and
 // retrieve_index copies under the session lock.
 #include <array>
 #include <functional>
@@ -46,7 +46,8 @@ class Session {
 
 class Sharded final : public CheckpointStore {
  public:
-  CheckpointId commit(const std::string& session, std::string payload) override {
+  CheckpointId commit(const std::string& session,
+                      std::string payload) override {
     return find_or_create(session)->append(std::move(payload));
   }
 

@@ -25,7 +25,8 @@ struct Session {
 
 class SplitLock final : public CheckpointStore {
  public:
-  CheckpointId commit(const std::string& session, std::string payload) override {
+  CheckpointId commit(const std::string& session,
+                      std::string payload) override {
     {
       MutexLock lock(mu_);
       auto it = sessions_.find(session);

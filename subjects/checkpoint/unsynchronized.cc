@@ -18,7 +18,8 @@ namespace {
 
 class Unsynchronized final : public CheckpointStore {
  public:
-  CheckpointId commit(const std::string& session, std::string payload) override {
+  CheckpointId commit(const std::string& session,
+                      std::string payload) override {
     Session& s = sessions_[session];  // may insert: unsynchronized map write
     CheckpointId id = s.index.size();
     s.payloads[id] = std::move(payload);

@@ -14,8 +14,8 @@
 
 namespace racelab::state {
 
-using Yield = absl::FunctionRef<bool(const std::string& key,
-                                     const std::string& value)>;
+using Yield =
+    absl::FunctionRef<bool(const std::string& key, const std::string& value)>;
 
 class StateStore {
  public:

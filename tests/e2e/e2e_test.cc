@@ -25,17 +25,19 @@ struct Output {
 // Runs a shell command line, capturing stdout and stderr.
 Output run(const std::string& command) {
   static int counter = 0;
-  fs::path err_file = fs::temp_directory_path() /
-                      ("racelab_e2e_" + std::to_string(getpid()) + "_" +
-                       std::to_string(counter++) + ".err");
+  fs::path err_file =
+      fs::temp_directory_path() / ("racelab_e2e_" + std::to_string(getpid()) +
+                                   "_" + std::to_string(counter++) + ".err");
   Output result;
   FILE* pipe = popen((command + " 2>" + err_file.string()).c_str(), "r");
   if (pipe == nullptr) return result;
   std::array<char, 4096> buf;
   size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) result.out.append(buf.data(), n);
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+    result.out.append(buf.data(), n);
   int status = pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.status =
+      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   std::ifstream err(err_file);
   result.err.assign(std::istreambuf_iterator<char>(err), {});
   fs::remove(err_file);
@@ -43,7 +45,8 @@ Output run(const std::string& command) {
 }
 
 fs::path fresh_dir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("racelab_e2e_" + std::to_string(getpid())) / name;
+  fs::path dir = fs::temp_directory_path() /
+                 ("racelab_e2e_" + std::to_string(getpid())) / name;
   fs::remove_all(dir);
   return dir;
 }
@@ -53,7 +56,8 @@ nlohmann::json read_json(const fs::path& path) {
   return nlohmann::json::parse(in);
 }
 
-const nlohmann::json& find_case(const nlohmann::json& results, const std::string& subject,
+const nlohmann::json& find_case(const nlohmann::json& results,
+                                const std::string& subject,
                                 const std::string& scenario) {
   for (const nlohmann::json& c : results.at("cases")) {
     if (c.at("subject") == subject && c.at("scenario") == scenario) return c;
@@ -82,8 +86,9 @@ constexpr bool kAsanBuild = false;
 #endif
 
 // The gate judges the TSan build; other builds refuse it with a usage error.
-#define REQUIRE_TSAN_BUILD() \
-  if (!kTsanBuild) GTEST_SKIP() << "the gate runs on the ThreadSanitizer build"
+#define REQUIRE_TSAN_BUILD()                                               \
+  if (!kTsanBuild) GTEST_SKIP() << "the gate runs on the ThreadSanitizer " \
+                                   "build"
 
 const std::string kRacelab = RACELAB_BINARY;
 const std::string kFixture = RACELAB_FIXTURE_BINARY;
@@ -108,20 +113,26 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadInput{"run --subject nope/x --scenario seed_slow_reader", "nope/x"},
         BadInput{"run --subject state/snapshot --scenario nope", "nope"},
-        BadInput{"run --subject state/snapshot --scenario seed_concurrent_sessions",
-                 "does not apply"},
-        BadInput{"run --subject state/snapshot --scenario seed_slow_reader --mode fast",
+        BadInput{
+            "run --subject state/snapshot --scenario seed_concurrent_sessions",
+            "does not apply"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--mode fast",
                  "fast"},
-        BadInput{"run --subject state/snapshot --scenario seed_slow_reader --runs 0", "--runs"},
+        BadInput{
+            "run --subject state/snapshot --scenario seed_slow_reader --runs 0",
+            "--runs"},
         BadInput{"gate --mode sometimes", "sometimes"},
         BadInput{"gate --bogus-flag", "bogus"},
-        BadInput{"run --subject state/snapshot --scenario seed_slow_reader --out /dev/null",
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--out /dev/null",
                  "/dev/null"},
         BadInput{"frobnicate", "frobnicate"}));
 
 TEST(Cli, GateRejectsBadInput) {
   REQUIRE_TSAN_BUILD();
-  for (const auto& [args, mentions] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& [args, mentions] :
+       std::vector<std::pair<std::string, std::string>>{
            {"gate --out /dev/null", "/dev/null"},
            {"gate --subject no_such_subject", "no case"}}) {
     Output o = run(kRacelab + " " + args);
@@ -142,12 +153,15 @@ TEST(Cli, GateNeedsTheTsanBuild) {
 // use-after-free, reported by AddressSanitizer in the case's child process.
 TEST(AsanBuild, UseAfterFreeIsCaughtInStressMode) {
   if (!kAsanBuild) GTEST_SKIP() << "needs the AddressSanitizer build";
-  for (const char* c : {"--subject checkpoint/escaping_index --scenario index_reader_vs_committer",
-                        "--subject state/unlock_during_iteration --scenario erase_during_iteration"}) {
+  for (const char* c : {"--subject checkpoint/escaping_index --scenario "
+                        "index_reader_vs_committer",
+                        "--subject state/unlock_during_iteration --scenario "
+                        "erase_during_iteration"}) {
     fs::path out = fresh_dir("asan");
     Output o = run(kRacelab + " run --runs 10 " + c + " --out " + out.string());
     EXPECT_EQ(o.status, 0) << c << "\n" << o.out << o.err;
-    const nlohmann::json result = read_json(out / "results.json").at("cases").at(0);
+    const nlohmann::json result =
+        read_json(out / "results.json").at("cases").at(0);
     EXPECT_TRUE(has_kind(result, "use_after_free")) << c << "\n" << o.out;
   }
 }
@@ -156,9 +170,10 @@ TEST(Cli, ListShowsCatalogAndExpectations) {
   Output o = run(kRacelab + " list");
   ASSERT_EQ(o.status, 0) << o.err;
   for (const char* subject :
-       {"checkpoint/unsynchronized", "checkpoint/mutex", "checkpoint/escaping_index",
-        "checkpoint/split_lock", "checkpoint/sharded", "state/unlock_during_iteration",
-        "state/snapshot", "state/hold_lock", "state/copy_on_write"}) {
+       {"checkpoint/unsynchronized", "checkpoint/mutex",
+        "checkpoint/escaping_index", "checkpoint/split_lock",
+        "checkpoint/sharded", "state/unlock_during_iteration", "state/snapshot",
+        "state/hold_lock", "state/copy_on_write"}) {
     EXPECT_NE(o.out.find(subject), std::string::npos) << subject;
   }
   EXPECT_NE(o.out.find("expectations"), std::string::npos);
@@ -168,30 +183,36 @@ TEST(Cli, ListShowsCatalogAndExpectations) {
 TEST(Gate, StressModeMeetsTheTableInBothDirections) {
   REQUIRE_TSAN_BUILD();
   fs::path out = fresh_dir("gate_stress");
-  Output o = run(kRacelab + " gate --mode stress --runs 20 --out " + out.string());
+  Output o =
+      run(kRacelab + " gate --mode stress --runs 20 --out " + out.string());
   ASSERT_EQ(o.status, 0) << o.out << o.err;
   nlohmann::json results = read_json(out / "results.json");
   EXPECT_EQ(results.at("schema"), 1);
   EXPECT_EQ(results.at("mismatches"), 0);
 
-  const nlohmann::json& seed = find_case(results, "checkpoint/unsynchronized", "seed_concurrent_sessions");
+  const nlohmann::json& seed = find_case(results, "checkpoint/unsynchronized",
+                                         "seed_concurrent_sessions");
   EXPECT_EQ(seed.at("runs"), 20);
   EXPECT_GE(seed.at("runs_with_finding").get<int>(), 19);
   EXPECT_TRUE(has_kind(seed, "data_race"));
 
-  const nlohmann::json& slow = find_case(results, "state/unlock_during_iteration", "seed_slow_reader");
+  const nlohmann::json& slow =
+      find_case(results, "state/unlock_during_iteration", "seed_slow_reader");
   EXPECT_GE(slow.at("runs_with_finding").get<int>(), 1);
 
-  const nlohmann::json& deadlock = find_case(results, "state/hold_lock", "reentrant_yield");
+  const nlohmann::json& deadlock =
+      find_case(results, "state/hold_lock", "reentrant_yield");
   EXPECT_EQ(deadlock.at("observed"), "deadlock");
 
   for (const nlohmann::json& c : results.at("cases")) {
     const std::string subject = c.at("subject");
-    bool fixed = subject == "checkpoint/mutex" || subject == "checkpoint/sharded" ||
-                 subject == "state/snapshot" || subject == "state/copy_on_write" ||
-                 (subject == "state/hold_lock" && c.at("scenario") != "reentrant_yield");
+    bool fixed =
+        subject == "checkpoint/mutex" || subject == "checkpoint/sharded" ||
+        subject == "state/snapshot" || subject == "state/copy_on_write" ||
+        (subject == "state/hold_lock" && c.at("scenario") != "reentrant_yield");
     if (!fixed) continue;
-    EXPECT_EQ(c.at("runs_with_finding"), 0) << subject << " x " << c.at("scenario");
+    EXPECT_EQ(c.at("runs_with_finding"), 0)
+        << subject << " x " << c.at("scenario");
     EXPECT_EQ(c.at("runs"), 20);
   }
 }
@@ -199,32 +220,47 @@ TEST(Gate, StressModeMeetsTheTableInBothDirections) {
 TEST(Gate, FlippedExpectationsTurnItRedInBothDirections) {
   REQUIRE_TSAN_BUILD();
   fs::path out = fresh_dir("gate_flipped");
-  Output o = run(kFixture + " gate --runs 3 --subject checkpoint/ --scenario seed_concurrent --out " +
-                 out.string());
+  Output o = run(
+      kFixture +
+      " gate --runs 3 --subject checkpoint/ --scenario seed_concurrent --out " +
+      out.string());
   EXPECT_EQ(o.status, 1) << o.out << o.err;
   nlohmann::json results = read_json(out / "results.json");
   EXPECT_GE(results.at("mismatches").get<int>(), 2);
-  const nlohmann::json& missed = find_case(results, "checkpoint/unsynchronized", "seed_concurrent_sessions");
+  const nlohmann::json& missed = find_case(results, "checkpoint/unsynchronized",
+                                           "seed_concurrent_sessions");
   EXPECT_FALSE(missed.at("match").get<bool>());
-  EXPECT_NE(missed.at("mismatch").get<std::string>().find("expected clean"), std::string::npos);
-  const nlohmann::json& flagged = find_case(results, "checkpoint/mutex", "seed_concurrent_sessions");
-  EXPECT_FALSE(flagged.at("match").get<bool>());
-  EXPECT_NE(flagged.at("mismatch").get<std::string>().find("no run found anything"),
+  EXPECT_NE(missed.at("mismatch").get<std::string>().find("expected clean"),
             std::string::npos);
+  const nlohmann::json& flagged =
+      find_case(results, "checkpoint/mutex", "seed_concurrent_sessions");
+  EXPECT_FALSE(flagged.at("match").get<bool>());
+  EXPECT_NE(
+      flagged.at("mismatch").get<std::string>().find("no run found anything"),
+      std::string::npos);
 }
 
 TEST(Gate, CrashesHangsAndDeadlocksAreFindingsNotHarnessFailures) {
   REQUIRE_TSAN_BUILD();
   fs::path out = fresh_dir("gate_fixture");
-  Output o = run(kFixture + " gate --runs 2 --run-timeout-ms 500 --subject fixture/ --out " +
-                 out.string());
+  Output o =
+      run(kFixture +
+          " gate --runs 2 --run-timeout-ms 500 --subject fixture/ --out " +
+          out.string());
   ASSERT_EQ(o.status, 0) << o.out << o.err;
   nlohmann::json results = read_json(out / "results.json");
-  EXPECT_EQ(find_case(results, "fixture/crash", "fixture_run").at("observed"), "crash");
-  EXPECT_EQ(find_case(results, "fixture/hang", "fixture_run").at("observed"), "timeout");
-  const nlohmann::json& dl = find_case(results, "fixture/self_deadlock", "fixture_run");
+  EXPECT_EQ(find_case(results, "fixture/crash", "fixture_run").at("observed"),
+            "crash");
+  EXPECT_EQ(find_case(results, "fixture/hang", "fixture_run").at("observed"),
+            "timeout");
+  const nlohmann::json& dl =
+      find_case(results, "fixture/self_deadlock", "fixture_run");
   EXPECT_EQ(dl.at("observed"), "deadlock");
-  EXPECT_NE(dl.at("findings").at(0).at("summary").get<std::string>().find("fixture.mu"),
+  EXPECT_NE(dl.at("findings")
+                .at(0)
+                .at("summary")
+                .get<std::string>()
+                .find("fixture.mu"),
             std::string::npos);
 }
 
@@ -233,49 +269,63 @@ TEST(Gate, CrashesHangsAndDeadlocksAreFindingsNotHarnessFailures) {
 TEST(Gate, ControlledModeMeetsTheTableInBothDirections) {
   REQUIRE_TSAN_BUILD();
   fs::path out = fresh_dir("gate_controlled");
-  Output o = run(kRacelab + " gate --mode controlled --budget 1000 --out " + out.string());
+  Output o = run(kRacelab + " gate --mode controlled --budget 1000 --out " +
+                 out.string());
   ASSERT_EQ(o.status, 0) << o.out << o.err;
   nlohmann::json results = read_json(out / "results.json");
   EXPECT_EQ(results.at("mismatches"), 0);
   for (const nlohmann::json& c : results.at("cases")) {
     EXPECT_EQ(c.at("mode"), "controlled");
     if (c.at("expected") == "clean") {
-      EXPECT_EQ(c.at("schedules"), 1000) << c.at("subject") << " x " << c.at("scenario");
+      EXPECT_EQ(c.at("schedules"), 1000)
+          << c.at("subject") << " x " << c.at("scenario");
     } else {
-      EXPECT_TRUE(c.contains("trace")) << c.at("subject") << " x " << c.at("scenario");
+      EXPECT_TRUE(c.contains("trace"))
+          << c.at("subject") << " x " << c.at("scenario");
     }
   }
   // The self-deadlock is found on the first schedule that reaches it, with
   // its cycle, not by a timeout.
-  const nlohmann::json& dl = find_case(results, "state/hold_lock", "reentrant_yield");
+  const nlohmann::json& dl =
+      find_case(results, "state/hold_lock", "reentrant_yield");
   EXPECT_EQ(dl.at("observed"), "deadlock");
   EXPECT_EQ(dl.at("first_failing_schedule"), 0);
-  EXPECT_NE(dl.at("findings").at(0).at("detail").get<std::string>().find("'state.mu'"),
+  EXPECT_NE(dl.at("findings")
+                .at(0)
+                .at("detail")
+                .get<std::string>()
+                .find("'state.mu'"),
             std::string::npos);
 }
 
 TEST(Gate, AllModesLandInOneResultsFile) {
   REQUIRE_TSAN_BUILD();
   fs::path out = fresh_dir("gate_all");
-  Output o = run(kRacelab + " gate --mode all --runs 3 --budget 200 --subject state/hold_lock --out " +
+  Output o = run(kRacelab +
+                 " gate --mode all --runs 3 --budget 200 --subject "
+                 "state/hold_lock --out " +
                  out.string());
   ASSERT_EQ(o.status, 0) << o.out << o.err;
   nlohmann::json results = read_json(out / "results.json");
   std::set<std::string> modes;
-  for (const nlohmann::json& c : results.at("cases")) modes.insert(c.at("mode"));
+  for (const nlohmann::json& c : results.at("cases"))
+    modes.insert(c.at("mode"));
   EXPECT_EQ(modes, (std::set<std::string>{"stress", "controlled"}));
 }
 
 class Replay : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!kTsanBuild) GTEST_SKIP() << "schedules are recorded by the TSan build here";
+    if (!kTsanBuild)
+      GTEST_SKIP() << "schedules are recorded by the TSan build here";
     dir_ = fresh_dir("replay");
     fs::create_directories(dir_);
     schedule_ = dir_ / "split_lock.schedule";
-    Output o = run(kRacelab + " run --mode controlled --subject checkpoint/split_lock "
-                              "--scenario same_session_first_commit --seed 7 --save-schedule " +
-                   schedule_.string());
+    Output o =
+        run(kRacelab +
+            " run --mode controlled --subject checkpoint/split_lock "
+            "--scenario same_session_first_commit --seed 7 --save-schedule " +
+            schedule_.string());
     ASSERT_EQ(o.status, 0) << o.out << o.err;
   }
 
@@ -322,26 +372,35 @@ TEST_F(Replay, BadScheduleFilesAreInputErrors) {
   const std::vector<Bad> cases = {
       {"truncated", good.substr(0, decisions + 12), "truncated.schedule"},
       {"version", with("racelab-schedule 1", "racelab-schedule 9"), "version"},
-      {"subject", with("subject checkpoint/split_lock", "subject checkpoint/nope"), "nope"},
+      {"subject",
+       with("subject checkpoint/split_lock", "subject checkpoint/nope"),
+       "nope"},
       {"thread", with("\nend", " 77\nend"), "77"},
       {"program", with("commit(", "frobnicate("), "frobnicate"},
       // A decision naming a thread that is not enabled at that step: thread 2
       // as the very first decision is possible, so make every decision 2 and
       // let the run reach a step where thread 2 is done.
-      {"impossible", good.substr(0, decisions) + "decisions 400\n" + [] {
-         std::string d;
-         for (int i = 0; i < 400; ++i) d += "2 ";
-         return d;
-       }() + "\nend\n", "not enabled"},
+      {"impossible",
+       good.substr(0, decisions) + "decisions 400\n" +
+           [] {
+             std::string d;
+             for (int i = 0; i < 400; ++i) d += "2 ";
+             return d;
+           }() +
+           "\nend\n",
+       "not enabled"},
   };
   for (const Bad& bad : cases) {
     Output o = replay_text(bad.name + ".schedule", bad.text);
     EXPECT_EQ(o.status, 2) << bad.name << ": " << o.out << o.err;
-    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << bad.name << ": " << o.err;
-    EXPECT_NE(o.err.find(bad.mentions), std::string::npos) << bad.name << ": " << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1)
+        << bad.name << ": " << o.err;
+    EXPECT_NE(o.err.find(bad.mentions), std::string::npos)
+        << bad.name << ": " << o.err;
     EXPECT_TRUE(o.out.empty()) << bad.name << ": " << o.out;
   }
-  Output missing = run(kRacelab + " replay " + (dir_ / "no-such-file").string());
+  Output missing =
+      run(kRacelab + " replay " + (dir_ / "no-such-file").string());
   EXPECT_EQ(missing.status, 2) << missing.err;
 }
 
@@ -350,11 +409,14 @@ TEST_F(Replay, BadScheduleFilesAreInputErrors) {
 TEST(AsanBuild, UseAfterFreeIsCaughtInControlledMode) {
   if (!kAsanBuild) GTEST_SKIP() << "needs the AddressSanitizer build";
   fs::path out = fresh_dir("asan_controlled");
-  Output o = run(kRacelab +
-                 " run --mode controlled --subject state/unlock_during_iteration "
-                 "--scenario erase_during_iteration --out " + out.string());
+  Output o =
+      run(kRacelab +
+          " run --mode controlled --subject state/unlock_during_iteration "
+          "--scenario erase_during_iteration --out " +
+          out.string());
   EXPECT_EQ(o.status, 0) << o.out << o.err;
-  EXPECT_TRUE(has_kind(read_json(out / "results.json").at("cases").at(0), "use_after_free"))
+  EXPECT_TRUE(has_kind(read_json(out / "results.json").at("cases").at(0),
+                       "use_after_free"))
       << o.out;
 }
 

@@ -26,9 +26,11 @@ void add_fixture(racelab::Registry& registry, const std::string& variant,
                  const std::string& description, FindingKind expected,
                  std::function<RunObservation(const RunRequest&)> run) {
   const std::string subject = "fixture/" + variant;
-  registry.add_subject({"fixture", subject, description, "tests/e2e/fixture_main.cc", true});
+  registry.add_subject(
+      {"fixture", subject, description, "tests/e2e/fixture_main.cc", true});
   registry.add_case({"fixture", subject, "fixture_run", std::move(run)});
-  registry.add_expectation({subject, "fixture_run", kModes, {expected}, {}, description});
+  registry.add_expectation(
+      {subject, "fixture_run", kModes, {expected}, {}, description});
 }
 
 }  // namespace
@@ -42,18 +44,22 @@ int main(int argc, char** argv) {
   for (const auto& s : builtin.scenarios()) registry.add_scenario(s);
   for (const auto& c : builtin.cases()) registry.add_case(c);
   for (Expectation e : builtin.expectations()) {
-    if (e.subject == "checkpoint/unsynchronized" && e.scenario == "seed_concurrent_sessions") {
+    if (e.subject == "checkpoint/unsynchronized" &&
+        e.scenario == "seed_concurrent_sessions") {
       e.catches.clear();  // flipped: a known bug declared clean
       e.may_also.clear();
-    } else if (e.subject == "checkpoint/mutex" && e.scenario == "seed_concurrent_sessions") {
-      e.catches = {FindingKind::kDataRace};  // flipped: a fixed store declared racy
+    } else if (e.subject == "checkpoint/mutex" &&
+               e.scenario == "seed_concurrent_sessions") {
+      e.catches = {
+          FindingKind::kDataRace};  // flipped: a fixed store declared racy
     }
     registry.add_expectation(std::move(e));
   }
 
-  registry.add_scenario({"fixture", "fixture_run", "the fixture's own behaviour", "", false});
-  add_fixture(registry, "crash", "dereferences a null pointer", FindingKind::kCrash,
-              [](const RunRequest&) -> RunObservation {
+  registry.add_scenario(
+      {"fixture", "fixture_run", "the fixture's own behaviour", "", false});
+  add_fixture(registry, "crash", "dereferences a null pointer",
+              FindingKind::kCrash, [](const RunRequest&) -> RunObservation {
                 volatile int* p = nullptr;
                 *p = 1;
                 return {};

@@ -49,7 +49,8 @@ struct RunRequest {
   int budget = 1000;
   bool shrink = true;
   std::vector<int> replay_decisions;
-  std::vector<std::string> replay_program;  // "setup", threads..., "finale" lines
+  std::vector<std::string>
+      replay_program;  // "setup", threads..., "finale" lines
 };
 
 // A schedule as recorded: the program (encoded lines, setup first, finale
@@ -68,7 +69,8 @@ struct TraceLine {
   std::string text;
 };
 
-// What one run observed, before the sanitizer findings of the process are added.
+// What one run observed, before the sanitizer findings of the process are
+// added.
 struct RunObservation {
   std::vector<Finding> findings;
   int operations = 0;
@@ -78,7 +80,7 @@ struct RunObservation {
   RecordedSchedule schedule;  // the (shrunk) failing schedule
   int trace_threads = 0;
   std::vector<TraceLine> trace;
-  std::string trace_table;    // the trace as a table, for humans
+  std::string trace_table;  // the trace as a table, for humans
 };
 
 struct CaseSpec {

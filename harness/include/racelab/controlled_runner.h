@@ -56,14 +56,16 @@ struct ScheduleOutcome {
 // Runs one schedule of the program for `program_seed` (or of the recorded
 // program, when given) under `strategy`.
 using ScheduleRunner = std::function<ScheduleOutcome(
-    std::uint64_t program_seed, const std::vector<std::string>* recorded_program,
+    std::uint64_t program_seed,
+    const std::vector<std::string>* recorded_program,
     sched::Strategy& strategy)>;
 // The encoded program for a seed: setup line, one line per thread, finale line.
-using ProgramEncoder = std::function<std::vector<std::string>(std::uint64_t program_seed)>;
+using ProgramEncoder =
+    std::function<std::vector<std::string>(std::uint64_t program_seed)>;
 
 // The search over schedules, shared by every family.
-RunObservation explore(const ScheduleRunner& run_schedule, const ProgramEncoder& encode,
-                       const RunRequest& request);
+RunObservation explore(const ScheduleRunner& run_schedule,
+                       const ProgramEncoder& encode, const RunRequest& request);
 
 // Keeps a store whose threads were abandoned in a deadlock: its locks are still
 // held, so destroying it would be undefined behaviour. Reachable, never freed.
@@ -71,12 +73,14 @@ void abandon(std::shared_ptr<void> store);
 
 // Findings from a finished schedule's scheduler result (deadlock, step limit,
 // exceptions).
-void add_scheduler_findings(const sched::RunResult& run, std::vector<Finding>& findings);
+void add_scheduler_findings(const sched::RunResult& run,
+                            std::vector<Finding>& findings);
 
 }  // namespace controlled_internal
 
 template <class F>
-std::vector<std::string> encode_program(const Program<typename F::Op>& program) {
+std::vector<std::string> encode_program(
+    const Program<typename F::Op>& program) {
   auto line = [](const std::vector<typename F::Op>& ops) {
     std::vector<std::string> texts;
     for (const auto& op : ops) texts.push_back(F::describe(op));
@@ -92,14 +96,16 @@ std::vector<std::string> encode_program(const Program<typename F::Op>& program) 
 template <class F>
 Program<typename F::Op> decode_program(const std::vector<std::string>& lines) {
   if (lines.size() < 3) {
-    throw InputError("a program needs a setup line, one thread and a finale line");
+    throw InputError(
+        "a program needs a setup line, one thread and a finale line");
   }
   auto parse_line = [](const std::string& line) {
     std::vector<typename F::Op> ops;
     for (const std::string& text : split_program_line(line)) {
       std::optional<typename F::Op> op = F::parse(text);
       if (!op) {
-        throw InputError("'" + text + "' is not a " + std::string(F::kName) + " operation");
+        throw InputError("'" + text + "' is not a " + std::string(F::kName) +
+                         " operation");
       }
       ops.push_back(std::move(*op));
     }
@@ -107,14 +113,16 @@ Program<typename F::Op> decode_program(const std::vector<std::string>& lines) {
   };
   Program<typename F::Op> program;
   program.setup = parse_line(lines.front());
-  for (size_t i = 1; i + 1 < lines.size(); ++i) program.threads.push_back(parse_line(lines[i]));
+  for (size_t i = 1; i + 1 < lines.size(); ++i)
+    program.threads.push_back(parse_line(lines[i]));
   program.finale = parse_line(lines.back());
   return program;
 }
 
 template <class F>
 controlled_internal::ScheduleOutcome run_schedule(
-    const Scenario<F>& scenario, std::unique_ptr<typename F::Store> (*make_store)(),
+    const Scenario<F>& scenario,
+    std::unique_ptr<typename F::Store> (*make_store)(),
     const Program<typename F::Op>& program, const Oracles& oracles,
     sched::ControlledScheduler& scheduler, sched::Strategy& strategy,
     const std::function<std::vector<Finding>()>& take_sanitizer_findings) {
@@ -155,7 +163,8 @@ controlled_internal::ScheduleOutcome run_schedule(
         yield_point("op");
         sched::ControlledScheduler::note(F::describe(op));
         run_op(op, ctx, per_thread[t]);
-        sched::ControlledScheduler::note("-> " + F::describe(op, per_thread[t].back().result));
+        sched::ControlledScheduler::note(
+            "-> " + F::describe(op, per_thread[t].back().result));
       }
     });
   }
@@ -172,29 +181,34 @@ controlled_internal::ScheduleOutcome run_schedule(
   } else {
     ControlledContext finale_ctx(n);
     for (const Op& op : program.finale) run_op(op, finale_ctx, history);
-    if (oracles.invariants) scenario.check(program, history, *store, outcome.findings);
-    if (oracles.linearizability) F::check_linearizability(history, outcome.findings);
+    if (oracles.invariants)
+      scenario.check(program, history, *store, outcome.findings);
+    if (oracles.linearizability)
+      F::check_linearizability(history, outcome.findings);
   }
   collect_go_map_findings(oracles.gomap, outcome.findings);
-  for (Finding& f : take_sanitizer_findings()) outcome.findings.push_back(std::move(f));
+  for (Finding& f : take_sanitizer_findings())
+    outcome.findings.push_back(std::move(f));
   return outcome;
 }
 
 // Runs a case in controlled mode: explores schedules under the request's
 // strategy, or replays the request's recorded schedule.
 template <class F>
-RunObservation run_controlled(const Scenario<F>& scenario,
-                              std::unique_ptr<typename F::Store> (*make_store)(),
-                              const RunRequest& request,
-                              const std::function<std::vector<Finding>()>& take_sanitizer_findings) {
+RunObservation run_controlled(
+    const Scenario<F>& scenario,
+    std::unique_ptr<typename F::Store> (*make_store)(),
+    const RunRequest& request,
+    const std::function<std::vector<Finding>()>& take_sanitizer_findings) {
   sched::ControlledScheduler scheduler;
   controlled_internal::ScheduleRunner runner =
       [&](std::uint64_t seed, const std::vector<std::string>* recorded,
           sched::Strategy& strategy) {
         Program<typename F::Op> program =
-            recorded ? decode_program<F>(*recorded) : scenario.program(seed, ProgramSize::kSmall);
-        return run_schedule<F>(scenario, make_store, program, request.oracles, scheduler,
-                               strategy, take_sanitizer_findings);
+            recorded ? decode_program<F>(*recorded)
+                     : scenario.program(seed, ProgramSize::kSmall);
+        return run_schedule<F>(scenario, make_store, program, request.oracles,
+                               scheduler, strategy, take_sanitizer_findings);
       };
   controlled_internal::ProgramEncoder encoder = [&](std::uint64_t seed) {
     return encode_program<F>(scenario.program(seed, ProgramSize::kSmall));

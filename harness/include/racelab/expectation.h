@@ -29,7 +29,8 @@ struct Expectation {
 // the only oracle named), kOneOf (one of several named oracles must fire),
 // kMay (a consequence it may report), kSilent (it must report nothing).
 enum class OracleDuty { kMust, kOneOf, kMay, kSilent };
-const std::vector<std::string>& truth_table_oracles();  // tsan, asan, linearizability, ...
+const std::vector<std::string>&
+truth_table_oracles();  // tsan, asan, linearizability, ...
 OracleDuty duty_of(const Expectation& e, const std::string& oracle);
 const char* to_string(OracleDuty duty);
 
@@ -38,7 +39,8 @@ std::string describe_expected(const Expectation& e);
 
 // Judges the kinds observed over all runs of a case. Returns an empty string
 // when they meet the expectation, else the reason for the mismatch.
-std::string judge(const Expectation& e, const std::vector<FindingKind>& observed);
+std::string judge(const Expectation& e,
+                  const std::vector<FindingKind>& observed);
 
 }  // namespace racelab
 

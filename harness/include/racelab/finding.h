@@ -41,7 +41,8 @@ struct Access {
 
 struct Finding {
   FindingKind kind;
-  std::string oracle;   // tsan, asan, invariant, linearizability, deadlock, crash, timeout
+  std::string oracle;   // tsan, asan, invariant, linearizability, deadlock,
+                        // crash, timeout
   std::string summary;  // one line
   std::string detail;   // free text for humans (a report, an explanation)
   std::optional<Frame> subject_frame;  // first frame inside subject code

@@ -35,10 +35,10 @@
 namespace racelab {
 
 enum class GoMapFault {
-  kConcurrentWrites,          // "concurrent map writes"
-  kReadDuringWrite,           // "concurrent map read and map write"
-  kIterationDuringWrite,      // "concurrent map iteration and map write"
-  kModifiedDuringIteration,   // fail-fast: "map modified during iteration"
+  kConcurrentWrites,         // "concurrent map writes"
+  kReadDuringWrite,          // "concurrent map read and map write"
+  kIterationDuringWrite,     // "concurrent map iteration and map write"
+  kModifiedDuringIteration,  // fail-fast: "map modified during iteration"
 };
 
 const char* go_map_message(GoMapFault fault);
@@ -73,12 +73,16 @@ class GoMap {
       ++it_;
       return *this;
     }
-    friend bool operator==(const iterator& a, const iterator& b) { return a.it_ == b.it_; }
+    friend bool operator==(const iterator& a, const iterator& b) {
+      return a.it_ == b.it_;
+    }
 
    private:
     friend class GoMap;
     iterator(GoMap* map, typename Map::iterator it)
-        : map_(map), it_(it), version_(map->version_.load(std::memory_order_relaxed)) {}
+        : map_(map),
+          it_(it),
+          version_(map->version_.load(std::memory_order_relaxed)) {}
     GoMap* map_ = nullptr;
     typename Map::iterator it_;
     std::uint64_t version_ = 0;
@@ -140,7 +144,8 @@ class GoMap {
   void check_iteration(std::uint64_t version, bool* reported) {
     if (writing_.load(std::memory_order_relaxed)) {
       record_go_map_fault(GoMapFault::kIterationDuringWrite, name_);
-    } else if (!*reported && version_.load(std::memory_order_relaxed) != version) {
+    } else if (!*reported &&
+               version_.load(std::memory_order_relaxed) != version) {
       *reported = true;  // once per iterator, as Java throws once
       record_go_map_fault(GoMapFault::kModifiedDuringIteration, name_);
     }

@@ -15,8 +15,12 @@ namespace racelab {
 
 class Registry {
  public:
-  void add_subject(CatalogEntry entry) { subjects_.push_back(std::move(entry)); }
-  void add_scenario(CatalogEntry entry) { scenarios_.push_back(std::move(entry)); }
+  void add_subject(CatalogEntry entry) {
+    subjects_.push_back(std::move(entry));
+  }
+  void add_scenario(CatalogEntry entry) {
+    scenarios_.push_back(std::move(entry));
+  }
   void add_case(CaseSpec spec) { cases_.push_back(std::move(spec)); }
   void add_expectation(Expectation e) { expectations_.push_back(std::move(e)); }
 
@@ -27,10 +31,12 @@ class Registry {
 
   const CatalogEntry* find_subject(std::string_view name) const;
   const CatalogEntry* find_scenario(std::string_view name) const;
-  const CaseSpec* find_case(std::string_view subject, std::string_view scenario) const;
+  const CaseSpec* find_case(std::string_view subject,
+                            std::string_view scenario) const;
   // The expectation for a case in a mode; nullptr if the table has none.
   const Expectation* find_expectation(std::string_view subject,
-                                      std::string_view scenario, Mode mode) const;
+                                      std::string_view scenario,
+                                      Mode mode) const;
 
   // Checks the table against the catalog: every case has an expectation for
   // every mode, every expectation names a real case and known finding kinds.

@@ -36,7 +36,8 @@ struct RunOptions {
   // Controlled mode: strategy, depth, preemption bound, budget, replay.
   RunRequest request;
   std::string save_schedule;  // write the failing schedule here (run, replay)
-  std::string replay_file;    // controlled mode: replay this schedule file  // the child's watchdog; the parent allows more
+  std::string replay_file;    // controlled mode: replay this schedule file  //
+                              // the child's watchdog; the parent allows more
   std::string self_exe = "/proc/self/exe";
 };
 
@@ -67,8 +68,9 @@ struct CaseResult {
   std::string trace_table;
   std::string schedule_file;
   RecordedSchedule schedule;
-  int schedules = 0;          // controlled mode: schedules tried over all runs
-  int first_failing = -1;     // controlled mode: index of the first failing schedule
+  int schedules = 0;  // controlled mode: schedules tried over all runs
+  int first_failing =
+      -1;  // controlled mode: index of the first failing schedule
 
   std::string observed() const;  // "clean" or kinds joined with ","
 };
@@ -87,7 +89,8 @@ struct RunRecord {
 };
 
 // Runs one run of `spec` in a child process.
-RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options, int run_index);
+RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
+                       int run_index);
 
 // Runs every run of a case and judges it against `expectation` (may be null:
 // then any finding counts as a mismatch-free observation and mismatch says so).
@@ -101,7 +104,8 @@ void heartbeat();
 // The child side: runs one run of the case and reports on file descriptor 3.
 // Returns the process exit status.
 int child_main(const Registry& registry, const std::string& subject,
-               const std::string& scenario, const RunOptions& options, int run_index);
+               const std::string& scenario, const RunOptions& options,
+               int run_index);
 
 }  // namespace racelab
 

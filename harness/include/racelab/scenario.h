@@ -3,8 +3,8 @@
 // A family binding F provides:
 //   using Store, Op, Result;
 //   static constexpr const char* kName;
-//   static Result execute(Store&, const Op&, OpContext&, History<Op,Result>* nested)
-//   static std::string describe(const Op&), describe(const Result&)
+//   static Result execute(Store&, const Op&, OpContext&, History<Op,Result>*
+//   nested) static std::string describe(const Op&), describe(const Result&)
 // A scenario turns a seed into a program (setup operations, then per-thread
 // operations) and checks its own invariants on the finished run.
 #ifndef RACELAB_SCENARIO_H_

@@ -1,9 +1,10 @@
 // The seam between the sync layer and the controlled scheduler.
 //
-// Subjects call racelab::Mutex, racelab::SharedMutex and racelab::yield_point().
-// In stress mode no hooks are installed and those types behave like the std
-// types. In controlled mode the scheduler installs a SchedulingHooks object and
-// every sync operation becomes a scheduling point that the scheduler decides.
+// Subjects call racelab::Mutex, racelab::SharedMutex and
+// racelab::yield_point(). In stress mode no hooks are installed and those types
+// behave like the std types. In controlled mode the scheduler installs a
+// SchedulingHooks object and every sync operation becomes a scheduling point
+// that the scheduler decides.
 #ifndef RACELAB_SCHEDULING_HOOKS_H_
 #define RACELAB_SCHEDULING_HOOKS_H_
 
@@ -40,8 +41,8 @@ class SchedulingHooks {
 // The hooks of the running controlled scheduler, or nullptr (stress mode).
 SchedulingHooks* active_scheduling_hooks();
 
-// Installs `hooks` (nullptr uninstalls). Only the controlled scheduler calls it,
-// from the single OS thread that runs all fibers.
+// Installs `hooks` (nullptr uninstalls). Only the controlled scheduler calls
+// it, from the single OS thread that runs all fibers.
 void set_active_scheduling_hooks(SchedulingHooks* hooks);
 
 // Called, in stress mode, when a thread requests a lock it already holds (a

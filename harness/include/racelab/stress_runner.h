@@ -39,7 +39,8 @@ void name_this_thread(int thread);
 
 class StressContext final : public OpContext {
  public:
-  StressContext(int thread, int pause_us) : thread_(thread), pause_us_(pause_us) {}
+  StressContext(int thread, int pause_us)
+      : thread_(thread), pause_us_(pause_us) {}
   int thread() const override { return thread_; }
   void pause() override {
     std::this_thread::sleep_for(std::chrono::microseconds(pause_us_));
