@@ -1,9 +1,59 @@
-// The racelab binary: the engine's command line over the built-in catalog.
+// The racelab binary: the engine's command line over the built-in catalog,
+// plus `racelab bench`, which measures racelab itself on that catalog.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "bench.h"
 #include "catalog.h"
 #include "racelab/cli.h"
+
+namespace {
+
+// `racelab bench [options]`.
+int bench_command(const racelab::Registry& registry, int argc, char** argv) {
+  racelab::BenchOptions options;
+  CLI::App app{
+      "racelab bench: racelab's own costs under TSan, side by side in one run "
+      "(controlled vs stress, time to the first finding, oracles, fuzz exec/s)",
+      "racelab bench"};
+  app.add_flag("--quick", options.quick, "minimal budgets (a smoke test)");
+  app.add_option("--seeds", options.seeds,
+                 "seeds per buggy case and strategy (median over them)")
+      ->check(CLI::Range(1, 10000));
+  app.add_option("--seed", options.seed, "first seed");
+  app.add_option("--budget", options.budget, "controlled: schedules per search")
+      ->check(CLI::Range(1, 1000000));
+  app.add_option("--max-stress-runs", options.max_stress_runs,
+                 "stress: runs per seed before giving up")
+      ->check(CLI::Range(1, 100000));
+  app.add_option("--measure-ms", options.measure_ms, "milliseconds per throughput round")
+      ->check(CLI::Range(1, 600000));
+  app.add_option("--sections", options.sections,
+                 "comma list of throughput, first, oracles, fuzz (default all)");
+  app.add_option("--filter", options.case_filter,
+                 "first finding: only cases whose subject or scenario contains this");
+  app.add_option("--fuzz-dir", options.fuzz_dir,
+                 "folder of the fuzz_* binaries (default build/fuzz/fuzz)");
+  app.add_option("--fuzz-seconds", options.fuzz_seconds, "-max_total_time per fuzz target")
+      ->check(CLI::Range(1, 3600));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::string what = e.what();
+    std::cerr << "racelab: bench: " << what.substr(0, what.find('\n')) << "\n";
+    return racelab::kExitUsage;
+  }
+  return racelab::run_bench(registry, options, std::cout);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   racelab::Registry registry;
   racelab::register_builtin_catalog(registry);
-  return racelab::run_cli(registry, argc, argv);
+  std::vector<racelab::Command> commands = {
+      {"bench", "measure racelab itself: controlled vs stress, first finding, oracles",
+       [&registry](int n, char** args) { return bench_command(registry, n, args); }}};
+  return racelab::run_cli(registry, argc, argv, commands);
 }

@@ -244,8 +244,16 @@ void save_schedule(const CaseResult& c, const RunOptions& options,
 
 }  // namespace
 
-int run_cli(const Registry& registry, int argc, char** argv) {
+int run_cli(const Registry& registry, int argc, char** argv,
+            const std::vector<Command>& extra_commands) {
+  for (const Command& command : extra_commands) {
+    if (argc > 1 && command.name == argv[1]) return command.run(argc - 1, argv + 1);
+  }
   CLI::App app{"racelab: race-detection test harness for concurrent stores"};
+  for (const Command& command : extra_commands) {
+    app.footer(app.get_footer() + "\n  " + command.name + ": " + command.summary +
+               " (racelab " + command.name + " --help)");
+  }
   app.require_subcommand(1);
 
   CLI::App* list =
@@ -323,11 +331,16 @@ int run_cli(const Registry& registry, int argc, char** argv) {
   add_run_options(child, run_options);
   add_controlled_options(child, run_options);
 
-  const std::set<std::string> commands = {"list",   "run",  "gate",
+  std::set<std::string> commands = {"list",   "run",  "gate",
                                           "replay", "demo", "__child"};
+  std::string command_list = "list, run, gate, replay, demo";
+  for (const Command& command : extra_commands) {
+    commands.insert(command.name);
+    command_list += ", " + command.name;
+  }
   if (argc > 1 && argv[1][0] != '-' && !commands.contains(argv[1])) {
     std::cerr << "racelab: unknown command '" << argv[1]
-              << "' (commands: list, run, gate, replay, demo)\n";
+              << "' (commands: " << command_list << ")\n";
     return kExitUsage;
   }
   try {

@@ -65,7 +65,7 @@ std::atomic<int> g_report_count{0};
 std::atomic<int> g_reports_seen{0};
 int g_notice_fd = -1;
 
-__attribute__((no_sanitize("thread"))) void raw_write(const char* text) {
+[[maybe_unused]] __attribute__((no_sanitize("thread"))) void raw_write(const char* text) {
   if (g_notice_fd < 0) return;
   size_t len = 0;
   while (text[len] != '\0') ++len;
@@ -171,8 +171,12 @@ std::vector<Frame> symbolize_inline_chain(const void* pc) {
   // first, each ended by a NUL byte; a zeroed buffer marks the end.
   char buf[4096];
   std::memset(buf, 0, sizeof buf);
+#if defined(RACELAB_HAS_TSAN) || defined(RACELAB_HAS_ASAN)
   __sanitizer_symbolize_pc(const_cast<void*>(pc), "%f\x1f%s\x1f%l", buf,
                            sizeof buf - 1);
+#else
+  (void)pc;  // no sanitizer runtime, no symbolizer: frames stay unnamed
+#endif
   std::vector<Frame> frames;
   for (const char* p = buf; *p != '\0' && p < buf + sizeof buf;
        p += std::strlen(p) + 1) {

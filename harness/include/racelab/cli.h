@@ -4,6 +4,10 @@
 #ifndef RACELAB_CLI_H_
 #define RACELAB_CLI_H_
 
+#include <functional>
+#include <string>
+#include <vector>
+
 #include "racelab/registry.h"
 
 namespace racelab {
@@ -13,7 +17,17 @@ inline constexpr int kExitMismatch = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitHarness = 3;
 
-int run_cli(const Registry& registry, int argc, char** argv);
+// A command the binary adds beside the built-in ones (the racelab tool adds
+// `bench`, which needs the built-in catalog the engine must not know). It gets
+// the arguments after its name and returns the exit status.
+struct Command {
+  std::string name;
+  std::string summary;
+  std::function<int(int argc, char** argv)> run;
+};
+
+int run_cli(const Registry& registry, int argc, char** argv,
+            const std::vector<Command>& commands = {});
 
 }  // namespace racelab
 

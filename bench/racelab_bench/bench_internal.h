@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "racelab/bench.h"
+#include "bench.h"
 #include "racelab/case.h"
 #include "racelab/registry.h"
 
@@ -20,6 +20,10 @@ using Clock = std::chrono::steady_clock;
 inline double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
+
+// Throughput figures are the median of this many rounds, alternating between
+// the configurations compared, so that they see the same machine load.
+inline constexpr int kRounds = 3;
 
 // The median of `values` (0 for none).
 double median(std::vector<double> values);

@@ -1,6 +1,6 @@
 // `racelab bench` (bench.h): runs the chosen sections in order and ends with
 // the controlled/stress ratio line.
-#include "racelab/bench.h"
+#include "bench.h"
 
 #include <algorithm>
 #include <cmath>
@@ -38,11 +38,11 @@ int run_bench(const Registry& registry, const BenchOptions& given,
               std::ostream& out) {
   using namespace bench_internal;
   BenchOptions options = given;
-  if (options.quick) {
-    options.seeds = std::min(options.seeds, 3);
-    options.budget = std::min(options.budget, 200);
-    options.max_stress_runs = std::min(options.max_stress_runs, 3);
-    options.measure_ms = std::min(options.measure_ms, 200);
+  if (options.quick) {  // a smoke test: every section, minimal budgets
+    options.seeds = std::min(options.seeds, 1);
+    options.budget = std::min(options.budget, 100);
+    options.max_stress_runs = std::min(options.max_stress_runs, 2);
+    options.measure_ms = std::min(options.measure_ms, 100);
     options.fuzz_seconds = std::min(options.fuzz_seconds, 1);
   }
   const std::set<std::string> known = {"all", "throughput", "first", "oracles",

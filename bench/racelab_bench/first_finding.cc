@@ -5,6 +5,7 @@
 // process, so in-process searches would both risk the bench and hide repeats.
 // Wall times therefore include starting the child; the baseline printed first
 // is that cost alone.
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ struct Search {
   bool found = false;
   double steps = 0;  // schedules (controlled) or runs (stress) to the finding
   double seconds = 0;
+  std::string error;  // the search could not run (e.g. InputError)
 };
 
 RunOptions base_options(const BenchOptions& options, Mode mode) {
@@ -38,8 +40,14 @@ Search controlled_search(const CaseSpec& spec, const BenchOptions& options,
   run.seed = seed;
   run.request.strategy = strategy;
   const auto start = Clock::now();
-  RunRecord record = run_in_child(spec, run, 0);
+  RunRecord record;
   Search s;
+  try {
+    record = run_in_child(spec, run, 0);
+  } catch (const std::exception& e) {
+    s.error = e.what();
+    return s;
+  }
   s.seconds = seconds_since(start);
   s.found = !record.findings.empty();
   s.steps =
@@ -71,6 +79,13 @@ void print_row(std::ostream& out, const std::string& name,
                const std::string& how, const std::vector<Search>& searches) {
   std::vector<double> steps, ms;
   for (const Search& s : searches) {
+    if (!s.error.empty()) {
+      out << absl::StrFormat(
+                 "%-58s %-17s %s\n", name, how,
+                 "not run: " + s.error.substr(s.error.find(": ") + 2))
+          << std::flush;
+      return;
+    }
     if (!s.found) continue;
     steps.push_back(s.steps);
     ms.push_back(s.seconds * 1000);

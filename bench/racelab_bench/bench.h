@@ -18,7 +18,8 @@
 namespace racelab {
 
 struct BenchOptions {
-  // Small budgets everywhere (a smoke test: seconds, not minutes).
+  // Minimal budgets everywhere (a smoke test): one seed, 100 schedules, 2
+  // stress runs, 100 ms per throughput round, 1 s per fuzz target.
   bool quick = false;
   // Seeds per buggy case and strategy for the time to the first finding; the
   // figure printed is the median over them.

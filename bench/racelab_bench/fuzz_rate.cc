@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -31,15 +32,30 @@ std::string default_fuzz_dir(const std::string& self_exe) {
   return (exe.parent_path().parent_path() / "fuzz" / "fuzz").string();
 }
 
+// The targets the fuzz build lists in fuzz_targets.txt (its other fuzz_*
+// binaries, like fuzz_make_corpus, are tools), else every fuzz_* executable.
 std::vector<fs::path> fuzz_targets(const std::string& dir) {
+  auto runnable = [](const fs::path& path) {
+    std::error_code ec;
+    return fs::is_regular_file(path, ec) && ::access(path.c_str(), X_OK) == 0;
+  };
   std::vector<fs::path> targets;
+  std::ifstream list(fs::path(dir) / "fuzz_targets.txt");
+  std::string name;
+  while (list >> name) {
+    if (runnable(fs::path(dir) / name)) targets.push_back(fs::path(dir) / name);
+  }
+  if (list.is_open()) {
+    std::sort(targets.begin(), targets.end());
+    return targets;
+  }
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (!name.starts_with("fuzz_") || !entry.is_regular_file()) continue;
-    if (name.find('.') != std::string::npos) continue;
-    if (::access(entry.path().c_str(), X_OK) != 0) continue;
-    targets.push_back(entry.path());
+    const std::string file = entry.path().filename().string();
+    if (!file.starts_with("fuzz_") || file.find('.') != std::string::npos) {
+      continue;
+    }
+    if (runnable(entry.path())) targets.push_back(entry.path());
   }
   std::sort(targets.begin(), targets.end());
   return targets;
@@ -109,7 +125,8 @@ void fuzz_section(const BenchOptions& options, std::ostream& out) {
     out << absl::StrFormat(
                "%-44s %12s %12s %s\n", target.filename().string(),
                run.exec_per_second < 0 ? "-" : fmt(run.exec_per_second),
-               run.executions < 0 ? "-" : fmt(run.executions),
+               run.executions < 0 ? "-"
+                                  : absl::StrFormat("%.0f", run.executions),
                run.stopped_early ? "(stopped at a finding or error)" : "")
         << std::flush;
   }
