@@ -53,12 +53,24 @@ Program<Op> erase_during_iteration(std::uint64_t /*seed*/, ProgramSize size) {
   for (int i = 0; i < (full ? 4 : 2); ++i) {
     p.setup.push_back(Op::set(absl::StrCat("stable", i), "s"));
   }
-  std::vector<Op> eraser;
-  for (int i = 0; i < (full ? 16 : 4); ++i) {
+  const int keys = full ? 16 : 4;
+  for (int i = 0; i < keys; ++i) {
     p.setup.push_back(Op::set(absl::StrCat("k", i), absl::StrCat(i)));
-    eraser.push_back(Op::erase(absl::StrCat("k", i)));
   }
-  p.threads = {{Op::all(/*pause_each=*/true)}, eraser};
+  // Full size: the reader iterates 20 times while the eraser erases every key
+  // and puts it back, 20 times over, so the two overlap however late the OS
+  // starts either thread. Small: one iteration, one round of erases.
+  const int rounds = full ? 20 : 1;
+  std::vector<Op> reader, eraser;
+  for (int r = 0; r < rounds; ++r) {
+    reader.push_back(Op::all(/*pause_each=*/true));
+    for (int i = 0; i < keys; ++i) eraser.push_back(Op::erase(absl::StrCat("k", i)));
+    if (r + 1 == rounds) break;
+    for (int i = 0; i < keys; ++i) {
+      eraser.push_back(Op::set(absl::StrCat("k", i), absl::StrCat(i)));
+    }
+  }
+  p.threads = {reader, eraser};
   p.finale = {Op::all()};
   return p;
 }
@@ -171,7 +183,7 @@ const std::vector<Scenario<StateFamily>>& state_scenarios() {
        seed_slow_reader, check_state_invariants},
       {"erase_during_iteration",
        "one reader iterates 20 keys, pausing at each, while a writer erases 16 "
-       "of them",
+       "of them and puts them back (20 rounds)",
        erase_during_iteration, check_state_invariants},
       {"reentrant_yield",
        "the iteration callback itself calls set() for every key it is given",

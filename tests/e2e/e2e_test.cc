@@ -245,7 +245,7 @@ TEST(Gate, CrashesHangsAndDeadlocksAreFindingsNotHarnessFailures) {
   fs::path out = fresh_dir("gate_fixture");
   Output o =
       run(kFixture +
-          " gate --runs 2 --run-timeout-ms 500 --subject fixture/ --out " +
+          " gate --runs 2 --run-timeout-ms 3000 --subject fixture/ --out " +
           out.string());
   ASSERT_EQ(o.status, 0) << o.out << o.err;
   nlohmann::json results = read_json(out / "results.json");
