@@ -238,6 +238,20 @@ TEST(Gate, FlippedExpectationsTurnItRedInBothDirections) {
   EXPECT_NE(
       flagged.at("mismatch").get<std::string>().find("no run found anything"),
       std::string::npos);
+
+  // The JUnit and SARIF reports of the same run show both mismatches.
+  std::ifstream junit_in(out / "junit.xml");
+  std::string junit((std::istreambuf_iterator<char>(junit_in)), {});
+  const std::string failures =
+      "failures=\"" + std::to_string(results.at("mismatches").get<int>()) + "\"";
+  EXPECT_NE(junit.find(failures), std::string::npos) << junit.substr(0, 400);
+  EXPECT_NE(junit.find("<failure"), std::string::npos);
+  nlohmann::json sarif = read_json(out / "results.sarif");
+  int errors = 0;
+  for (const nlohmann::json& r : sarif.at("runs").at(0).at("results")) {
+    errors += r.value("level", "") == "error";
+  }
+  EXPECT_GE(errors, 2) << "a missed bug and an unexpected finding are both errors";
 }
 
 TEST(Gate, CrashesHangsAndDeadlocksAreFindingsNotHarnessFailures) {
