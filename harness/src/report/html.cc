@@ -84,24 +84,6 @@ std::string slug(std::string_view text) {
   return out;
 }
 
-// Percent-encodes a relative URL path.
-std::string url_path(std::string_view path) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : path) {
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                      (c >= '0' && c <= '9') || c == '-' || c == '.' ||
-                      c == '_' || c == '~' || c == '/';
-    if (keep) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 0xF]);
-    }
-  }
-  return out;
-}
 
 // Escaped text with a line-break opportunity after each '_' and '/', for
 // long snake_case names in narrow table headers.
@@ -753,7 +735,7 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
                                      to_string(c.mode), ".log");
       std::replace(log.begin(), log.end(), '/', '_');
       absl::StrAppend(&out, "<dt>log</dt><dd><a href=\"logs/",
-                      html_escape(url_path(log)),
+                      html_escape(report::percent_encode_path(log)),
                       "\">first failing run</a></dd>");
     }
     out += "</dl>\n";

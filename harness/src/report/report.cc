@@ -352,6 +352,24 @@ std::string truncate_utf8(std::string_view text, std::size_t max_bytes,
   return absl::StrCat(std::string(text.substr(0, cut)), std::string(marker));
 }
 
+std::string percent_encode_path(std::string_view path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : path) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                      (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+                      c == '_' || c == '~' || c == '/';
+    if (keep) {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 0xF]);
+    }
+  }
+  return out;
+}
+
 bool is_project_file(std::string_view file) {
   return !file.empty() && file.front() != '/' && !file.starts_with("<") &&
          !file.starts_with("..");

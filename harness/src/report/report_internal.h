@@ -51,6 +51,10 @@ Frame primary_frame(const CaseResult& c, const Finding& f);
 // True when `file` names a file of the repository (a relative path).
 bool is_project_file(std::string_view file);
 
+// Percent-encodes a path for a relative URI reference (keeps the unreserved
+// characters and '/'); the SARIF locations and the page's source links.
+std::string percent_encode_path(std::string_view path);
+
 // Where the rules' help lives: RACELAB_REPOSITORY_URL, else the repository of
 // the CI run (GitHub Actions or GitLab CI variables), else the project's home.
 // Never ends with '/'.

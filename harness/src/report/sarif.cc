@@ -53,30 +53,12 @@ std::string sarif_text(std::string_view text) {
   return out;
 }
 
-// Percent-encodes a path for a URI reference (keeps unreserved and '/').
-std::string uri_path(std::string_view path) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : path) {
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                      (c >= '0' && c <= '9') || c == '-' || c == '.' ||
-                      c == '_' || c == '~' || c == '/';
-    if (keep) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 0xF]);
-    }
-  }
-  return out;
-}
 
 json artifact_location(const std::string& file) {
   if (report::is_project_file(file)) {
-    return {{"uri", uri_path(file)}, {"uriBaseId", kSrcRoot}};
+    return {{"uri", report::percent_encode_path(file)}, {"uriBaseId", kSrcRoot}};
   }
-  return {{"uri", absl::StrCat("file://", uri_path(file))}};
+  return {{"uri", absl::StrCat("file://", report::percent_encode_path(file))}};
 }
 
 // A SARIF location for a frame; `message` may be empty.
@@ -351,7 +333,7 @@ nlohmann::json sarif_log(const GateResult& result, const GateOptions& options) {
 #ifdef RACELAB_SOURCE_DIR
   run["originalUriBaseIds"] = {
       {kSrcRoot,
-       {{"uri", absl::StrCat("file://", uri_path(RACELAB_SOURCE_DIR), "/")}}}};
+       {{"uri", absl::StrCat("file://", report::percent_encode_path(RACELAB_SOURCE_DIR), "/")}}}};
 #endif
   return {{"$schema", kSarifSchema},
           {"version", "2.1.0"},
