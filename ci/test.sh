@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh machine: installs what is missing, then
 # configures, builds and tests the TSan and ASan presets (unit tests,
-# conformance tests, end-to-end tests of the CLI and the gate).
+# conformance tests, end-to-end tests of the CLI, the gate, the reports and the
+# installed package), and a short libFuzzer smoke run (fuzz preset: only the
+# targets the smoke tests use).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,3 +15,10 @@ for preset in tsan asan; do
   cmake --build --preset "$preset" -j "$jobs"
   ctest --preset "$preset" -j "$jobs" --timeout 900
 done
+
+echo "== fuzz (smoke)"
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz -j "$jobs" --target racelab_fuzz_tests \
+  fuzz_checkpoint_mutex fuzz_state_snapshot fuzz_checkpoint_split_lock \
+  fuzz_state_unlock_during_iteration fuzz_schedule_file fuzz_program_text
+ctest --preset fuzz -j "$jobs" --timeout 300

@@ -1,0 +1,240 @@
+// One fuzz input, start to finish: decode, run in controlled mode under every
+// oracle, report. Shared by the family targets (subject from byte 0) and the
+// per-subject targets (subject fixed at build time).
+#include "family_fuzzer.h"
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "checkpoint_scenarios.h"
+#include "coverage_under_tsan.h"
+#include "fuzz_input.h"
+#include "interleaving_coverage.h"
+#include "racelab/controlled_runner.h"
+#include "racelab/sanitizer_capture.h"
+#include "racelab/sched/trace.h"
+#include "state_scenarios.h"
+#include "subject_catalog.h"
+
+namespace racelab::fuzz {
+namespace {
+
+// A schedule of at most 4 threads x 8 operations needs a few hundred
+// decisions; a run that takes this many is a livelock (a timeout finding).
+constexpr int kMaxSteps = 20000;
+
+TargetConfig g_config;
+bool g_configured = false;
+
+sched::ControlledScheduler& scheduler() {
+  static auto* s = new sched::ControlledScheduler(
+      sched::SchedulerOptions{kMaxSteps, sched::Fiber::kDefaultStackSize});
+  return *s;
+}
+
+// Everything a run produced, as text.
+struct Report {
+  std::string subject;
+  std::vector<std::string> program;  // setup, threads..., finale
+  std::vector<Finding> findings;
+  sched::RunResult run;
+};
+
+std::string describe_program_lines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string label = i == 0 ? std::string("setup")
+                        : i + 1 == lines.size()
+                            ? std::string("finale")
+                            : absl::StrCat("thread ", i - 1);
+    absl::StrAppend(&out, "  ", label, ": ", lines[i], "\n");
+  }
+  return out;
+}
+
+std::string indent(const std::string& text, const std::string& prefix) {
+  std::string out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) absl::StrAppend(&out, prefix, line, "\n");
+  return out;
+}
+
+std::string format_report(const Report& r) {
+  std::string out = absl::StrCat("racelab fuzz: ", r.findings.size(),
+                                 " finding(s) on ", r.subject, "\n");
+  for (const Finding& f : r.findings) {
+    absl::StrAppend(&out, "  ", to_string(f.kind), " (", f.oracle,
+                    "): ", f.summary, "\n");
+    if (f.subject_frame) {
+      absl::StrAppend(&out, "    at ", f.subject_frame->function, " ",
+                      f.subject_frame->file, ":", f.subject_frame->line, "\n");
+    }
+    if (!f.detail.empty()) absl::StrAppend(&out, indent(f.detail, "    | "));
+  }
+  absl::StrAppend(&out, "program:\n", describe_program_lines(r.program));
+  absl::StrAppend(&out, "decisions (", r.run.decisions.size(), ", ",
+                  r.run.preemptions, " preemptions, ",
+                  std::string(sched::to_string(r.run.status)),
+                  "): ", absl::StrJoin(r.run.decisions, " "), "\n");
+  absl::StrAppend(&out, "trace:\n", sched::format_trace(r.run.trace, 120));
+  return out;
+}
+
+std::vector<std::vector<std::string>> op_kinds(
+    const std::vector<std::string>& program_lines) {
+  // The operation kinds, from the encoded threads ("commit(a,p0.0); ...").
+  std::vector<std::vector<std::string>> kinds;
+  for (std::size_t i = 1; i + 1 < program_lines.size(); ++i) {
+    std::vector<std::string> thread;
+    for (const std::string& op : split_program_line(program_lines[i])) {
+      thread.push_back(op.substr(0, op.find('(')));
+    }
+    kinds.push_back(std::move(thread));
+  }
+  return kinds;
+}
+
+template <class F, class Store, class Check>
+Report run_family(const std::vector<SubjectEntry<Store>>& subjects,
+                  FuzzCase<typename F::Op> c, Check check) {
+  std::size_t index = c.selector % subjects.size();
+  if (!g_config.variant.empty()) {
+    for (std::size_t i = 0; i < subjects.size(); ++i) {
+      if (g_config.variant == subjects[i].variant) index = i;
+    }
+  }
+  const SubjectEntry<Store>& subject = subjects[index];
+  Scenario<F> scenario{"fuzz",
+                       "a program decoded from a fuzz input",
+                       nullptr,
+                       check,
+                       {Mode::kControlled}};
+  Report report;
+  report.subject = absl::StrCat(F::kName, "/", subject.variant);
+  report.program = encode_program<F>(c.program);
+  ByteStrategy strategy(std::move(c.schedule));
+  InterleavingCoverage coverage(op_kinds(report.program),
+                                g_config.interleaving_coverage);
+  coverage.attach(scheduler());
+  controlled_internal::ScheduleOutcome outcome =
+      run_schedule<F>(scenario, subject.make, c.program, Oracles{}, scheduler(),
+                      strategy, take_tsan_findings);
+  report.findings = std::move(outcome.findings);
+  report.run = std::move(outcome.run);
+  return report;
+}
+
+Report run_input(const std::uint8_t* data, std::size_t size) {
+  if (!g_configured) {
+    std::fprintf(stderr, "racelab fuzz: configure() was not called\n");
+    std::abort();
+  }
+  if (g_config.family == "checkpoint") {
+    return run_family<checkpoint::CheckpointFamily>(
+        checkpoint_subjects(), decode_checkpoint_input(data, size),
+        checkpoint::check_checkpoint_invariants);
+  }
+  return run_family<state::StateFamily>(state_subjects(),
+                                        decode_state_input(data, size),
+                                        state::check_state_invariants);
+}
+
+template <class Store>
+bool has_variant(const std::vector<SubjectEntry<Store>>& subjects,
+                 const std::string& variant) {
+  for (const auto& s : subjects) {
+    if (variant == s.variant) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void configure(TargetConfig config) {
+  const bool known_family =
+      config.family == "checkpoint" || config.family == "state";
+  const bool known_variant =
+      config.variant.empty() ||
+      (config.family == "checkpoint"
+           ? has_variant(checkpoint_subjects(), config.variant)
+           : has_variant(state_subjects(), config.variant));
+  if (!known_family || !known_variant) {
+    std::fprintf(stderr, "racelab fuzz: no subject %s/%s\n",
+                 config.family.c_str(), config.variant.c_str());
+    std::exit(2);
+  }
+  const char* off = std::getenv("RACELAB_FUZZ_NO_INTERLEAVING");
+  if (off != nullptr && std::string(off) == "1") {
+    config.interleaving_coverage = false;
+  }
+  g_config = std::move(config);
+  g_configured = true;
+  tolerate_coverage_writes();
+}
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
+  Report report = run_input(data, size);
+  if (report.findings.empty()) return 0;
+  std::string text = format_report(report);
+  std::fputs(text.c_str(), stderr);
+  std::fputs(
+      "racelab fuzz: aborting so that libFuzzer keeps the input; replay it "
+      "with: <this binary> --replay <crash file>\n",
+      stderr);
+  std::fflush(stderr);
+  std::abort();
+}
+
+int replay_input(const std::uint8_t* data, std::size_t size) {
+  Report report = run_input(data, size);
+  std::string text = format_report(report);
+  std::fputs(text.c_str(), stdout);
+  std::fflush(stdout);
+  return static_cast<int>(report.findings.size());
+}
+
+void maybe_replay(int argc, char** argv) {
+  std::string file;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--replay" || arg == "-replay") {
+      if (i + 1 < argc)
+        file = argv[i + 1];
+      else
+        file = "-";  // no file named: an error below
+    } else if (arg.rfind("--replay=", 0) == 0) {
+      file = arg.substr(9);
+    }
+  }
+  if (file.empty()) return;
+  std::ifstream in(file, std::ios::binary);
+  if (file == "-" || !in) {
+    std::fprintf(stderr, "racelab fuzz: --replay: cannot read '%s'\n",
+                 file.c_str());
+    std::exit(2);
+  }
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
+                          std::istreambuf_iterator<char>());
+  std::printf("racelab fuzz: replaying %s (%zu bytes)\n", file.c_str(),
+              bytes.size());
+  const int findings = replay_input(
+      reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  // Straight to the kernel: TSan's exit interceptors would turn the status
+  // into its own exitcode (66) whenever it printed a report.
+  std::fflush(nullptr);
+  syscall(SYS_exit_group, findings > 0 ? 1 : 0);
+  std::abort();  // not reached
+}
+
+}  // namespace racelab::fuzz
