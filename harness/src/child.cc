@@ -167,7 +167,7 @@ int child_main(const Registry& registry, const std::string& subject,
   request.oracles = options.oracles;
   RunObservation observation;
   try {
-    Watchdog watchdog(options.run_timeout_ms, options.mode == Mode::kStress);
+    Watchdog watchdog(options.effective_run_timeout_ms(), options.mode == Mode::kStress);
     observation = spec->run(request);
   } catch (const sched::ScheduleError& e) {
     // A schedule that cannot be replayed: the input was wrong, not the subject.

@@ -149,7 +149,8 @@ void add_run_options(CLI::App* cmd, RunOptions& run) {
                   "a slow reader's pause, in microseconds")
       ->check(CLI::Range(0, 1000000));
   cmd->add_option("--run-timeout-ms", run.run_timeout_ms,
-                  "time limit of one run; past it the run is a timeout")
+                  "time limit of one run (controlled: of one schedule); default 5000 "
+                  "stress, 30000 controlled")
       ->check(CLI::Range(100, 3600000));
   cmd->add_option_function<std::string>(
       "--oracles",

@@ -128,7 +128,7 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
                                    "--pause-us",
                                    std::to_string(options.pause_us),
                                    "--run-timeout-ms",
-                                   std::to_string(options.run_timeout_ms)};
+                                   std::to_string(options.effective_run_timeout_ms())};
   if (options.jitter) args.push_back("--jitter");
   if (options.mode == Mode::kControlled) {
     const RunRequest& r = options.request;
@@ -174,7 +174,7 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
   // Any line from the child (controlled mode writes one per second as it
   // goes) pushes the deadline back: the limit is on silence, not on work.
   const auto limit =
-      std::chrono::milliseconds(options.run_timeout_ms + kParentExtraMs);
+      std::chrono::milliseconds(options.effective_run_timeout_ms() + kParentExtraMs);
   auto deadline = Clock::now() + limit;
   bool timed_out = false;
   pollfd fds[2] = {{result_pipe[0], POLLIN, 0}, {log_pipe[0], POLLIN, 0}};
@@ -306,7 +306,7 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
         {FindingKind::kTimeout,
          "timeout",
          absl::StrCat("the run did not finish within ",
-                      options.run_timeout_ms + kParentExtraMs,
+                      options.effective_run_timeout_ms() + kParentExtraMs,
                       " ms and was killed: probable deadlock or hang"),
          {},
          std::nullopt,

@@ -31,7 +31,14 @@ struct RunOptions {
   std::uint64_t seed = 1;
   bool jitter = false;
   int pause_us = 50;
-  int run_timeout_ms = 5000;  // per run; in controlled mode, per schedule
+  // Per run; in controlled mode, per schedule. 0: the mode's default (stress
+  // 5 s; controlled 30 s, since a schedule that races prints and symbolizes
+  // every report, which is slow on a loaded machine).
+  int run_timeout_ms = 0;
+  int effective_run_timeout_ms() const {
+    if (run_timeout_ms > 0) return run_timeout_ms;
+    return mode == Mode::kControlled ? 30000 : 5000;
+  }
   Oracles oracles;
   // Controlled mode: strategy, depth, preemption bound, budget, replay.
   RunRequest request;
