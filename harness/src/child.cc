@@ -1,5 +1,7 @@
 // The child side of a case run: executes one run and reports its findings as
 // JSON lines on file descriptor 3 (the result channel).
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -63,6 +65,7 @@ std::int64_t now_ns() {
 class Watchdog {
  public:
   static constexpr int kAfterReportMs = 2000;
+  static constexpr int kReportMs = 3000;
 
   // `hang_after_report`: stress mode, where a race can corrupt a container
   // into an endless loop. (Controlled mode runs serially; its reports are
@@ -105,6 +108,11 @@ class Watchdog {
                          "corrupted by the race loops forever)");
       }
       if (!message.empty()) {
+        // Reporting needs the allocator and the symbolizer, which a thread
+        // stuck inside the sanitizer runtime may hold. A raw alarm first: if
+        // the report cannot be written within kReportMs, SIGALRM ends the
+        // process and the parent records the timeout itself.
+        syscall(SYS_alarm, kReportMs / 1000);
         RunObservation observation;
         observation.findings = take_tsan_findings();
         observation.findings.push_back(
@@ -150,6 +158,9 @@ int child_main(const Registry& registry, const std::string& subject,
                           absl::StrCat("no case ", subject, " x ", scenario)));
     return 2;
   }
+  // Die with the parent: a run that outlives a killed harness must not spin
+  // on forever as an orphan.
+  syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
   set_sanitizer_notice_fd(kResultFd);
   install_asan_death_callback();
   set_self_deadlock_handler(&on_self_deadlock);

@@ -311,6 +311,17 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
          {},
          std::nullopt,
          {}});
+  } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+    // The child's watchdog arms an alarm before it reports; the alarm firing
+    // means the run hung and even the report could not be written.
+    record.findings.push_back(
+        {FindingKind::kTimeout,
+         "timeout",
+         "the run hung, and so did its watchdog's report (a thread stuck inside "
+         "the sanitizer runtime): probable deadlock or livelock",
+         {},
+         std::nullopt,
+         {}});
   } else if (!died_of_asan_report) {
     // A death after TSan reports is a real crash (TSan does not halt on its
     // reports); an ASan report ends the process by design and is the finding.
