@@ -148,9 +148,10 @@ void add_run_options(CLI::App* cmd, RunOptions& run) {
   cmd->add_option("--pause-us", run.pause_us,
                   "a slow reader's pause, in microseconds")
       ->check(CLI::Range(0, 1000000));
-  cmd->add_option("--run-timeout-ms", run.run_timeout_ms,
-                  "time limit of one run (controlled: of one schedule); default 5000 "
-                  "stress, 30000 controlled")
+  cmd->add_option(
+         "--run-timeout-ms", run.run_timeout_ms,
+         "time limit of one run (controlled: of one schedule); default 5000 "
+         "stress, 30000 controlled")
       ->check(CLI::Range(100, 3600000));
   cmd->add_option_function<std::string>(
       "--oracles",
@@ -248,12 +249,13 @@ void save_schedule(const CaseResult& c, const RunOptions& options,
 int run_cli(const Registry& registry, int argc, char** argv,
             const std::vector<Command>& extra_commands) {
   for (const Command& command : extra_commands) {
-    if (argc > 1 && command.name == argv[1]) return command.run(argc - 1, argv + 1);
+    if (argc > 1 && command.name == argv[1])
+      return command.run(argc - 1, argv + 1);
   }
   CLI::App app{"racelab: race-detection test harness for concurrent stores"};
   for (const Command& command : extra_commands) {
-    app.footer(app.get_footer() + "\n  " + command.name + ": " + command.summary +
-               " (racelab " + command.name + " --help)");
+    app.footer(app.get_footer() + "\n  " + command.name + ": " +
+               command.summary + " (racelab " + command.name + " --help)");
   }
   app.require_subcommand(1);
 
@@ -333,7 +335,7 @@ int run_cli(const Registry& registry, int argc, char** argv,
   add_controlled_options(child, run_options);
 
   std::set<std::string> commands = {"list",   "run",  "gate",
-                                          "replay", "demo", "__child"};
+                                    "replay", "demo", "__child"};
   std::string command_list = "list, run, gate, replay, demo";
   for (const Command& command : extra_commands) {
     commands.insert(command.name);
@@ -451,6 +453,7 @@ int run_cli(const Registry& registry, int argc, char** argv,
             "the tsan oracle): use build/tsan/racelab");
       }
       check_out_dir("--out", gate_options.out_dir);
+      gate_options.show_progress = isatty(STDERR_FILENO) != 0;
       GateResult result = run_gate(registry, gate_options, std::cerr);
       if (!result.harness_error.empty()) {
         std::cerr << "racelab: internal error: " << result.harness_error

@@ -2,6 +2,7 @@
 #include "racelab/gate.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -37,6 +38,10 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
   std::atomic<size_t> next{0};
   std::mutex progress_mu;
   size_t finished = 0;
+  int cases_with_findings = 0;
+  double runs_done = 0, schedules_done = 0;
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
   auto worker = [&] {
     for (size_t i = next++; i < jobs.size(); i = next++) {
       RunOptions run = options.run;
@@ -59,11 +64,21 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
       }
       std::lock_guard lock(progress_mu);
       const CaseResult& c = result.cases[i];
+      ++finished;
+      runs_done += c.runs;
+      schedules_done += c.schedules;
+      cases_with_findings += c.runs_with_finding > 0;
+      if (!options.show_progress) continue;
+      const double seconds =
+          std::chrono::duration<double>(Clock::now() - start).count();
       progress << absl::StrFormat(
-          "[%3d/%d] %-4s %-32s %-27s %-10s %2d/%-2d %s\n", ++finished,
-          jobs.size(), c.mismatch.empty() ? "ok" : "FAIL", c.subject,
+          "[%3d/%d] %-4s %-32s %-27s %-10s %2d/%-2d %s\n"
+          "        %d cases with findings so far; %.0f runs/s, %.0f "
+          "schedules/s\n",
+          finished, jobs.size(), c.mismatch.empty() ? "ok" : "FAIL", c.subject,
           c.scenario, to_string(c.mode), c.runs_with_finding, c.runs,
-          c.observed());
+          c.observed(), cases_with_findings, runs_done / seconds,
+          schedules_done / seconds);
       progress.flush();
     }
   };

@@ -15,9 +15,13 @@ namespace racelab {
 
 struct GateOptions {
   std::vector<Mode> modes = {Mode::kStress};
-  RunOptions run;              // mode is set per case
-  int jobs = 2;                // cases run in parallel
-  int controlled_runs = 1;     // controlled mode: searches per case
+  RunOptions run;           // mode is set per case
+  int jobs = 2;             // cases run in parallel
+  int controlled_runs = 1;  // controlled mode: searches per case
+  // Print a line per finished case (cases done, findings so far, runs and
+  // schedules per second) on the progress stream; the CLI turns it on only
+  // when that stream is a terminal.
+  bool show_progress = false;
   std::string out_dir;         // empty: no files
   std::string subject_filter;  // substring; empty: all
   std::string scenario_filter;
