@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "racelab/json.h"
+#include "racelab/sanitizer_capture.h"
 #include "racelab_sanitizer_options.h"
 
 extern char** environ;
@@ -113,22 +114,23 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
   if (pipe2(result_pipe, O_CLOEXEC) != 0 || pipe2(log_pipe, O_CLOEXEC) != 0) {
     throw std::runtime_error(absl::StrCat("pipe: ", std::strerror(errno)));
   }
-  std::vector<std::string> args = {options.self_exe,
-                                   "__child",
-                                   "--subject",
-                                   spec.subject,
-                                   "--scenario",
-                                   spec.scenario,
-                                   "--mode",
-                                   std::string(to_string(options.mode)),
-                                   "--seed",
-                                   std::to_string(options.seed),
-                                   "--run",
-                                   std::to_string(run_index),
-                                   "--pause-us",
-                                   std::to_string(options.pause_us),
-                                   "--run-timeout-ms",
-                                   std::to_string(options.effective_run_timeout_ms())};
+  std::vector<std::string> args = {
+      options.self_exe,
+      "__child",
+      "--subject",
+      spec.subject,
+      "--scenario",
+      spec.scenario,
+      "--mode",
+      std::string(to_string(options.mode)),
+      "--seed",
+      std::to_string(options.seed),
+      "--run",
+      std::to_string(run_index),
+      "--pause-us",
+      std::to_string(options.pause_us),
+      "--run-timeout-ms",
+      std::to_string(options.effective_run_timeout_ms())};
   if (options.jitter) args.push_back("--jitter");
   if (options.mode == Mode::kControlled) {
     const RunRequest& r = options.request;
@@ -173,8 +175,8 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
   std::string results, log;
   // Any line from the child (controlled mode writes one per second as it
   // goes) pushes the deadline back: the limit is on silence, not on work.
-  const auto limit =
-      std::chrono::milliseconds(options.effective_run_timeout_ms() + kParentExtraMs);
+  const auto limit = std::chrono::milliseconds(
+      options.effective_run_timeout_ms() + kParentExtraMs);
   auto deadline = Clock::now() + limit;
   bool timed_out = false;
   pollfd fds[2] = {{result_pipe[0], POLLIN, 0}, {log_pipe[0], POLLIN, 0}};
@@ -254,12 +256,7 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
         }
       } else if (event == "tsan_report") {
         std::string kind = j.value("kind", "");
-        FindingKind k =
-            kind.starts_with("heap-use-after-free") ? FindingKind::kUseAfterFree
-            : kind.starts_with("data-race")         ? FindingKind::kDataRace
-            : kind == "lock-order-inversion"        ? FindingKind::kDeadlock
-                                                    : FindingKind::kCrash;
-        notices.push_back({k,
+        notices.push_back({tsan_report_kind(kind),
                            "tsan",
                            absl::StrCat("ThreadSanitizer: ", kind,
                                         " (the run then died; see the log)"),
@@ -317,7 +314,8 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
     record.findings.push_back(
         {FindingKind::kTimeout,
          "timeout",
-         "the run hung, and so did its watchdog's report (a thread stuck inside "
+         "the run hung, and so did its watchdog's report (a thread stuck "
+         "inside "
          "the sanitizer runtime): probable deadlock or livelock",
          {},
          std::nullopt,

@@ -65,7 +65,8 @@ std::atomic<int> g_report_count{0};
 std::atomic<int> g_reports_seen{0};
 int g_notice_fd = -1;
 
-[[maybe_unused]] __attribute__((no_sanitize("thread"))) void raw_write(const char* text) {
+[[maybe_unused]] __attribute__((no_sanitize("thread"))) void raw_write(
+    const char* text) {
   if (g_notice_fd < 0) return;
   size_t len = 0;
   while (text[len] != '\0') ++len;
@@ -126,17 +127,6 @@ std::string access_text(const RawMop& m) {
                       " of size ", m.size);
 }
 
-FindingKind kind_of_tsan(std::string_view description) {
-  if (description.starts_with("data-race")) return FindingKind::kDataRace;
-  if (description.starts_with("heap-use-after-free"))
-    return FindingKind::kUseAfterFree;
-  if (description == "lock-order-inversion" ||
-      description == "mutex-double-lock")
-    return FindingKind::kDeadlock;
-  return FindingKind::kCrash;  // other TSan errors: misuse of the runtime
-                               // itself
-}
-
 // TSan lists one entry per frame, repeating a PC for each function inlined at
 // it; symbolizing each distinct PC once, with its whole inline chain, gives
 // every frame.
@@ -165,6 +155,17 @@ std::string where(const Frame& f) {
 }  // namespace
 
 void set_sanitizer_notice_fd(int fd) { g_notice_fd = fd; }
+
+FindingKind tsan_report_kind(std::string_view description) {
+  if (description.starts_with("data-race")) return FindingKind::kDataRace;
+  if (description.starts_with("heap-use-after-free"))
+    return FindingKind::kUseAfterFree;
+  if (description == "lock-order-inversion" ||
+      description == "mutex-double-lock")
+    return FindingKind::kDeadlock;
+  return FindingKind::kCrash;  // other TSan errors: misuse of the runtime
+                               // itself
+}
 
 std::vector<Frame> symbolize_inline_chain(const void* pc) {
   // The runtime writes one "function|file|line" record per frame, innermost
@@ -234,7 +235,8 @@ std::vector<Finding> take_tsan_findings() {
   const int end = std::min(g_report_count.load(), kMaxReports);
   for (int r = 0; r < end; ++r) {
     const RawReport& raw = g_reports[r];
-    Finding f{kind_of_tsan(raw.description), "tsan", "", "", std::nullopt, {}};
+    Finding f{
+        tsan_report_kind(raw.description), "tsan", "", "", std::nullopt, {}};
     std::string who[kMaxMops];
     for (int m = 0; m < raw.mops; ++m) {
       int logical = -1;

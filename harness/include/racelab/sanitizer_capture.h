@@ -10,6 +10,7 @@
 #ifndef RACELAB_SANITIZER_CAPTURE_H_
 #define RACELAB_SANITIZER_CAPTURE_H_
 
+#include <string_view>
 #include <vector>
 
 #include "racelab/finding.h"
@@ -31,6 +32,11 @@ int tsan_reports_seen();
 // True when this binary is built with ThreadSanitizer / AddressSanitizer.
 bool built_with_tsan();
 bool built_with_asan();
+
+// The finding kind of a TSan report type ("data-race", "heap-use-after-free",
+// "lock-order-inversion", ...): the hook's reports and the raw notices of a
+// run that died are classified the same way.
+FindingKind tsan_report_kind(std::string_view description);
 
 // Symbolizes one program counter (empty function when unknown).
 Frame symbolize(const void* pc);
