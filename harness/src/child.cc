@@ -1,7 +1,6 @@
 // The child side of a case run: executes one run and reports its findings as
 // JSON lines on file descriptor 3 (the result channel).
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -15,6 +14,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "racelab/progress.h"
 #include "racelab/runner.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/sched/strategy.h"
@@ -50,12 +50,15 @@ void on_self_deadlock(const char* message) {
   exit_now();
 }
 
-// Ends a run that does not finish in time: the threads are stuck, so the
-// process reports and exits instead of waiting for them. A run that already
-// raced and then hangs (a corrupted container looping forever) gets a shorter
-// limit: the race is the finding, the hang only its consequence.
-std::atomic<std::int64_t> g_last_heartbeat_ns{0};
-
+// Ends a run that stops making progress: the threads are stuck, so the
+// process reports and exits instead of waiting for them. "Stuck" means that
+// the progress counter (racelab/progress.h: operations, iterator steps,
+// scheduling decisions) stood still for the whole limit, measured twice: in
+// wall time, and in the watchdog's own ticks, each of which needs the process
+// to have been given the CPU. A machine so busy that the process hardly runs
+// delays the verdict; it never makes a slow run a hang. A run that already
+// raced and then stops progressing (a corrupted container looping forever)
+// gets a shorter limit: the race is the finding, the hang its consequence.
 std::int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -64,14 +67,16 @@ std::int64_t now_ns() {
 
 class Watchdog {
  public:
+  static constexpr int kTickMs = 100;
   static constexpr int kAfterReportMs = 2000;
   static constexpr int kReportMs = 3000;
+  static constexpr std::int64_t kTellEveryNs = 1'000'000'000;
 
   // `hang_after_report`: stress mode, where a race can corrupt a container
   // into an endless loop. (Controlled mode runs serially; its reports are
-  // slow to print but do not hang it, and its limit is per schedule.)
+  // slow to print but do not hang it.)
   Watchdog(int timeout_ms, bool hang_after_report)
-      : start_(record_start()), thread_([this, timeout_ms, hang_after_report] {
+      : thread_([this, timeout_ms, hang_after_report] {
           watch(timeout_ms, hang_after_report);
         }) {}
   ~Watchdog() {
@@ -87,49 +92,63 @@ class Watchdog {
 
  private:
   void watch(int timeout_ms, bool hang_after_report) {
-    using Clock = std::chrono::steady_clock;
-    std::optional<Clock::time_point> first_report;
+    std::uint64_t seen = progress_steps();
+    std::int64_t still_since = now_ns(), last_told = still_since;
+    int still_ticks = 0;
+    bool reported = false;
     std::unique_lock lock(mu_);
     while (!done_) {
-      const auto now = Clock::now();
-      if (hang_after_report && !first_report && tsan_reports_seen() > 0)
-        first_report = now;
-      std::string message;
-      if (now_ns() - g_last_heartbeat_ns.load() >
-          std::int64_t{timeout_ms} * 1'000'000) {
-        message = absl::StrCat("the run did not finish within ", timeout_ms,
-                               " ms: probable deadlock or livelock");
-      } else if (first_report &&
-                 now - *first_report >
-                     std::chrono::milliseconds(kAfterReportMs)) {
-        message =
-            absl::StrCat("the run hung for ", kAfterReportMs,
-                         " ms after a ThreadSanitizer report (a container "
-                         "corrupted by the race loops forever)");
+      cv_.wait_for(lock, std::chrono::milliseconds(kTickMs));
+      if (done_) break;
+      const std::int64_t now = now_ns();
+      const std::uint64_t steps = progress_steps();
+      if (steps != seen) {
+        seen = steps;
+        still_since = now;
+        still_ticks = 0;
+        // Tell the parent, at most once a second, that the run is alive.
+        if (now - last_told > kTellEveryNs) {
+          last_told = now;
+          write_line(R"({"event":"progress"})");
+        }
+        continue;
       }
-      if (!message.empty()) {
-        // Reporting needs the allocator and the symbolizer, which a thread
-        // stuck inside the sanitizer runtime may hold. A raw alarm first: if
-        // the report cannot be written within kReportMs, SIGALRM ends the
-        // process and the parent records the timeout itself.
-        syscall(SYS_alarm, kReportMs / 1000);
-        RunObservation observation;
-        observation.findings = take_tsan_findings();
-        observation.findings.push_back(
-            {FindingKind::kTimeout, "timeout", message, {}, std::nullopt, {}});
-        write_line(run_done_line(observation));
-        exit_now();
+      ++still_ticks;
+      // After a report the limit is shorter; the clock restarts at the report
+      // so that the report's own (slow) symbolization is not held against it.
+      if (hang_after_report && !reported && tsan_reports_seen() > 0) {
+        reported = true;
+        still_since = now;
+        still_ticks = 0;
       }
-      cv_.wait_for(lock, std::chrono::milliseconds(100));
+      const int limit_ms = reported ? kAfterReportMs : timeout_ms;
+      if (now - still_since < std::int64_t{limit_ms} * 1'000'000 ||
+          still_ticks * kTickMs < limit_ms) {
+        continue;
+      }
+      const std::string message =
+          reported ? absl::StrCat("the run made no progress for ", limit_ms,
+                                  " ms after a ThreadSanitizer report (a "
+                                  "container corrupted by the race loops "
+                                  "forever)")
+                   : absl::StrCat(
+                         "the run made no progress (no operation "
+                         "finished, no scheduling decision) for ",
+                         limit_ms, " ms: probable deadlock or livelock");
+      // Reporting needs the allocator and the symbolizer, which a thread
+      // stuck inside the sanitizer runtime may hold. A raw alarm first: if
+      // the report cannot be written within kReportMs, SIGALRM ends the
+      // process and the parent records the timeout itself.
+      syscall(SYS_alarm, kReportMs / 1000);
+      RunObservation observation;
+      observation.findings = take_tsan_findings();
+      observation.findings.push_back(
+          {FindingKind::kTimeout, "timeout", message, {}, std::nullopt, {}});
+      write_line(run_done_line(observation));
+      exit_now();
     }
   }
 
-  static bool record_start() {
-    g_last_heartbeat_ns.store(now_ns());
-    return true;
-  }
-
-  bool start_;  // the clock starts before the watching thread does
   std::mutex mu_;
   std::condition_variable cv_;
   bool done_ = false;
@@ -138,16 +157,7 @@ class Watchdog {
 
 }  // namespace
 
-void heartbeat() {
-  const std::int64_t now = now_ns();
-  g_last_heartbeat_ns.store(now);
-  // Tell the parent, at most once a second, that the run is alive.
-  static std::atomic<std::int64_t> last_told{now};
-  if (now - last_told.load() > 1'000'000'000) {
-    last_told.store(now);
-    write_line(R"({"event":"progress"})");
-  }
-}
+void heartbeat() { note_progress(); }
 
 int child_main(const Registry& registry, const std::string& subject,
                const std::string& scenario, const RunOptions& options,
@@ -158,9 +168,8 @@ int child_main(const Registry& registry, const std::string& subject,
                           absl::StrCat("no case ", subject, " x ", scenario)));
     return 2;
   }
-  // Die with the parent: a run that outlives a killed harness must not spin
-  // on forever as an orphan.
-  syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+  // The death signal was set before exec (runner.cc, exec_child): a run never
+  // outlives the harness that started it.
   set_sanitizer_notice_fd(kResultFd);
   install_asan_death_callback();
   set_self_deadlock_handler(&on_self_deadlock);
@@ -178,7 +187,8 @@ int child_main(const Registry& registry, const std::string& subject,
   request.oracles = options.oracles;
   RunObservation observation;
   try {
-    Watchdog watchdog(options.effective_run_timeout_ms(), options.mode == Mode::kStress);
+    Watchdog watchdog(options.effective_run_timeout_ms(),
+                      options.mode == Mode::kStress);
     observation = spec->run(request);
   } catch (const sched::ScheduleError& e) {
     // A schedule that cannot be replayed: the input was wrong, not the subject.

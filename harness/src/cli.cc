@@ -150,8 +150,8 @@ void add_run_options(CLI::App* cmd, RunOptions& run) {
       ->check(CLI::Range(0, 1000000));
   cmd->add_option(
          "--run-timeout-ms", run.run_timeout_ms,
-         "time limit of one run (controlled: of one schedule); default 5000 "
-         "stress, 30000 controlled")
+         "how long a run may make no progress before it counts as hung; "
+         "default 5000 stress, 30000 controlled")
       ->check(CLI::Range(100, 3600000));
   cmd->add_option_function<std::string>(
       "--oracles",

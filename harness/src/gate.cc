@@ -1,6 +1,8 @@
 // Running every case, in parallel, and judging the whole table.
 #include "racelab/gate.h"
 
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -15,6 +17,29 @@
 #include "racelab/report.h"
 
 namespace racelab {
+
+int usable_jobs(int requested) {
+  // Two children per core keep the cores busy while some wait on I/O; more
+  // only slow every run down. A TSan child needs about 200 MB (shadow memory,
+  // symbolizer); leave room for that too.
+  constexpr long long kChildBytes = 256ll << 20;
+  const long cores = std::max(1l, sysconf(_SC_NPROCESSORS_ONLN));
+  long long memory_jobs = 1ll << 20;
+  if (std::ifstream meminfo("/proc/meminfo"); meminfo) {
+    std::string key;
+    long long kib = 0;
+    while (meminfo >> key >> kib) {
+      if (key == "MemAvailable:") {
+        memory_jobs = std::max(1ll, kib * 1024 / kChildBytes);
+        break;
+      }
+      meminfo.ignore(256, '\n');
+    }
+  }
+  return static_cast<int>(std::max(
+      1ll, std::min({static_cast<long long>(requested),
+                     static_cast<long long>(2 * cores), memory_jobs})));
+}
 
 GateResult run_gate(const Registry& registry, const GateOptions& options,
                     std::ostream& progress) {
@@ -83,8 +108,12 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
     }
   };
   std::vector<std::thread> workers;
-  for (int w = 0; w < std::max(1, options.jobs); ++w)
-    workers.emplace_back(worker);
+  const int job_count = usable_jobs(options.jobs);
+  if (job_count < options.jobs) {
+    progress << "racelab: --jobs " << options.jobs << " capped to " << job_count
+             << " (what this machine's cores and memory hold)\n";
+  }
+  for (int w = 0; w < job_count; ++w) workers.emplace_back(worker);
   for (std::thread& t : workers) t.join();
   for (const CaseResult& c : result.cases)
     result.mismatches += c.mismatch.empty() ? 0 : 1;

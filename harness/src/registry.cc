@@ -51,6 +51,20 @@ std::vector<std::string> Registry::validate() const {
                                       e.scenario, " names no registered case"));
     }
     const CaseSpec* c = find_case(e.subject, e.scenario);
+    // One rule for every buggy case: the store its bug corrupted may crash or
+    // hang afterwards, so crash and timeout are allowed beside what catches it.
+    for (FindingKind fallout : {FindingKind::kCrash, FindingKind::kTimeout}) {
+      auto has = [&](const std::vector<FindingKind>& kinds) {
+        return std::find(kinds.begin(), kinds.end(), fallout) != kinds.end();
+      };
+      if (!e.catches.empty() && !has(e.catches) && !has(e.may_also)) {
+        problems.push_back(absl::StrCat("expectation for ", e.subject, " x ",
+                                        e.scenario,
+                                        " catches a bug but does "
+                                        "not allow ",
+                                        to_string(fallout), " beside it"));
+      }
+    }
     for (Mode m : e.modes) {
       if (c != nullptr && !c->runs_in(m)) {
         problems.push_back(absl::StrCat(

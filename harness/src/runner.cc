@@ -4,7 +4,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,8 +31,14 @@ constexpr size_t kMaxLog = 64 * 1024;  // a child's stderr kept for the report
 constexpr size_t kMaxResults =
     256ull << 20;  // its result channel (traces can be long)
 constexpr int kGraceMs = 2000;
-// How long past the child's own watchdog the parent waits before killing it.
-constexpr int kParentExtraMs = 3000;
+
+// The child judges its own progress (its watchdog reports a run that makes no
+// progress for the limit, and tells the parent once a second that it is
+// alive). The parent only backs it up, for a child that goes silent without a
+// word, so it waits much longer than the child would.
+int parent_silence_limit_ms(const RunOptions& options) {
+  return 2 * options.effective_run_timeout_ms() + 10000;
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -86,6 +93,82 @@ bool drain(int fd, std::string& out, size_t cap) {
   if (out.size() < cap)
     out.append(buf, std::min(static_cast<size_t>(n), cap - out.size()));
   return true;
+}
+
+// The child's side of spawn_child, between fork and exec. It runs in a copy
+// of a multi-threaded process made by a raw fork that the sanitizers did not
+// see, so it makes raw system calls only and touches no instrumented memory.
+// The death signal comes first: from here on the child cannot outlive the
+// thread that spawned it, and if that thread is already gone (the parent died
+// between fork and prctl), the parent check ends the child at once.
+[[noreturn]] __attribute__((no_sanitize("thread", "address"))) void exec_child(
+    char* const* argv, char* const* envp, pid_t parent, int log_fd,
+    int result_fd, int error_fd) {
+  syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+  if (syscall(SYS_getppid) != parent) syscall(SYS_exit_group, 127);
+  // Signals as a fresh process has them: nothing blocked, SIGPIPE default
+  // (the gate ignores it for itself; exec keeps ignored signals ignored).
+  sigset_t none;
+  __builtin_memset(&none, 0, sizeof none);
+  syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, nullptr, sizeof(long));
+  struct {
+    void* handler;
+    unsigned long flags;
+    void* restorer;
+    unsigned long mask;
+  } dfl = {nullptr, 0, nullptr, 0};  // handler 0 is SIG_DFL
+  syscall(SYS_rt_sigaction, SIGPIPE, &dfl, nullptr, sizeof(long));
+  int in = static_cast<int>(
+      syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY | O_CLOEXEC));
+  if (in < 0 || syscall(SYS_dup2, in, 0) < 0 ||
+      syscall(SYS_dup2, log_fd, 1) < 0 || syscall(SYS_dup2, log_fd, 2) < 0 ||
+      syscall(SYS_dup2, result_fd, 3) < 0) {
+    int e = errno;
+    syscall(SYS_write, error_fd, &e, sizeof e);
+    syscall(SYS_exit_group, 127);
+  }
+  syscall(SYS_execve, argv[0], argv, envp);
+  int e = errno;
+  syscall(SYS_write, error_fd, &e, sizeof e);
+  syscall(SYS_exit_group, 127);
+  __builtin_unreachable();
+}
+
+// Starts argv[0] as a child whose stdout and stderr go to `log_fd` and whose
+// file descriptor 3 is `result_fd`; stdin is /dev/null. Unlike posix_spawn,
+// the child gets its death signal before exec (see exec_child). Throws when
+// the program cannot be started.
+pid_t spawn_child(char* const* argv, char* const* envp, int log_fd,
+                  int result_fd) {
+  int error_pipe[2];
+  if (pipe2(error_pipe, O_CLOEXEC) != 0)
+    throw std::runtime_error(absl::StrCat("pipe: ", std::strerror(errno)));
+  const pid_t parent = ::getpid();
+  // A raw fork: the copy only execs, so the sanitizers' fork handling (which
+  // stops the world of a TSan process) is not needed.
+  const long pid = syscall(SYS_fork);
+  if (pid == 0) {
+    exec_child(argv, envp, parent, log_fd, result_fd, error_pipe[1]);
+  }
+  ::close(error_pipe[1]);
+  if (pid < 0) {
+    const int e = errno;
+    ::close(error_pipe[0]);
+    throw std::runtime_error(
+        absl::StrCat("cannot start ", argv[0], ": fork: ", std::strerror(e)));
+  }
+  int child_errno = 0;
+  ssize_t n;
+  do {
+    n = ::read(error_pipe[0], &child_errno, sizeof child_errno);
+  } while (n < 0 && errno == EINTR);
+  ::close(error_pipe[0]);
+  if (n == static_cast<ssize_t>(sizeof child_errno)) {
+    ::waitpid(static_cast<pid_t>(pid), nullptr, 0);
+    throw std::runtime_error(absl::StrCat("cannot start ", argv[0], ": ",
+                                          std::strerror(child_errno)));
+  }
+  return static_cast<pid_t>(pid);
 }
 
 FindingKind kind_of_asan(std::string_view description) {
@@ -152,31 +235,23 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
   std::vector<std::string> env = child_environment(options);
   std::vector<char*> argv = c_strings(args), envp = c_strings(env);
 
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, log_pipe[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, log_pipe[1], 2);
-  posix_spawn_file_actions_adddup2(&actions, result_pipe[1], 3);
   pid_t pid = -1;
-  int rc =
-      posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
+  try {
+    pid = spawn_child(argv.data(), envp.data(), log_pipe[1], result_pipe[1]);
+  } catch (...) {
+    for (int fd : {result_pipe[0], result_pipe[1], log_pipe[0], log_pipe[1]})
+      ::close(fd);
+    throw;
+  }
   ::close(result_pipe[1]);
   ::close(log_pipe[1]);
-  if (rc != 0) {
-    ::close(result_pipe[0]);
-    ::close(log_pipe[0]);
-    throw std::runtime_error(absl::StrCat("cannot start ", options.self_exe,
-                                          ": ", std::strerror(rc)));
-  }
 
   // Collect until both pipes close or the deadline passes.
   std::string results, log;
   // Any line from the child (controlled mode writes one per second as it
   // goes) pushes the deadline back: the limit is on silence, not on work.
-  const auto limit = std::chrono::milliseconds(
-      options.effective_run_timeout_ms() + kParentExtraMs);
+  const auto limit =
+      std::chrono::milliseconds(parent_silence_limit_ms(options));
   auto deadline = Clock::now() + limit;
   bool timed_out = false;
   pollfd fds[2] = {{result_pipe[0], POLLIN, 0}, {log_pipe[0], POLLIN, 0}};
@@ -302,9 +377,10 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
     record.findings.push_back(
         {FindingKind::kTimeout,
          "timeout",
-         absl::StrCat("the run did not finish within ",
-                      options.effective_run_timeout_ms() + kParentExtraMs,
-                      " ms and was killed: probable deadlock or hang"),
+         absl::StrCat("the run was silent for ",
+                      parent_silence_limit_ms(options),
+                      " ms (its own watchdog did not report either) and was "
+                      "killed: probable deadlock or hang"),
          {},
          std::nullopt,
          {}});

@@ -33,6 +33,10 @@ struct GateResult {
   std::string harness_error;  // set when a case could not be run at all
 };
 
+// How many cases to run at once for a request of `requested`: at most two
+// per core and what the available memory holds, at least one.
+int usable_jobs(int requested);
+
 GateResult run_gate(const Registry& registry, const GateOptions& options,
                     std::ostream& progress);
 

@@ -31,9 +31,11 @@ struct RunOptions {
   std::uint64_t seed = 1;
   bool jitter = false;
   int pause_us = 50;
-  // Per run; in controlled mode, per schedule. 0: the mode's default (stress
+  // How long a run may go without progress (no operation finished, no
+  // iterator step, no scheduling decision) before it counts as hung; a slow
+  // run that keeps progressing is never cut. 0: the mode's default (stress
   // 5 s; controlled 30 s, since a schedule that races prints and symbolizes
-  // every report, which is slow on a loaded machine).
+  // every report inside one step).
   int run_timeout_ms = 0;
   int effective_run_timeout_ms() const {
     if (run_timeout_ms > 0) return run_timeout_ms;
@@ -104,8 +106,8 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
 CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
                     const RunOptions& options);
 
-// Tells the child's watchdog that the run is making progress (controlled mode
-// calls it before every schedule, so its time limit applies per schedule).
+// Tells the child's watchdog that the run is making progress (the same as
+// racelab::note_progress()).
 void heartbeat();
 
 // The child side: runs one run of the case and reports on file descriptor 3.

@@ -16,6 +16,7 @@
 #include "racelab/go_map_oracle.h"
 #include "racelab/history.h"
 #include "racelab/op_context.h"
+#include "racelab/progress.h"
 #include "racelab/scenario.h"
 
 namespace racelab {
@@ -43,6 +44,7 @@ class StressContext final : public OpContext {
       : thread_(thread), pause_us_(pause_us) {}
   int thread() const override { return thread_; }
   void pause() override {
+    note_progress();  // a pause is a step of an operation that goes on
     std::this_thread::sleep_for(std::chrono::microseconds(pause_us_));
   }
   std::uint64_t now() override { return monotonic_ns(); }
@@ -73,6 +75,7 @@ RunObservation run_stress(const Scenario<F>& scenario,
     std::vector<EventT> nested;
     event.result = F::execute(*store, op, ctx, &nested);
     event.ret = ctx.now();
+    note_progress();
     out.push_back(std::move(event));
     for (EventT& e : nested) out.push_back(std::move(e));
   };

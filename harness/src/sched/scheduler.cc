@@ -24,6 +24,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "racelab/progress.h"
+
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
 #define RACELAB_SCHED_TSAN 1
@@ -271,6 +273,7 @@ int SchedulerCore::decide(int me, const char* what) {
     }
     return end_run();
   }
+  note_progress();
   int next;
   try {
     next = strategy_->pick(enabled_, me);
