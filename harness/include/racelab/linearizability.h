@@ -43,6 +43,8 @@
 #include <utility>
 #include <vector>
 
+#include "racelab/progress.h"
+
 namespace racelab {
 
 // The sequential specification of one family, as a set of static functions.
@@ -308,7 +310,9 @@ class LinearizabilitySearch {
       if (is_call_[entry]) {
         const size_t op = entry_operation_[entry];
         if (steps_ >= max_steps_) return unknown();
+        // A long search is a run that progresses, not one that hangs.
         ++steps_;
+        note_progress();
         const Operation<M>& operation = history_[op];
         if (M::step(table_.state(current), operation.input, operation.output,
                     &scratch_)) {

@@ -107,14 +107,17 @@ RunObservation run_stress(const Scenario<F>& scenario,
     observation.operations += static_cast<int>(events.size());
     for (EventT& e : events) history.push_back(std::move(e));
   }
+  note_progress();  // the threads are done; the oracles' phase starts
   stress_internal::StressContext finale_ctx(n, request.pause_us);
   for (const Op& op : program.finale) run_op(op, finale_ctx, history);
   if (request.oracles.invariants) {
     scenario.check(program, history, *store, observation.findings);
   }
+  note_progress();
   if (request.oracles.linearizability) {
     F::check_linearizability(history, observation.findings);
   }
+  note_progress();
   collect_go_map_findings(request.oracles.gomap, observation.findings);
   return observation;
 }
