@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "racelab/progress.h"
+
 namespace racelab {
 namespace {
 
@@ -44,6 +46,16 @@ void yield_point(const char* what) {
   }
 }
 
+namespace {
+
+// Stress mode: a lock acquisition is a point where the stress runner may
+// nudge the thread aside (see stress_runner.cc).
+void stress_sync_point(const char* what) {
+  if (StressYieldHook hook = g_stress_yield_hook) hook(what);
+}
+
+}  // namespace
+
 namespace sync_internal {
 
 void before_lock(const void* lock, const char* name, LockMode mode) {
@@ -79,8 +91,10 @@ void Mutex::lock() {
     hooks->acquired(&mu_, name_, LockMode::kExclusive);
     return;
   }
+  stress_sync_point("lock");
   sync_internal::before_lock(this, name_, LockMode::kExclusive);
   mu_.lock();
+  note_progress();
 }
 
 bool Mutex::try_lock() {
@@ -112,8 +126,10 @@ void SharedMutex::lock() {
     hooks->acquired(&mu_, name_, LockMode::kExclusive);
     return;
   }
+  stress_sync_point("lock");
   sync_internal::before_lock(this, name_, LockMode::kExclusive);
   mu_.lock();
+  note_progress();
 }
 
 void SharedMutex::unlock() {
@@ -134,8 +150,10 @@ void SharedMutex::lock_shared() {
     hooks->acquired(&mu_, name_, LockMode::kShared);
     return;
   }
+  stress_sync_point("lock_shared");
   sync_internal::before_lock(this, name_, LockMode::kShared);
   mu_.lock_shared();
+  note_progress();
 }
 
 void SharedMutex::unlock_shared() {

@@ -4,6 +4,7 @@
 #ifndef RACELAB_STRESS_RUNNER_H_
 #define RACELAB_STRESS_RUNNER_H_
 
+#include <atomic>
 #include <barrier>
 #include <chrono>
 #include <cstdint>
@@ -24,7 +25,13 @@ namespace racelab {
 namespace stress_internal {
 
 std::uint64_t monotonic_ns();
-// Installs the jitter hook for racelab::yield_point() while a run lasts.
+// How many of the program's threads are between their start and their last
+// operation (relaxed: read only to decide whether a nudge can let anyone in).
+std::atomic<int>& running_threads();
+// Installs stress mode's hook for racelab::yield_point() and racelab's lock
+// acquisitions while a run lasts: a nudge (at one such point in four, the
+// thread steps aside until another thread progresses) and, when `enabled`,
+// random jitter.
 class JitterScope {
  public:
   JitterScope(bool enabled, std::uint64_t seed);
@@ -93,11 +100,15 @@ RunObservation run_stress(const Scenario<F>& scenario,
     threads.emplace_back([&, t] {
       stress_internal::name_this_thread(t);
       stress_internal::StressContext ctx(t, request.pause_us);
+      stress_internal::running_threads().fetch_add(1,
+                                                   std::memory_order_relaxed);
       start.arrive_and_wait();
       for (const Op& op : program.threads[t]) {
         if (request.jitter) stress_internal::jitter();
         run_op(op, ctx, per_thread[t]);
       }
+      stress_internal::running_threads().fetch_sub(1,
+                                                   std::memory_order_relaxed);
     });
   }
   for (std::thread& th : threads) th.join();
