@@ -289,9 +289,16 @@ nlohmann::json results_document(const GateResult& result,
   return doc;
 }
 
-void write_results_json(const GateResult& result, const GateOptions& options,
+void write_results_json(const GateResult& given, const GateOptions& options,
                         const std::string& out_dir) {
   namespace fs = std::filesystem;
+  // Every set names its run, in every file.
+  GateResult with_id;
+  if (given.run_id.empty()) {
+    with_id = given;
+    with_id.run_id = make_run_id();
+  }
+  const GateResult& result = given.run_id.empty() ? with_id : given;
   std::error_code ec;
   fs::create_directories(out_dir, ec);
   if (ec) {

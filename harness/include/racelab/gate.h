@@ -85,7 +85,8 @@ void print_gate_table(const GateResult& result, std::ostream& out);
 
 // Writes out_dir/results.json, logs/ and every report of write_reports()
 // into out_dir (creating the folder), each file with write_file_atomically().
-// Throws OutputError on I/O errors.
+// A result without a run id gets a new one, the same in every file. Throws
+// OutputError on I/O errors.
 void write_results_json(const GateResult& result, const GateOptions& options,
                         const std::string& out_dir);
 
