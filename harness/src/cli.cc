@@ -1,17 +1,25 @@
 // The racelab command line; see cli.h.
 #include "racelab/cli.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
+#include <optional>
 #include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "atomic_file.h"
+#include "interrupt.h"
+#include "merge.h"
+#include "output_folder.h"
 #include "racelab/demo.h"
 #include "racelab/gate.h"
 #include "racelab/json.h"
@@ -79,17 +87,27 @@ void check_case(const Registry& registry, const std::string& subject,
   }
 }
 
-// An output folder must be a folder or not exist yet; checked before any run
-// so that a bad path fails at once and nothing is half-written.
-void check_out_dir(const std::string& flag, const std::string& dir) {
-  if (dir.empty()) return;
-  std::error_code ec;
-  auto status = std::filesystem::status(dir, ec);
-  if (std::filesystem::exists(status) &&
-      !std::filesystem::is_directory(status)) {
-    throw UsageError(
-        absl::StrCat(flag, ": '", dir, "' exists and is not a folder"));
+// --shard K/N: 1 <= K <= N <= 10000.
+void parse_shard(const std::string& text, GateOptions& options) {
+  auto number = [&](std::string_view part, int& value) {
+    const auto [end, error] =
+        std::from_chars(part.data(), part.data() + part.size(), value);
+    return error == std::errc() && end == part.data() + part.size() &&
+           !part.empty();
+  };
+  const std::size_t slash = text.find('/');
+  int k = 0, n = 0;
+  if (slash == std::string::npos ||
+      !number(std::string_view(text).substr(0, slash), k) ||
+      !number(std::string_view(text).substr(slash + 1), n) || n < 1 ||
+      n > 10000 || k < 1 || k > n) {
+    throw CLI::ValidationError(
+        "--shard", absl::StrCat("'", text,
+                                "' is not K/N with 1 <= K <= N <= 10000 (for "
+                                "example 2/3: the second of three shards)"));
   }
+  options.shard_index = k;
+  options.shard_count = n;
 }
 
 void print_list(const Registry& registry, std::ostream& out) {
@@ -237,11 +255,11 @@ void save_schedule(const CaseResult& c, const RunOptions& options,
                 {"finale", lines.back().empty() ? "-" : lines.back()}};
   file.program.assign(lines.begin() + 1, lines.end() - 1);
   file.decisions = c.schedule.decisions;
-  std::ofstream out(path);
-  out << sched::write_schedule(file);
-  if (!out)
-    throw InputError(
-        absl::StrCat("--save-schedule: cannot write '", path, "'"));
+  write_file_atomically(path, sched::write_schedule(file));
+}
+
+const char* signal_name(int sig) {
+  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
 }
 
 }  // namespace
@@ -309,12 +327,30 @@ int run_cli(const Registry& registry, int argc, char** argv,
                    "only subjects containing this");
   gate->add_option("--scenario", gate_options.scenario_filter,
                    "only scenarios containing this");
+  gate->add_option_function<std::string>(
+      "--shard",
+      [&gate_options](const std::string& text) {
+        parse_shard(text, gate_options);
+      },
+      "run shard K of N (K/N): the cases at positions i with i % N == K-1 "
+      "(racelab merge joins the shards' --out folders)");
   gate->add_option("--controlled-runs", controlled_runs,
                    "controlled mode: independent searches per case (each up to "
                    "--budget schedules)")
       ->check(CLI::Range(1, 1000));
   add_run_options(gate, gate_options.run);
   add_controlled_options(gate, gate_options.run);
+
+  std::vector<std::string> merge_dirs;
+  std::string merge_out;
+  CLI::App* merge = app.add_subcommand(
+      "merge",
+      "join the --out folders of gate shards (--shard K/N) into one set of "
+      "reports");
+  merge->add_option("dirs", merge_dirs, "the shards' --out folders")
+      ->required();
+  merge->add_option("--out", merge_out, "write the joined reports here")
+      ->required();
 
   std::vector<std::string> demo_args;
   CLI::App* demo = app.add_subcommand(
@@ -334,9 +370,9 @@ int run_cli(const Registry& registry, int argc, char** argv,
   add_run_options(child, run_options);
   add_controlled_options(child, run_options);
 
-  std::set<std::string> commands = {"list",   "run",  "gate",
+  std::set<std::string> commands = {"list",   "run",  "gate",   "merge",
                                     "replay", "demo", "__child"};
-  std::string command_list = "list, run, gate, replay, demo";
+  std::string command_list = "list, run, gate, merge, replay, demo";
   for (const Command& command : extra_commands) {
     commands.insert(command.name);
     command_list += ", " + command.name;
@@ -407,36 +443,77 @@ int run_cli(const Registry& registry, int argc, char** argv,
       if (run_options.mode == Mode::kControlled && run->count("--runs") == 0)
         run_options.runs = 1;
       check_case(registry, subject, scenario);
-      check_out_dir("--out", out_dir);
-      const CaseSpec* spec = registry.find_case(subject, scenario);
       if (run_options.mode == Mode::kStress &&
           !run_options.save_schedule.empty()) {
         throw UsageError(
             "--save-schedule: stress mode records no schedule (use --mode "
             "controlled)");
       }
+      // Every output is checked before the run and written after it, each
+      // one even when another fails.
+      report_write_errors_instead_of_dying();
+      if (!run_options.save_schedule.empty())
+        check_output_file("--save-schedule", run_options.save_schedule);
+      if (!json_file.empty()) check_output_file("--json", json_file);
+      std::optional<OutputFolder> out;
+      if (!out_dir.empty()) out.emplace("--out", out_dir);
+      InterruptScope interrupt;
+      const CaseSpec* spec = registry.find_case(subject, scenario);
       CaseResult result = run_case(
           *spec, registry.find_expectation(subject, scenario, run_options.mode),
           run_options);
+      if (const int sig = InterruptScope::signal_received(); sig != 0) {
+        std::cerr << "racelab: interrupted by " << signal_name(sig)
+                  << " before the case finished; nothing written\n";
+        return 128 + sig;
+      }
       print_case(result, std::cout);
+      std::vector<std::pair<std::string, int>> errors;
+      auto attempt = [&](const std::function<void()>& write) {
+        try {
+          write();
+        } catch (const OutputError& e) {
+          errors.emplace_back(e.what(), kExitHarness);
+        } catch (const InputError& e) {
+          errors.emplace_back(e.what(), kExitUsage);
+        }
+      };
       if (!run_options.save_schedule.empty()) {
-        save_schedule(result, run_options, run_options.save_schedule);
-        std::cout << "schedule saved to " << run_options.save_schedule << "\n";
+        attempt([&] {
+          save_schedule(result, run_options, run_options.save_schedule);
+          std::cout << "schedule saved to " << run_options.save_schedule
+                    << "\n";
+        });
       }
       if (!json_file.empty()) {
-        std::ofstream out(json_file);
-        out << to_json(result).dump(2) << "\n";
-        if (!out)
-          throw UsageError(
-              absl::StrCat("--json: cannot write '", json_file, "'"));
+        attempt([&] {
+          write_file_atomically(json_file, to_json(result).dump(2) + "\n");
+        });
       }
-      if (!out_dir.empty()) {
-        GateResult single{{result}, result.mismatch.empty() ? 0 : 1, ""};
-        GateOptions opts;
-        opts.modes = {run_options.mode};
-        opts.run = run_options;
-        write_results_json(single, opts, out_dir);
+      if (out) {
+        attempt([&] {
+          GateResult single;
+          single.run_id = make_run_id();
+          single.mismatches = result.mismatch.empty() ? 0 : 1;
+          single.cases_total = 1;
+          single.cases = {result};
+          GateOptions opts;
+          opts.modes = {run_options.mode};
+          opts.run = run_options;
+          opts.subject_filter = subject;
+          opts.scenario_filter = scenario;
+          try {
+            write_results_json(single, opts, out->staging().string());
+            out->commit();
+          } catch (const OutputError& e) {
+            throw OutputError(out->explain(e.what()));
+          }
+        });
       }
+      std::cout.flush();
+      for (const auto& [message, status] : errors)
+        std::cerr << "racelab: " << message << "\n";
+      if (!errors.empty()) return errors.front().second;
       return result.mismatch.empty() ? kExitOk : kExitMismatch;
     }
     if (*gate) {
@@ -452,29 +529,82 @@ int run_cli(const Registry& registry, int argc, char** argv,
             "counts on "
             "the tsan oracle): use build/tsan/racelab");
       }
-      check_out_dir("--out", gate_options.out_dir);
-      gate_options.show_progress = isatty(STDERR_FILENO) != 0;
-      GateResult result = run_gate(registry, gate_options, std::cerr);
-      if (!result.harness_error.empty()) {
-        std::cerr << "racelab: internal error: " << result.harness_error
-                  << "\n";
-        return kExitHarness;
-      }
-      if (result.cases.empty()) {
+      if (count_gate_cases(registry, gate_options) == 0) {
         throw UsageError(absl::StrCat(
             "no case matches --subject '", gate_options.subject_filter,
             "' and --scenario '", gate_options.scenario_filter, "'"));
       }
-      print_gate_table(result, std::cout);
-      if (!gate_options.out_dir.empty()) {
-        write_results_json(result, gate_options, gate_options.out_dir);
-        std::cout << "reports written to " << gate_options.out_dir << "\n";
+      // The output folder is claimed before any case runs; the reports are
+      // written before the table is printed, and a closed stdout (SIGPIPE)
+      // costs only the table: the exit status stays the verdict's.
+      report_write_errors_instead_of_dying();
+      std::optional<OutputFolder> out;
+      if (!gate_options.out_dir.empty())
+        out.emplace("--out", gate_options.out_dir);
+      InterruptScope interrupt;
+      gate_options.stop_requested = [] {
+        return InterruptScope::signal_received() != 0;
+      };
+      gate_options.show_progress = isatty(STDERR_FILENO) != 0;
+      GateResult result = run_gate(registry, gate_options, std::cerr);
+      const int sig = InterruptScope::signal_received();
+      result.interrupt_signal = sig;
+      if (!result.harness_error.empty() && sig == 0) {
+        std::cerr << "racelab: internal error: " << result.harness_error
+                  << "\n";
+        return kExitHarness;
       }
+      std::string write_error;
+      if (out) {
+        try {
+          write_results_json(result, gate_options, out->staging().string());
+          out->commit();
+        } catch (const OutputError& e) {
+          write_error = out->explain(e.what());
+        }
+      }
+      print_gate_table(result, std::cout);
+      if (out && write_error.empty())
+        std::cout << "reports written to " << gate_options.out_dir << "\n";
+      std::cout.flush();
+      if (sig != 0) {
+        std::cerr << "racelab: interrupted by " << signal_name(sig) << ": "
+                  << result.cases.size() << " cases finished, "
+                  << result.not_run.size() << " not run\n";
+      }
+      if (!write_error.empty()) {
+        std::cerr << "racelab: " << write_error << "\n";
+        return kExitHarness;
+      }
+      if (sig != 0) return 128 + sig;
       return result.mismatches == 0 ? kExitOk : kExitMismatch;
+    }
+    if (*merge) {
+      report_write_errors_instead_of_dying();
+      OutputFolder out("--out", merge_out);
+      std::vector<GateOutput> shards;
+      for (const std::string& dir : merge_dirs)
+        shards.push_back(read_gate_output(dir));
+      GateOutput merged = merge_gate_outputs(shards);
+      try {
+        write_results_json(merged.result, merged.options,
+                           out.staging().string());
+        out.commit();
+      } catch (const OutputError& e) {
+        std::cerr << "racelab: " << out.explain(e.what()) << "\n";
+        return kExitHarness;
+      }
+      print_gate_table(merged.result, std::cout);
+      std::cout << "reports of " << shards.size() << " shards written to "
+                << merge_out << "\n";
+      return merged.result.mismatches == 0 ? kExitOk : kExitMismatch;
     }
   } catch (const UsageError& e) {
     std::cerr << "racelab: " << e.what() << "\n";
     return kExitUsage;
+  } catch (const OutputError& e) {
+    std::cerr << "racelab: " << e.what() << "\n";
+    return kExitHarness;
   } catch (const InputError& e) {
     std::cerr << "racelab: " << e.what() << "\n";
     return kExitUsage;

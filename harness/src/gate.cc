@@ -1,18 +1,23 @@
 // Running every case, in parallel, and judging the whole table.
 #include "racelab/gate.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <random>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "atomic_file.h"
 #include "racelab/json.h"
 #include "racelab/report.h"
 
@@ -41,13 +46,25 @@ int usable_jobs(int requested) {
                      static_cast<long long>(2 * cores), memory_jobs})));
 }
 
-GateResult run_gate(const Registry& registry, const GateOptions& options,
-                    std::ostream& progress) {
-  struct Job {
-    const CaseSpec* spec;
-    Mode mode;
-  };
-  std::vector<Job> jobs;
+std::string make_run_id() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char when[32];
+  std::strftime(when, sizeof when, "%Y%m%dT%H%M%SZ", &utc);
+  std::random_device random;
+  const std::uint64_t bits =
+      (static_cast<std::uint64_t>(random()) << 32) ^ random();
+  return absl::StrFormat("%s-%016x", when, bits);
+}
+
+namespace {
+
+// The gate's case list, every shard: each mode in order, each in the
+// registry's case order, filtered.
+std::vector<std::pair<const CaseSpec*, Mode>> gate_case_list(
+    const Registry& registry, const GateOptions& options) {
+  std::vector<std::pair<const CaseSpec*, Mode>> list;
   for (Mode mode : options.modes) {
     for (const CaseSpec& spec : registry.cases()) {
       if (spec.subject.find(options.subject_filter) == std::string::npos)
@@ -55,11 +72,45 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
       if (spec.scenario.find(options.scenario_filter) == std::string::npos)
         continue;
       if (!spec.runs_in(mode)) continue;
-      jobs.push_back({&spec, mode});
+      list.emplace_back(&spec, mode);
     }
   }
+  return list;
+}
+
+}  // namespace
+
+std::size_t count_gate_cases(const Registry& registry,
+                             const GateOptions& options) {
+  return gate_case_list(registry, options).size();
+}
+
+GateResult run_gate(const Registry& registry, const GateOptions& options,
+                    std::ostream& progress) {
+  struct Job {
+    const CaseSpec* spec;
+    Mode mode;
+    std::size_t index;  // in the whole case list
+  };
   GateResult result;
-  result.cases.resize(jobs.size());
+  result.run_id = make_run_id();
+  std::vector<Job> jobs;
+  const std::vector<std::pair<const CaseSpec*, Mode>> list =
+      gate_case_list(registry, options);
+  const std::size_t shards =
+      static_cast<std::size_t>(std::max(1, options.shard_count));
+  const std::size_t shard =
+      static_cast<std::size_t>(std::max(1, options.shard_index) - 1);
+  for (std::size_t index = 0; index < list.size(); ++index) {
+    if (index % shards == shard)
+      jobs.push_back({list[index].first, list[index].second, index});
+  }
+  result.cases_total = list.size();
+  auto stop = [&] {
+    return options.stop_requested && options.stop_requested();
+  };
+  std::vector<CaseResult> cases(jobs.size());
+  std::vector<char> finished_case(jobs.size(), 0);
   std::atomic<size_t> next{0};
   std::mutex progress_mu;
   size_t finished = 0;
@@ -68,17 +119,19 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   auto worker = [&] {
-    for (size_t i = next++; i < jobs.size(); i = next++) {
+    for (size_t i = next++; i < jobs.size() && !stop(); i = next++) {
       RunOptions run = options.run;
       run.mode = jobs[i].mode;
       if (run.mode == Mode::kControlled) run.runs = options.controlled_runs;
       const Expectation* e = registry.find_expectation(
           jobs[i].spec->subject, jobs[i].spec->scenario, run.mode);
       try {
-        result.cases[i] = run_case(*jobs[i].spec, e, run);
+        cases[i] = run_case(*jobs[i].spec, e, run);
       } catch (const std::exception& error) {
         // The harness could not run the case (it could not start a child, say):
         // record it and let the gate fail with status 3 once all workers end.
+        // After a stop, a child that could not start is the stop's doing.
+        if (stop()) break;
         std::lock_guard lock(progress_mu);
         if (result.harness_error.empty()) {
           result.harness_error =
@@ -87,8 +140,12 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
         }
         continue;
       }
+      // A case still running when the stop came may have lost its children:
+      // its verdict is not one.
+      if (stop()) break;
       std::lock_guard lock(progress_mu);
-      const CaseResult& c = result.cases[i];
+      finished_case[i] = 1;
+      const CaseResult& c = cases[i];
       ++finished;
       runs_done += c.runs;
       schedules_done += c.schedules;
@@ -110,13 +167,28 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
   std::vector<std::thread> workers;
   const int job_count = usable_jobs(options.jobs);
   if (job_count < options.jobs) {
-    progress << "racelab: --jobs " << options.jobs << " capped to " << job_count
-             << " (what this machine's cores and memory hold)\n";
+    progress << "racelab: --jobs " << options.jobs << " capped to "
+             << job_count << " (what this machine's cores and memory hold)\n";
   }
   for (int w = 0; w < job_count; ++w) workers.emplace_back(worker);
   for (std::thread& t : workers) t.join();
-  for (const CaseResult& c : result.cases)
-    result.mismatches += c.mismatch.empty() ? 0 : 1;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (finished_case[i]) {
+      result.mismatches += cases[i].mismatch.empty() ? 0 : 1;
+      result.cases.push_back(std::move(cases[i]));
+      result.case_index.push_back(jobs[i].index);
+      continue;
+    }
+    if (!result.harness_error.empty() && !stop()) continue;
+    const CaseSpec& spec = *jobs[i].spec;
+    const Expectation* e =
+        registry.find_expectation(spec.subject, spec.scenario, jobs[i].mode);
+    result.not_run.push_back(
+        {spec.family, spec.subject, spec.scenario, jobs[i].mode,
+         e != nullptr ? describe_expected(*e) : std::string("(no expectation)"),
+         jobs[i].index});
+  }
+  result.interrupted = !result.not_run.empty();
   return result;
 }
 
@@ -136,45 +208,145 @@ void print_gate_table(const GateResult& result, std::ostream& out) {
           << to_string(c.mode) << "): " << c.mismatch << "\n";
     }
   }
-  out << absl::StrFormat("%d cases, %d mismatches\n", result.cases.size(),
+  for (const PlannedCase& p : result.not_run) {
+    out << absl::StrFormat("%-32s %-27s %-10s %-28s %-28s %s\n", p.subject,
+                           p.scenario, to_string(p.mode), p.expected, "-",
+                           "not run");
+  }
+  out << absl::StrFormat("%d cases, %d mismatches", result.cases.size(),
                          result.mismatches);
+  if (!result.not_run.empty())
+    out << absl::StrFormat("; %d cases not run (interrupted)",
+                           result.not_run.size());
+  out << "\n";
 }
 
-void write_results_json(const GateResult& result, const GateOptions& options,
-                        const std::string& out_dir) {
-  namespace fs = std::filesystem;
-  fs::create_directories(out_dir);
+namespace {
+
+nlohmann::json planned_json(const PlannedCase& p) {
+  return {{"family", p.family},     {"subject", p.subject},
+          {"scenario", p.scenario}, {"mode", std::string(to_string(p.mode))},
+          {"expected", p.expected}, {"index", p.index}};
+}
+
+std::string signal_name(int sig) {
+  switch (sig) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    default:
+      return absl::StrCat("signal ", sig);
+  }
+}
+
+}  // namespace
+
+nlohmann::json gate_settings(const GateOptions& options) {
+  const RunOptions& run = options.run;
+  const RunRequest& r = run.request;
+  return {{"controlled_runs", options.controlled_runs},
+          {"jitter", run.jitter},
+          {"pause_us", run.pause_us},
+          {"run_timeout_ms", run.run_timeout_ms},
+          {"oracles", format_oracles(run.oracles)},
+          {"strategy", r.strategy},
+          {"depth", r.depth},
+          {"preemptions", r.preemptions},
+          {"budget", r.budget},
+          {"shrink", r.shrink},
+          {"subject_filter", options.subject_filter},
+          {"scenario_filter", options.scenario_filter}};
+}
+
+void apply_gate_settings(const nlohmann::json& s, GateOptions& options) {
+  RunOptions& run = options.run;
+  RunRequest& r = run.request;
+  options.controlled_runs = s.at("controlled_runs").get<int>();
+  run.jitter = s.at("jitter").get<bool>();
+  run.pause_us = s.at("pause_us").get<int>();
+  run.run_timeout_ms = s.at("run_timeout_ms").get<int>();
+  try {
+    run.oracles = parse_oracles(s.at("oracles").get<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw nlohmann::json::other_error::create(501, e.what(), &s);
+  }
+  r.strategy = s.at("strategy").get<std::string>();
+  r.depth = s.at("depth").get<int>();
+  r.preemptions = s.at("preemptions").get<int>();
+  r.budget = s.at("budget").get<int>();
+  r.shrink = s.at("shrink").get<bool>();
+  options.subject_filter = s.at("subject_filter").get<std::string>();
+  options.scenario_filter = s.at("scenario_filter").get<std::string>();
+}
+
+nlohmann::json results_document(const GateResult& result,
+                                const GateOptions& options) {
   nlohmann::json cases = nlohmann::json::array();
-  for (const CaseResult& c : result.cases) cases.push_back(to_json(c));
+  for (std::size_t i = 0; i < result.cases.size(); ++i) {
+    const CaseResult& c = result.cases[i];
+    nlohmann::json j = to_json(c);
+    j["index"] = i < result.case_index.size() ? result.case_index[i] : i;
+    if (!c.first_failure_log.empty())
+      j["log"] = absl::StrCat("logs/", report::log_file_name(c));
+    cases.push_back(std::move(j));
+  }
   nlohmann::json modes = nlohmann::json::array();
   for (Mode m : options.modes) modes.push_back(std::string(to_string(m)));
-  nlohmann::json doc = {{"schema", kResultsSchemaVersion},
-                        {"tool", "racelab"},
-                        {"modes", modes},
-                        {"runs", options.run.runs},
-                        {"seed", options.run.seed},
-                        {"cases", cases},
-                        {"mismatches", result.mismatches}};
-  // Write to a temporary file and rename, so a reader never sees half a file.
-  const fs::path final_path = fs::path(out_dir) / "results.json";
-  const fs::path tmp_path = fs::path(out_dir) / ".results.json.tmp";
-  {
-    std::ofstream out(tmp_path);
-    out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-        << "\n";
-    if (!out)
-      throw std::runtime_error(
-          absl::StrCat("cannot write ", tmp_path.string()));
+  nlohmann::json not_run = nlohmann::json::array();
+  for (const PlannedCase& p : result.not_run)
+    not_run.push_back(planned_json(p));
+  nlohmann::json doc = {
+      {"schema", kResultsSchemaVersion},
+      {"tool", "racelab"},
+      {"run_id", result.run_id},
+      {"modes", modes},
+      {"runs", options.run.runs},
+      {"seed", options.run.seed},
+      {"settings", gate_settings(options)},
+      {"shard",
+       {{"index", options.shard_index}, {"count", options.shard_count}}},
+      {"cases_total", std::max(result.cases_total,
+                               result.cases.size() + result.not_run.size())},
+      {"interrupted", result.interrupted},
+      {"cases", cases},
+      {"not_run", not_run},
+      {"mismatches", result.mismatches}};
+  if (result.interrupted && result.interrupt_signal != 0)
+    doc["interrupted_by"] = signal_name(result.interrupt_signal);
+  if (!result.merged_from.empty()) doc["merged_from"] = result.merged_from;
+  return doc;
+}
+
+void write_results_json(const GateResult& given, const GateOptions& options,
+                        const std::string& out_dir) {
+  namespace fs = std::filesystem;
+  // Every set names its run, in every file.
+  GateResult with_id;
+  if (given.run_id.empty()) {
+    with_id = given;
+    with_id.run_id = make_run_id();
   }
-  fs::rename(tmp_path, final_path);
+  const GateResult& result = given.run_id.empty() ? with_id : given;
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec) {
+    throw OutputError(
+        absl::StrCat("cannot create '", out_dir, "': ", ec.message()));
+  }
+  const nlohmann::json doc = results_document(result, options);
+  write_file_atomically(
+      fs::path(out_dir) / "results.json",
+      doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   const fs::path logs = fs::path(out_dir) / "logs";
   for (const CaseResult& c : result.cases) {
     if (c.first_failure_log.empty()) continue;
-    fs::create_directories(logs);
-    std::string name = absl::StrCat(c.subject, "__", c.scenario, ".",
-                                    to_string(c.mode), ".log");
-    std::replace(name.begin(), name.end(), '/', '_');
-    std::ofstream(logs / name) << c.first_failure_log;
+    fs::create_directories(logs, ec);
+    if (ec) {
+      throw OutputError(
+          absl::StrCat("cannot create '", logs.string(), "': ", ec.message()));
+    }
+    write_file_atomically(logs / report::log_file_name(c), c.first_failure_log);
   }
   write_reports(result, options, out_dir);
 }

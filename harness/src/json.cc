@@ -103,6 +103,65 @@ nlohmann::json to_json(const CaseResult& r) {
   return j;
 }
 
+CaseResult case_result_from_json(const nlohmann::json& j) {
+  CaseResult r;
+  r.family = j.at("family").get<std::string>();
+  r.subject = j.at("subject").get<std::string>();
+  r.scenario = j.at("scenario").get<std::string>();
+  const std::string mode = j.at("mode").get<std::string>();
+  if (mode == "stress") {
+    r.mode = Mode::kStress;
+  } else if (mode == "controlled") {
+    r.mode = Mode::kControlled;
+  } else {
+    throw nlohmann::json::other_error::create(501, "unknown mode", &j);
+  }
+  r.expected = j.at("expected").get<std::string>();
+  const std::string observed = j.at("observed").get<std::string>();
+  if (observed != "clean") {
+    for (std::size_t at = 0; at <= observed.size();) {
+      std::size_t comma = observed.find(',', at);
+      if (comma == std::string::npos) comma = observed.size();
+      std::optional<FindingKind> kind =
+          parse_finding_kind(observed.substr(at, comma - at));
+      if (!kind)
+        throw nlohmann::json::other_error::create(
+            501, "unknown finding kind in observed", &j);
+      r.kinds.push_back(*kind);
+      at = comma + 1;
+    }
+  }
+  r.mismatch = j.at("mismatch").get<std::string>();
+  if (r.mismatch.empty() != j.at("match").get<bool>())
+    throw nlohmann::json::other_error::create(
+        501, "match and mismatch disagree", &j);
+  r.runs = j.at("runs").get<int>();
+  r.runs_with_finding = j.at("runs_with_finding").get<int>();
+  r.seconds = j.at("seconds").get<double>();
+  r.histogram = j.at("histogram").get<std::map<std::string, int>>();
+  for (const nlohmann::json& f : j.at("findings"))
+    r.findings.push_back({finding_from_json(f), f.at("runs").get<int>()});
+  r.schedules = j.value("schedules", 0);
+  r.first_failing = j.value("first_failing_schedule", -1);
+  if (j.contains("trace")) {
+    const nlohmann::json& trace = j.at("trace");
+    r.trace_threads = trace.at("threads").get<int>();
+    for (const nlohmann::json& row : trace.at("rows")) {
+      r.trace.push_back({row.at("step").get<int>(), row.at("thread").get<int>(),
+                         row.at("kind").get<std::string>(),
+                         row.at("text").get<std::string>()});
+    }
+  }
+  if (j.contains("schedule")) {
+    const nlohmann::json& schedule = j.at("schedule");
+    r.schedule.decisions = schedule.at("decisions").get<std::vector<int>>();
+    r.schedule.preemptions = schedule.at("preemptions").get<int>();
+    r.schedule.program = schedule.at("program").get<std::vector<std::string>>();
+  }
+  r.schedule_file = j.value("schedule_file", std::string());
+  return r;
+}
+
 std::string event_line(const std::string& event, const std::string& message) {
   return nlohmann::json{{"event", event}, {"message", message}}.dump();
 }

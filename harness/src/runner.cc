@@ -18,6 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "racelab/child_registry.h"
 #include "racelab/json.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab_sanitizer_options.h"
@@ -171,6 +172,24 @@ pid_t spawn_child(char* const* argv, char* const* envp, int log_fd,
   return static_cast<pid_t>(pid);
 }
 
+// Reaps a child that has ended (or, with `wait`, waits for it to end) and
+// returns true; false when it is still running. The child leaves the child
+// registry before it is reaped, so a stop never signals a pid that the system
+// has already handed to another process.
+bool reap(pid_t pid, int* status, bool wait) {
+  siginfo_t info{};
+  int rc;
+  do {
+    rc = ::waitid(P_PID, static_cast<id_t>(pid), &info,
+                  WEXITED | WNOWAIT | (wait ? 0 : WNOHANG));
+  } while (rc != 0 && errno == EINTR);
+  if (rc == 0 && info.si_pid == 0) return false;  // still running
+  child_registry().remove(pid);
+  while (::waitpid(pid, status, 0) < 0 && errno == EINTR) {
+  }
+  return true;
+}
+
 FindingKind kind_of_asan(std::string_view description) {
   if (description.find("use-after-free") != std::string_view::npos ||
       description.find("use-after-poison") != std::string_view::npos) {
@@ -245,6 +264,9 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
   }
   ::close(result_pipe[1]);
   ::close(log_pipe[1]);
+  // An interrupted command stops every child it knows of; one spawned while
+  // it did so is stopped at once (and its run then ends as killed).
+  child_registry().add(pid);
 
   // Collect until both pipes close or the deadline passes.
   std::string results, log;
@@ -279,16 +301,16 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
   if (timed_out) {
     ::kill(pid, SIGTERM);
     const auto grace_end = Clock::now() + std::chrono::milliseconds(kGraceMs);
-    while (::waitpid(pid, &status, WNOHANG) == 0) {
+    while (!reap(pid, &status, /*wait=*/false)) {
       if (Clock::now() > grace_end) {
         ::kill(pid, SIGKILL);
-        ::waitpid(pid, &status, 0);
+        reap(pid, &status, /*wait=*/true);
         break;
       }
       ::usleep(10000);
     }
   } else {
-    ::waitpid(pid, &status, 0);
+    reap(pid, &status, /*wait=*/true);
   }
   ::close(result_pipe[0]);
   ::close(log_pipe[0]);

@@ -1,20 +1,30 @@
 // End-to-end tests of the racelab command line: real child processes, real
 // files, the real TSan build. Each test runs the binary and checks its exit
 // status, its output and the results.json it wrote.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
+#include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
+
+extern char** environ;
 
 namespace {
 
@@ -193,7 +203,7 @@ TEST(Gate, StressModeMeetsTheTableInBothDirections) {
       run(kRacelab + " gate --mode stress --runs 20 --out " + out.string());
   ASSERT_EQ(o.status, 0) << o.out << o.err;
   nlohmann::json results = read_json(out / "results.json");
-  EXPECT_EQ(results.at("schema"), 1);
+  EXPECT_EQ(results.at("schema"), 2);
   EXPECT_EQ(results.at("mismatches"), 0);
 
   const nlohmann::json& seed = find_case(results, "checkpoint/unsynchronized",
@@ -446,6 +456,422 @@ TEST(AsanBuild, UseAfterFreeIsCaughtInControlledMode) {
   EXPECT_TRUE(has_kind(read_json(out / "results.json").at("cases").at(0),
                        "use_after_free"))
       << o.out;
+}
+
+// --- Outputs: checked before any work, written whole or not at all ---
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::set<std::string> entries(const fs::path& dir) {
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir))
+    names.insert(e.path().filename().string());
+  return names;
+}
+
+// Every file under `dir` with its content, to compare a set before and after.
+std::map<std::string, std::string> snapshot(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.is_regular_file())
+      files[fs::relative(e.path(), dir).string()] = slurp(e.path());
+  }
+  return files;
+}
+
+const std::vector<std::string> kReportFiles = {
+    "results.json", "junit.xml", "results.sarif", "summary.md", "index.html"};
+
+// A small gate: three clean stress cases, two runs each.
+const std::string kSmallGate = " gate --subject checkpoint/mutex --runs 2";
+
+// A shell command started in the background, its stdout and stderr to files
+// (or stdout to `stdout_fd`); `sh -c exec` so that the pid is racelab's.
+struct Background {
+  pid_t pid = -1;
+  fs::path out, err;
+};
+
+Background start(const std::string& command, const fs::path& dir,
+                 int stdout_fd = -1) {
+  Background b;
+  b.out = dir / "stdout";
+  b.err = dir / "stderr";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (stdout_fd >= 0) {
+    posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 1, b.out.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  }
+  posix_spawn_file_actions_addopen(&actions, 2, b.err.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  const std::string line = "exec " + command;
+  char sh[] = "/bin/sh", dash_c[] = "-c";
+  char* argv[] = {sh, dash_c, const_cast<char*>(line.c_str()), nullptr};
+  EXPECT_EQ(posix_spawn(&b.pid, sh, &actions, nullptr, argv, environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  return b;
+}
+
+int wait_for(const Background& b) {
+  int status = 0;
+  if (::waitpid(b.pid, &status, 0) != b.pid) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// True once `pid` has a child process (the gate started a case's run).
+bool has_child(pid_t pid) {
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), {});
+    const std::size_t paren = stat.rfind(')');
+    if (paren == std::string::npos) continue;
+    char state = 0;
+    int ppid = 0;
+    if (std::sscanf(stat.c_str() + paren + 1, " %c %d", &state, &ppid) == 2 &&
+        ppid == pid) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// A case that never ends (fixture/hang, 10-minute limit): a command that
+// checks its outputs only after the run would sit here until the test's
+// time-out instead of exiting 2 at once.
+const std::string kHangingRun =
+    " --subject fixture/hang --scenario fixture_run --runs 1 "
+    "--run-timeout-ms 600000";
+const std::string kHangingGate =
+    " gate --subject fixture/hang --runs 1 --run-timeout-ms 600000";
+
+TEST(Outputs, BadOutIsRefusedBeforeAnyRunAndCreatesNothing) {
+  REQUIRE_TSAN_BUILD();
+  const fs::path root = fresh_dir("bad_out");
+  fs::create_directories(root);
+  std::ofstream(root / "plain") << "x";
+  const std::vector<std::string> bad = {
+      (root / "plain").string(),                // a file
+      (root / "plain" / "below").string(),      // a file in the path
+      (root / std::string(300, 'n')).string(),  // ENAMETOOLONG
+      (root / std::string(240, 'n')).string(),  // no room for the staging
+      "/proc/racelab-e2e-out",                  // a folder nobody can make
+      "/dev/shm",                               // a mount point
+  };
+  for (const std::string& out : bad) {
+    for (const std::string& command :
+         {kFixture + kHangingGate + " --out '" + out + "'",
+          kFixture + " run" + kHangingRun + " --out '" + out + "'"}) {
+      Output o = run(command);
+      EXPECT_EQ(o.status, 2) << command << "\n" << o.err;
+      EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+      EXPECT_NE(o.err.find("--out: cannot use '" + out + "'"),
+                std::string::npos)
+          << o.err;
+      EXPECT_TRUE(o.out.empty()) << o.out;
+    }
+  }
+  EXPECT_EQ(entries(root), std::set<std::string>{"plain"});
+}
+
+TEST(Outputs, BadJsonAndSaveSchedulePathsAreRefusedBeforeTheRun) {
+  REQUIRE_TSAN_BUILD();
+  const fs::path root = fresh_dir("bad_files");
+  fs::create_directories(root / "folder");
+  std::ofstream(root / "plain") << "x";
+  for (const std::string& flag : {"--json", "--save-schedule"}) {
+    for (const fs::path& bad :
+         {root / "folder", root / "plain" / "below", root / "no" / "file",
+          root / std::string(300, 'n'), fs::path("/dev/null")}) {
+      const std::string command = kFixture + " run --mode controlled" +
+                                  kHangingRun + " " + flag + " '" +
+                                  bad.string() + "'";
+      Output o = run(command);
+      EXPECT_EQ(o.status, 2) << command << "\n" << o.err;
+      EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+      EXPECT_NE(o.err.find(flag + ": cannot write '" + bad.string() + "'"),
+                std::string::npos)
+          << o.err;
+      EXPECT_TRUE(o.out.empty()) << o.out;
+    }
+  }
+  EXPECT_EQ(entries(root), (std::set<std::string>{"folder", "plain"}));
+}
+
+TEST(Outputs, ASecondGateOnTheSameOutIsRefused) {
+  REQUIRE_TSAN_BUILD();
+  const fs::path root = fresh_dir("lock");
+  const fs::path out = root / "gate";
+  Output first = run(kRacelab + kSmallGate + " --out " + out.string());
+  ASSERT_EQ(first.status, 0) << first.err;
+  const auto before = snapshot(out);
+  // Another gate is writing `out`: it holds out.lock.
+  const int fd = ::open((root / "gate.lock").c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  Output second = run(kRacelab + kSmallGate + " --out " + out.string());
+  EXPECT_EQ(second.status, 2) << second.err;
+  EXPECT_EQ(std::count(second.err.begin(), second.err.end(), '\n'), 1)
+      << second.err;
+  EXPECT_NE(second.err.find("gate.lock"), std::string::npos) << second.err;
+  EXPECT_TRUE(second.out.empty()) << second.out;
+  EXPECT_EQ(snapshot(out), before);
+  ::close(fd);
+  Output third = run(kRacelab + kSmallGate + " --out " + out.string());
+  EXPECT_EQ(third.status, 0) << third.err;
+  EXPECT_NE(read_json(out / "results.json").at("run_id"),
+            nlohmann::json::parse(before.at("results.json")).at("run_id"));
+}
+
+// `racelab gate ... | head -c 0`, made deterministic: stdout is a pipe whose
+// reader is gone before the gate starts, so every write to it fails.
+TEST(Outputs, AClosedStdoutLosesNoReport) {
+  REQUIRE_TSAN_BUILD();
+  const fs::path root = fresh_dir("sigpipe");
+  fs::create_directories(root);
+  const fs::path out = root / "gate";
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ::close(fds[0]);
+  Background gate =
+      start(kRacelab + kSmallGate + " --out " + out.string(), root, fds[1]);
+  ::close(fds[1]);
+  EXPECT_EQ(wait_for(gate), 0)
+      << slurp(gate.err) << " (the exit status is the verdict's)";
+  for (const std::string& name : kReportFiles)
+    EXPECT_GT(fs::file_size(out / name), 100u) << name;
+  EXPECT_EQ(read_json(out / "results.json").at("cases").size(), 3u);
+}
+
+TEST(Outputs, SigintAndSigtermKeepTheFinishedCasesAndExit130And143) {
+  REQUIRE_TSAN_BUILD();
+  for (const int sig : {SIGTERM, SIGINT}) {
+    const fs::path root = fresh_dir("signal" + std::to_string(sig));
+    fs::create_directories(root);
+    const fs::path out = root / "gate";
+    Background gate = start(kRacelab +
+                                " gate --subject checkpoint/ --runs 2 "
+                                "--jobs 1 --out " +
+                                out.string(),
+                            root);
+    // Mid-gate: the first case's run is under way.
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::minutes(2);
+    while (!has_child(gate.pid) && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_TRUE(has_child(gate.pid)) << "the gate started no case";
+    ::kill(gate.pid, sig);
+    EXPECT_EQ(wait_for(gate), 128 + sig) << slurp(gate.err);
+    const nlohmann::json results = read_json(out / "results.json");
+    EXPECT_TRUE(results.at("interrupted").get<bool>());
+    EXPECT_EQ(results.at("interrupted_by"),
+              sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    const std::size_t done = results.at("cases").size();
+    const std::size_t not_run = results.at("not_run").size();
+    EXPECT_EQ(done + not_run, results.at("cases_total").get<std::size_t>());
+    EXPECT_GE(not_run, 14u) << "one worker, stopped during the first case";
+    for (const std::string& name : kReportFiles)
+      EXPECT_TRUE(fs::exists(out / name)) << name;
+    EXPECT_NE(slurp(out / "junit.xml").find("<skipped"), std::string::npos);
+    EXPECT_NE(slurp(out / "summary.md").find("INTERRUPTED"), std::string::npos);
+    EXPECT_NE(slurp(gate.out).find("not run"), std::string::npos);
+    EXPECT_NE(slurp(gate.err).find("interrupted by"), std::string::npos);
+  }
+}
+
+// Report writes that fail, for root too: the file-size limit (`ulimit -f`,
+// EFBIG, no privilege needed) and, where mounting is allowed, a full tmpfs
+// (ENOSPC). Either way: exit 3 naming a file, the old set untouched, no
+// temporary or staging folder left.
+TEST(Outputs, AFailedWriteKeepsTheOldReports) {
+  REQUIRE_TSAN_BUILD();
+  const fs::path root = fresh_dir("write_fails");
+  const fs::path out = root / "gate";
+  Output first = run(kRacelab + kSmallGate + " --out " + out.string());
+  ASSERT_EQ(first.status, 0) << first.err;
+  const auto before = snapshot(out);
+  Output limited = run("bash -c 'ulimit -f 8 && exec " + kRacelab + kSmallGate +
+                       " --out " + out.string() + "'");
+  EXPECT_EQ(limited.status, 3) << limited.err;
+  EXPECT_NE(limited.err.find("cannot write '" + out.string() + "/"),
+            std::string::npos)
+      << limited.err;
+  EXPECT_NE(limited.err.find("keeps its previous reports"), std::string::npos)
+      << limited.err;
+  EXPECT_EQ(snapshot(out), before);
+  EXPECT_EQ(entries(root), (std::set<std::string>{"gate", "gate.lock"}));
+}
+
+TEST(Outputs, AFullDiskKeepsTheOldReportsAndTheOldSchedule) {
+  REQUIRE_TSAN_BUILD();
+  const fs::path root = fresh_dir("full_disk");
+  const fs::path disk = root / "disk";
+  fs::create_directories(disk);
+  if (::mount("tmpfs", disk.c_str(), "tmpfs", 0, "size=64k") != 0) {
+    GTEST_SKIP() << "cannot mount a small tmpfs here (" << std::strerror(errno)
+                 << "); AFailedWriteKeepsTheOldReports covers the writes with "
+                    "the file-size limit";
+  }
+  struct Unmount {
+    fs::path at;
+    ~Unmount() { ::umount2(at.c_str(), MNT_DETACH); }
+  } unmount{disk};
+  const fs::path out = disk / "gate";
+  Output first = run(kRacelab + kSmallGate + " --out " + out.string());
+  ASSERT_EQ(first.status, 0) << first.err;  // about 36 of the 64 KiB
+  const auto before = snapshot(out);
+  Output full = run(kRacelab + kSmallGate + " --out " + out.string());
+  EXPECT_EQ(full.status, 3) << full.err;
+  EXPECT_NE(full.err.find("No space left on device"), std::string::npos)
+      << full.err;
+  EXPECT_EQ(snapshot(out), before);
+  EXPECT_EQ(entries(disk), (std::set<std::string>{"gate", "gate.lock"}));
+
+  // The disk quite full: an old schedule stays whole, "schedule saved" is
+  // not claimed, and --json (on another disk) is still written.
+  fs::remove_all(out);
+  const fs::path schedule = disk / "old.schedule";
+  std::ofstream(schedule) << "old schedule\n";
+  {
+    std::ofstream filler(disk / "filler", std::ios::binary);
+    const std::string block(4096, 'f');
+    while (filler.write(block.data(), block.size())) {
+    }
+  }
+  const fs::path json = root / "case.json";
+  Output save = run(kRacelab +
+                    " run --mode controlled --subject checkpoint/split_lock "
+                    "--scenario same_session_first_commit --save-schedule " +
+                    schedule.string() + " --json " + json.string());
+  EXPECT_EQ(save.status, 3) << save.err;
+  EXPECT_EQ(save.out.find("schedule saved"), std::string::npos) << save.out;
+  EXPECT_NE(save.err.find("cannot write '" + schedule.string() + "'"),
+            std::string::npos)
+      << save.err;
+  EXPECT_EQ(slurp(schedule), "old schedule\n");
+  EXPECT_EQ(read_json(json).at("subject"), "checkpoint/split_lock");
+}
+
+TEST(Outputs, ARerunLeavesNoStaleLog) {
+  REQUIRE_TSAN_BUILD();
+  const fs::path out = fresh_dir("stale") / "gate";
+  Output first = run(kRacelab + kSmallGate + " --out " + out.string());
+  ASSERT_EQ(first.status, 0) << first.err;
+  fs::create_directories(out / "logs");
+  std::ofstream(out / "logs" / "old_case.stress.log") << "from before";
+  Output again = run(kRacelab + kSmallGate + " --out " + out.string());
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_FALSE(fs::exists(out / "logs")) << "the clean gate has no logs";
+  const std::string id = read_json(out / "results.json").at("run_id");
+  EXPECT_NE(slurp(out / "junit.xml").find(id), std::string::npos);
+  EXPECT_NE(slurp(out / "results.sarif").find(id), std::string::npos);
+  EXPECT_NE(slurp(out / "summary.md").find(id), std::string::npos);
+  EXPECT_NE(slurp(out / "index.html").find(id), std::string::npos);
+}
+
+// --- Shards ---
+
+TEST(Shards, BadShardIsAUsageError) {
+  for (const char* bad : {"0/2", "3/2", "1/0", "x/2", "1-2", "2", "1/2/3",
+                          " 1/2", "1/10001", "-1/2"}) {
+    Output o = run(kRacelab + " gate --shard '" + bad + "'");
+    EXPECT_EQ(o.status, 2) << bad << ": " << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_NE(o.err.find("--shard"), std::string::npos) << o.err;
+  }
+}
+
+// What a case is, as the comparison of a merged set with a whole gate sees
+// it: the verdict and, in controlled mode (deterministic for a seed), the
+// observation, the failing schedule and its trace.
+std::vector<std::string> case_table(const nlohmann::json& results) {
+  std::vector<std::string> rows;
+  for (const nlohmann::json& c : results.at("cases")) {
+    std::string row = c.at("subject").get<std::string>() + " " +
+                      c.at("scenario").get<std::string>() + " " +
+                      c.at("mode").get<std::string>() + " " +
+                      c.at("expected").get<std::string>() + " " +
+                      (c.at("match").get<bool>() ? "ok" : "MISMATCH") + " " +
+                      std::to_string(c.at("index").get<int>());
+    if (c.at("mode") == "controlled") {
+      row += " " + c.at("observed").get<std::string>() + " " +
+             std::to_string(c.at("runs_with_finding").get<int>()) + " " +
+             std::to_string(c.value("first_failing_schedule", -1)) + " " +
+             c.value("trace", nlohmann::json()).dump();
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+TEST(Shards, TwoShardsMergedEqualTheWholeGate) {
+  REQUIRE_TSAN_BUILD();
+  const fs::path root = fresh_dir("shards");
+  const std::string gate =
+      kRacelab +
+      " gate --mode controlled --subject checkpoint/ --scenario session "
+      "--budget 50";
+  Output whole = run(gate + " --out " + (root / "whole").string());
+  ASSERT_TRUE(whole.status == 0 || whole.status == 1) << whole.out << whole.err;
+  for (int k : {1, 2}) {
+    const std::string dir = (root / ("shard" + std::to_string(k))).string();
+    Output shard =
+        run(gate + " --shard " + std::to_string(k) + "/2 --out " + dir);
+    ASSERT_TRUE(shard.status == 0 || shard.status == 1)
+        << shard.out << shard.err;
+    const nlohmann::json r = read_json(fs::path(dir) / "results.json");
+    EXPECT_EQ(r.at("shard"), (nlohmann::json{{"index", k}, {"count", 2}}));
+    EXPECT_EQ(r.at("cases_total"), 10);
+    EXPECT_EQ(r.at("cases").size(), 5u);
+  }
+  const std::string shards =
+      (root / "shard2").string() + " " + (root / "shard1").string();
+  Output merged = run(kRacelab + " merge " + shards + " --out " +
+                      (root / "merged").string());
+  EXPECT_EQ(merged.status, whole.status) << merged.out << merged.err;
+  const nlohmann::json w = read_json(root / "whole" / "results.json");
+  const nlohmann::json m = read_json(root / "merged" / "results.json");
+  EXPECT_EQ(case_table(m), case_table(w));
+  EXPECT_EQ(m.at("mismatches"), w.at("mismatches"));
+  EXPECT_EQ(m.at("settings"), w.at("settings"));
+  EXPECT_EQ(m.at("shard"), w.at("shard"));
+  EXPECT_EQ(m.at("merged_from").size(), 2u);
+  EXPECT_EQ(snapshot(root / "merged").size(), snapshot(root / "whole").size());
+  for (const std::string& name : kReportFiles) {
+    EXPECT_NE(
+        slurp(root / "merged" / name).find(m.at("run_id").get<std::string>()),
+        std::string::npos)
+        << name;
+  }
+  for (const nlohmann::json& c : m.at("cases")) {
+    if (c.contains("log"))
+      EXPECT_TRUE(fs::exists(root / "merged" / c.at("log").get<std::string>()));
+  }
+
+  // Not one gate's shards: refused, naming the problem, nothing written.
+  Output alone = run(kRacelab + " merge " + (root / "shard1").string() +
+                     " --out " + (root / "bad").string());
+  EXPECT_EQ(alone.status, 2) << alone.err;
+  EXPECT_NE(alone.err.find("shard 2/2 missing"), std::string::npos)
+      << alone.err;
+  Output twice =
+      run(kRacelab + " merge " + (root / "shard1").string() + " " +
+          (root / "shard1").string() + " --out " + (root / "bad").string());
+  EXPECT_EQ(twice.status, 2) << twice.err;
+  EXPECT_NE(twice.err.find("given twice"), std::string::npos) << twice.err;
+  Output not_gate = run(kRacelab + " merge " + root.string() + " --out " +
+                        (root / "bad").string());
+  EXPECT_EQ(not_gate.status, 2) << not_gate.err;
+  EXPECT_NE(not_gate.err.find("results.json"), std::string::npos)
+      << not_gate.err;
+  EXPECT_FALSE(fs::exists(root / "bad"));
 }
 
 }  // namespace

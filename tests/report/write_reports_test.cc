@@ -38,17 +38,36 @@ TEST(ReportFixture, WritesEveryReportNextToResultsJson) {
           : fs::temp_directory_path() /
                 ("racelab-report-test-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  write_results_json(testing::fixture_result(), testing::fixture_options(),
-                     dir.string());
+  GateResult result = testing::fixture_result();
+  result.run_id = "20250101T000000Z-0123456789abcdef";
+  write_results_json(result, testing::fixture_options(), dir.string());
   for (const char* name : {"results.json", "junit.xml", "results.sarif",
                            "summary.md", "index.html"}) {
     EXPECT_TRUE(fs::exists(dir / name)) << name;
     EXPECT_GT(fs::file_size(dir / name), 100u) << name;
-    EXPECT_FALSE(fs::exists(dir / (std::string(".") + name + ".tmp"))) << name;
+    EXPECT_NE(slurp(dir / name).find(result.run_id), std::string::npos)
+        << name << " names the run";
   }
-  EXPECT_EQ(
-      slurp(dir / "summary.md"),
-      summary_markdown(testing::fixture_result(), testing::fixture_options()));
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    EXPECT_NE(entry.path().filename().string().front(), '.')
+        << "a temporary was left: " << entry.path();
+  }
+  EXPECT_EQ(slurp(dir / "summary.md"),
+            summary_markdown(result, testing::fixture_options()));
+
+  // Without a run id, the set gets one, the same in every file.
+  const fs::path fresh = dir / "fresh";
+  write_results_json(testing::fixture_result(), testing::fixture_options(),
+                     fresh.string());
+  const std::string id = nlohmann::json::parse(slurp(fresh / "results.json"))
+                             .at("run_id")
+                             .get<std::string>();
+  EXPECT_FALSE(id.empty());
+  for (const char* name :
+       {"junit.xml", "results.sarif", "summary.md", "index.html"}) {
+    EXPECT_NE(slurp(fresh / name).find(id), std::string::npos) << name;
+  }
+  fs::remove_all(fresh);
   if (env == nullptr || *env == '\0') fs::remove_all(dir);
 }
 

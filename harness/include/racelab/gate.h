@@ -4,6 +4,9 @@
 #ifndef RACELAB_GATE_H_
 #define RACELAB_GATE_H_
 
+#include <cstddef>
+#include <functional>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -25,27 +28,82 @@ struct GateOptions {
   std::string out_dir;         // empty: no files
   std::string subject_filter;  // substring; empty: all
   std::string scenario_filter;
+  // --shard K/N: run the cases whose position i (from 0) in the gate's case
+  // list (every mode in order, each in the registry's case order) has
+  // i % N == K - 1. 1/1: all.
+  int shard_index = 1;
+  int shard_count = 1;
+  // Polled before each case; true stops the gate: no case starts any more,
+  // and a case still running when it turned true counts as not run.
+  std::function<bool()> stop_requested;
+};
+
+// A case of the gate's list that was not run (the gate was interrupted).
+struct PlannedCase {
+  std::string family;
+  std::string subject;
+  std::string scenario;
+  Mode mode = Mode::kStress;
+  std::string expected;
+  std::size_t index = 0;  // position in the gate's case list
 };
 
 struct GateResult {
   std::vector<CaseResult> cases;
   int mismatches = 0;
   std::string harness_error;  // set when a case could not be run at all
+  // Identifies this run in every report: UTC start time and 64 random bits,
+  // "20250101T120000Z-0123456789abcdef".
+  std::string run_id;
+  // Position of cases[i] in the gate's case list (before --shard); empty
+  // means 0, 1, 2, ...
+  std::vector<std::size_t> case_index;
+  std::size_t cases_total = 0;  // the case list's length, every shard
+  // Stopped by a signal before every case of the shard finished: the cases
+  // above finished before it; these did not.
+  bool interrupted = false;
+  int interrupt_signal = 0;
+  std::vector<PlannedCase> not_run;
+  // A result joined by `racelab merge`: the run ids of its shards.
+  std::vector<std::string> merged_from;
 };
 
 // How many cases to run at once for a request of `requested`: at most two
 // per core and what the available memory holds, at least one.
 int usable_jobs(int requested);
 
+// A new run id (see GateResult::run_id).
+std::string make_run_id();
+
+// How many cases the gate's list has (every shard): 0 when the filters match
+// nothing.
+std::size_t count_gate_cases(const Registry& registry,
+                             const GateOptions& options);
+
+// Runs the gate's cases (of its shard). Sets run_id when it is empty.
 GateResult run_gate(const Registry& registry, const GateOptions& options,
                     std::ostream& progress);
 
 // Prints the verdict table.
 void print_gate_table(const GateResult& result, std::ostream& out);
 
-// Writes out_dir/results.json (creating the directory). Throws on I/O errors.
+// Writes out_dir/results.json, logs/ and every report of write_reports()
+// into out_dir (creating the folder), each file with write_file_atomically().
+// A result without a run id gets a new one, the same in every file. Throws
+// OutputError on I/O errors.
 void write_results_json(const GateResult& result, const GateOptions& options,
                         const std::string& out_dir);
+
+// The settings of a gate that decide its verdicts (modes, runs, seed,
+// controlled-mode strategy and budget, oracles, filters...), as results.json
+// records them; shards are compatible when their settings are equal.
+nlohmann::json gate_settings(const GateOptions& options);
+// The inverse, for `racelab merge`. Throws nlohmann::json::exception.
+void apply_gate_settings(const nlohmann::json& settings, GateOptions& options);
+
+// The results.json document of a gate (what write_results_json() writes).
+nlohmann::json results_document(const GateResult& result,
+                                const GateOptions& options);
 
 }  // namespace racelab
 

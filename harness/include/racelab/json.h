@@ -10,12 +10,17 @@
 
 namespace racelab {
 
-inline constexpr int kResultsSchemaVersion = 1;
+inline constexpr int kResultsSchemaVersion = 2;
 
 nlohmann::json to_json(const Finding& finding);
 // Throws nlohmann::json::exception on a malformed object.
 Finding finding_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const CaseResult& result);
+// The inverse of to_json(CaseResult), for `racelab merge`: every field the
+// reports use. first_failure_log is not in the object (results.json keeps it
+// under logs/) and stays empty. Throws nlohmann::json::exception on a
+// malformed object.
+CaseResult case_result_from_json(const nlohmann::json& j);
 
 }  // namespace racelab
 

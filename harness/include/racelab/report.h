@@ -24,8 +24,9 @@
 namespace racelab {
 
 // Writes junit.xml, results.sarif, summary.md and index.html into `out_dir`
-// (which must exist), each through a temporary file and a rename. Throws
-// std::runtime_error on I/O errors.
+// (which must exist), each with write_file_atomically(): a unique temporary
+// file, checked writes, fsync and a rename. Throws OutputError (a
+// std::runtime_error) naming the file on I/O errors.
 void write_reports(const GateResult& result, const GateOptions& options,
                    const std::string& out_dir);
 
@@ -50,6 +51,16 @@ std::string rule_id(FindingKind kind);
 inline constexpr const char* kMissedRuleId = "racelab/expected_finding_missing";
 // One sentence on what a finding kind means, for rules and report sections.
 const char* describe_kind(FindingKind kind);
+
+// The name of a case's log under logs/ (the sanitizer output of its first
+// failing run): "checkpoint_mutex__seed_slow_reader.stress.log".
+std::string log_file_name(const CaseResult& c);
+
+// One line on how the run came about, for the reports' headers: "run
+// <run id>", the shard ("shard 2 of 3") or the shards it was merged from, and
+// whether it was interrupted with how many cases not run. Empty parts are
+// left out.
+std::string run_line(const GateResult& result, const GateOptions& options);
 
 // The repo-relative source file of a subject ("checkpoint/mutex" ->
 // "subjects/checkpoint/mutex.cc"), the location of a finding without a frame.

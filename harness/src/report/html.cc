@@ -606,9 +606,9 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
       "'none'; "
       "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src "
       "data:\">\n"
-      "<title>racelab gate: ",
-      headline, "</title>\n<style>", kStyle,
-      "</style>\n</head>\n<body>\n<header>\n",
+      "<meta name=\"racelab-run-id\" content=\"",
+      html_escape(result.run_id), "\">\n<title>racelab gate: ", headline,
+      "</title>\n<style>", kStyle, "</style>\n</head>\n<body>\n<header>\n",
       "<h1>racelab gate</h1>\n<p class=\"headline ",
       m == 0 ? "passed" : "failed", "\" id=\"headline\">", headline,
       "</p>\n<p class=\"meta\">modes ");
@@ -616,6 +616,11 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
   for (Mode mode : modes) mode_names.push_back(to_string(mode));
   absl::StrAppend(&out, absl::StrJoin(mode_names, ", "), "; ", options.run.runs,
                   " runs per case; seed ", options.run.seed, "</p>\n");
+  if (const std::string line = report::run_line(result, options);
+      !line.empty()) {
+    absl::StrAppend(&out, "<p class=\"meta\" id=\"run\">", html_escape(line),
+                    "</p>\n");
+  }
   out +=
       "<p class=\"legend\"><span class=\"clean-ok\">clean, as expected</span>"
       "<span class=\"caught-ok\">caught, as expected</span>"

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "racelab/report.h"
 #include "report_internal.h"
 
@@ -98,6 +99,7 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
   set_attr(suites, "name", "racelab gate");
   int total_tests = 0;
   int total_failures = 0;
+  int total_skipped = 0;
   double total_time = 0;
 
   for (Mode mode : report::report_modes(result.cases, options.modes)) {
@@ -105,6 +107,7 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
     set_attr(suite, "name", to_string(mode));
     int tests = 0;
     int failures = 0;
+    int skipped = 0;
     double time = 0;
     for (const CaseResult& c : result.cases) {
       if (c.mode != mode) continue;
@@ -113,10 +116,12 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
     }
     for (const CaseResult& c : result.cases)
       failures += c.mode == mode && !c.mismatch.empty();
+    for (const PlannedCase& p : result.not_run) skipped += p.mode == mode;
+    tests += skipped;
     set_attr(suite, "tests", tests);
     set_attr(suite, "failures", failures);
     set_attr(suite, "errors", 0);
-    set_attr(suite, "skipped", 0);
+    set_attr(suite, "skipped", skipped);
     set_attr(suite, "time", format_seconds(time));
 
     pugi::xml_node props = suite.append_child("properties");
@@ -128,6 +133,14 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
     property("mode", to_string(mode));
     property("runs", std::to_string(options.run.runs));
     property("seed", std::to_string(options.run.seed));
+    if (!result.run_id.empty()) property("run_id", result.run_id);
+    if (options.shard_count > 1) {
+      property("shard",
+               absl::StrCat(options.shard_index, "/", options.shard_count));
+    }
+    if (!result.merged_from.empty())
+      property("merged_from", absl::StrJoin(result.merged_from, " "));
+    if (result.interrupted) property("interrupted", "true");
 
     for (const CaseResult& c : result.cases) {
       if (c.mode != mode) continue;
@@ -158,14 +171,26 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
                                "\n[... truncated]"));
       }
     }
+    for (const PlannedCase& p : result.not_run) {
+      if (p.mode != mode) continue;
+      pugi::xml_node tc = suite.append_child("testcase");
+      set_attr(tc, "name", p.scenario);
+      set_attr(tc, "classname",
+               absl::StrCat(p.subject, " (", to_string(p.mode), ")"));
+      set_attr(tc, "time", format_seconds(0));
+      set_attr(tc, "file", report::subject_source(p.subject));
+      set_attr(tc.append_child("skipped"), "message",
+               "not run: the gate was interrupted");
+    }
     total_tests += tests;
     total_failures += failures;
+    total_skipped += skipped;
     total_time += time;
   }
   set_attr(suites, "tests", total_tests);
   set_attr(suites, "failures", total_failures);
   set_attr(suites, "errors", 0);
-  set_attr(suites, "skipped", 0);
+  set_attr(suites, "skipped", total_skipped);
   set_attr(suites, "time", format_seconds(total_time));
 
   std::ostringstream out;

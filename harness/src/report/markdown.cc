@@ -60,6 +60,10 @@ std::string summary_markdown(const GateResult& result,
   absl::StrAppend(&out, "Modes: ", absl::StrJoin(modes, ", "), "; ",
                   options.run.runs, " runs per case; seed ", options.run.seed,
                   ".\n\n");
+  if (const std::string line = report::run_line(result, options);
+      !line.empty()) {
+    absl::StrAppend(&out, markdown_cell(line), ".\n\n");
+  }
 
   out +=
       "| subject | scenario | mode | expected | observed | runs caught | "

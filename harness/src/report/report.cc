@@ -7,11 +7,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "atomic_file.h"
 #include "report_internal.h"
 
 namespace racelab {
@@ -263,6 +264,34 @@ const char* describe_kind(FindingKind kind) {
   return "";
 }
 
+std::string log_file_name(const CaseResult& c) {
+  std::string name = absl::StrCat(c.subject, "__", c.scenario, ".",
+                                  racelab::to_string(c.mode), ".log");
+  std::replace(name.begin(), name.end(), '/', '_');
+  return name;
+}
+
+std::string run_line(const GateResult& result, const GateOptions& options) {
+  std::vector<std::string> parts;
+  if (!result.run_id.empty())
+    parts.push_back(absl::StrCat("run ", result.run_id));
+  if (options.shard_count > 1) {
+    parts.push_back(absl::StrCat("shard ", options.shard_index, " of ",
+                                 options.shard_count));
+  }
+  if (!result.merged_from.empty()) {
+    parts.push_back(
+        absl::StrCat("merged from ", result.merged_from.size(),
+                     result.merged_from.size() == 1 ? " shard" : " shards"));
+  }
+  if (result.interrupted) {
+    parts.push_back(absl::StrCat(
+        "INTERRUPTED: ", result.not_run.size(),
+        result.not_run.size() == 1 ? " case" : " cases", " not run"));
+  }
+  return absl::StrJoin(parts, "; ");
+}
+
 std::string subject_source(std::string_view subject) {
   return absl::StrCat("subjects/", std::string(subject), ".cc");
 }
@@ -418,37 +447,17 @@ std::string docs_url(std::string_view page_and_anchor) {
 
 }  // namespace report
 
-namespace {
-
-void write_atomically(const std::filesystem::path& dir, const std::string& name,
-                      const std::string& content) {
-  namespace fs = std::filesystem;
-  const fs::path final_path = dir / name;
-  const fs::path tmp_path = dir / absl::StrCat(".", name, ".tmp");
-  {
-    std::ofstream out(tmp_path, std::ios::binary);
-    out << content;
-    out.flush();
-    if (!out)
-      throw std::runtime_error(
-          absl::StrCat("cannot write ", tmp_path.string()));
-  }
-  fs::rename(tmp_path, final_path);
-}
-
-}  // namespace
-
 void write_reports(const GateResult& result, const GateOptions& options,
                    const std::string& out_dir) {
   const std::filesystem::path dir(out_dir);
-  write_atomically(dir, "junit.xml", junit_xml(result, options));
-  write_atomically(
-      dir, "results.sarif",
+  write_file_atomically(dir / "junit.xml", junit_xml(result, options));
+  write_file_atomically(
+      dir / "results.sarif",
       sarif_log(result, options)
               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
           "\n");
-  write_atomically(dir, "summary.md", summary_markdown(result, options));
-  write_atomically(dir, "index.html", html_report(result, options));
+  write_file_atomically(dir / "summary.md", summary_markdown(result, options));
+  write_file_atomically(dir / "index.html", html_report(result, options));
 }
 
 }  // namespace racelab

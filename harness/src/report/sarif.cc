@@ -7,6 +7,8 @@
 // is one result. Level: "error" when the finding makes its case a mismatch
 // (the case fails and the kind is not one the case expects, or the expected
 // finding is missing), "note" when it is the finding the case expects.
+#include <signal.h>
+
 #include <algorithm>
 #include <map>
 
@@ -315,21 +317,37 @@ nlohmann::json sarif_log(const GateResult& result, const GateOptions& options) {
   for (Mode m : report::report_modes(result.cases, options.modes)) {
     modes.push_back(to_string(m));
   }
-  json run = {
-      {"tool",
-       {{"driver",
-         {{"name", "racelab"},
-          {"informationUri", report::repository_url()},
-          {"rules", std::move(rules)}}}}},
-      {"invocations", json::array({{{"executionSuccessful", true},
-                                    {"properties",
-                                     {{"cases", result.cases.size()},
-                                      {"mismatches", result.mismatches}}}}})},
-      {"results", std::move(results)},
+  // An interrupted gate did not complete: code scanning must not take its
+  // results as the whole picture.
+  json invocation = {
+      {"executionSuccessful", !result.interrupted},
       {"properties",
-       {{"modes", modes},
-        {"runs", options.run.runs},
-        {"seed", options.run.seed}}}};
+       {{"cases", result.cases.size()}, {"mismatches", result.mismatches}}}};
+  if (result.interrupted) {
+    invocation["properties"]["notRun"] = result.not_run.size();
+    if (result.interrupt_signal == SIGINT)
+      invocation["exitSignalName"] = "SIGINT";
+    if (result.interrupt_signal == SIGTERM)
+      invocation["exitSignalName"] = "SIGTERM";
+  }
+  json run = {{"tool",
+               {{"driver",
+                 {{"name", "racelab"},
+                  {"informationUri", report::repository_url()},
+                  {"rules", std::move(rules)}}}}},
+              {"invocations", json::array({invocation})},
+              {"results", std::move(results)},
+              {"properties",
+               {{"modes", modes},
+                {"runs", options.run.runs},
+                {"seed", options.run.seed}}}};
+  if (!result.run_id.empty()) run["properties"]["runId"] = result.run_id;
+  if (options.shard_count > 1) {
+    run["properties"]["shard"] = {{"index", options.shard_index},
+                                  {"count", options.shard_count}};
+  }
+  if (!result.merged_from.empty())
+    run["properties"]["mergedFrom"] = result.merged_from;
 #ifdef RACELAB_SOURCE_DIR
   run["originalUriBaseIds"] = {
       {kSrcRoot,

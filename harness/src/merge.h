@@ -1,0 +1,36 @@
+// `racelab merge`: reads the output folders of gate shards (`racelab gate
+// --shard K/N --out DIR`) back and joins them into the result of one gate
+// over every case, which the usual writers turn into one set of reports.
+#ifndef RACELAB_SRC_MERGE_H_
+#define RACELAB_SRC_MERGE_H_
+
+#include <filesystem>
+#include <vector>
+
+#include "racelab/gate.h"
+
+namespace racelab {
+
+// A gate's output folder, read back: its settings and shard in `options`, its
+// cases (with their logs) in `result`.
+struct GateOutput {
+  std::filesystem::path dir;
+  GateOptions options;
+  GateResult result;
+};
+
+// Reads DIR/results.json and the logs it names. Throws InputError (exit
+// status 2) naming the file: missing, not JSON, another schema version,
+// malformed, or a log it names missing.
+GateOutput read_gate_output(const std::filesystem::path& dir);
+
+// Joins the shards of one gate: the same modes, runs, seed and settings,
+// the same shard count, each shard 1..N exactly once, none interrupted, the
+// cases' positions covering the case list once. The cases come out in the
+// order of the unsharded gate, with a new run id and the shards' run ids in
+// merged_from. Throws InputError naming the folder that does not fit.
+GateOutput merge_gate_outputs(const std::vector<GateOutput>& shards);
+
+}  // namespace racelab
+
+#endif  // RACELAB_SRC_MERGE_H_

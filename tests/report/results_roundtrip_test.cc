@@ -1,0 +1,193 @@
+// results.json read back (case_result_from_json, read_gate_output) and
+// shards joined (merge_gate_outputs): the reports written from what was read
+// back, or from joined shards, are byte for byte those of the original gate
+// result; shards of different gates, a shard twice or missing, and an
+// interrupted shard are refused naming the folder.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "merge.h"
+#include "racelab/gate.h"
+#include "racelab/json.h"
+#include "racelab/report.h"
+#include "racelab/runner.h"
+#include "report_fixture.h"
+
+namespace racelab {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class ResultsRoundTrip : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() /
+            ("racelab-roundtrip-" + std::to_string(::getpid()));
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+    result_ = testing::fixture_result();
+    result_.run_id = "20250101T000000Z-0123456789abcdef";
+    result_.cases_total = result_.cases.size();
+    options_ = testing::fixture_options();
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  // The shard K of N of the fixture, written into its own folder.
+  fs::path write_shard(int k, int n, const std::string& name) {
+    GateResult shard;
+    shard.run_id = "20250101T000000Z-00000000000000" + std::to_string(10 + k);
+    shard.cases_total = result_.cases.size();
+    for (std::size_t i = 0; i < result_.cases.size(); ++i) {
+      if (static_cast<int>(i % n) != k - 1) continue;
+      shard.cases.push_back(result_.cases[i]);
+      shard.case_index.push_back(i);
+      shard.mismatches += result_.cases[i].mismatch.empty() ? 0 : 1;
+    }
+    GateOptions options = options_;
+    options.shard_index = k;
+    options.shard_count = n;
+    const fs::path dir = root_ / name;
+    write_results_json(shard, options, dir.string());
+    return dir;
+  }
+
+  // Every report and log of `dir`, concatenated.
+  static std::string everything(const fs::path& dir) {
+    std::string all;
+    for (const char* name : {"results.json", "junit.xml", "results.sarif",
+                             "summary.md", "index.html"}) {
+      all += std::string(name) + "\n" + slurp(dir / name);
+    }
+    for (const auto& entry : fs::directory_iterator(dir / "logs"))
+      all += entry.path().filename().string() + "\n" + slurp(entry.path());
+    return all;
+  }
+
+  fs::path root_;
+  GateResult result_;
+  GateOptions options_;
+};
+
+TEST_F(ResultsRoundTrip, EveryCaseReadsBackToTheSameJson) {
+  for (const CaseResult& c : result_.cases) {
+    const nlohmann::json j = to_json(c);
+    EXPECT_EQ(to_json(case_result_from_json(j)), j) << c.subject;
+  }
+}
+
+TEST_F(ResultsRoundTrip, ReportsFromTheReadBackResultAreTheSame) {
+  const fs::path original = root_ / "original";
+  write_results_json(result_, options_, original.string());
+  const GateOutput read = read_gate_output(original);
+  EXPECT_EQ(read.result.run_id, result_.run_id);
+  EXPECT_EQ(read.result.cases.size(), result_.cases.size());
+  EXPECT_EQ(read.result.cases[0].first_failure_log,
+            result_.cases[0].first_failure_log);
+  const fs::path again = root_ / "again";
+  write_results_json(read.result, read.options, again.string());
+  EXPECT_EQ(everything(again), everything(original));
+}
+
+TEST_F(ResultsRoundTrip, JoinedShardsGiveTheReportsOfTheWholeGate) {
+  const fs::path whole = root_ / "whole";
+  write_results_json(result_, options_, whole.string());
+  for (int n : {2, 3, 7}) {
+    std::vector<GateOutput> shards;
+    for (int k = n; k >= 1; --k)  // any order
+      shards.push_back(read_gate_output(write_shard(
+          k, n, "s" + std::to_string(k) + "of" + std::to_string(n))));
+    GateOutput merged = merge_gate_outputs(shards);
+    ASSERT_EQ(merged.result.merged_from.size(), static_cast<std::size_t>(n));
+    for (int k = 1; k <= n; ++k) {
+      EXPECT_EQ(merged.result.merged_from[k - 1],
+                "20250101T000000Z-00000000000000" + std::to_string(10 + k));
+    }
+    EXPECT_NE(merged.result.run_id, result_.run_id);
+    EXPECT_EQ(merged.result.mismatches, result_.mismatches);
+    // Apart from its own run id and where it came from, the joined set is the
+    // whole gate's, byte for byte.
+    merged.result.run_id = result_.run_id;
+    merged.result.merged_from.clear();
+    const fs::path out = root_ / ("merged" + std::to_string(n));
+    write_results_json(merged.result, merged.options, out.string());
+    EXPECT_EQ(everything(out), everything(whole)) << n << " shards";
+  }
+}
+
+void expect_refused(const std::vector<GateOutput>& shards,
+                    const std::string& mentions) {
+  try {
+    merge_gate_outputs(shards);
+    ADD_FAILURE() << "merged; expected a refusal mentioning " << mentions;
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(mentions), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(ResultsRoundTrip, IncompatibleShardsAreRefused) {
+  const GateOutput one = read_gate_output(write_shard(1, 2, "one"));
+  const GateOutput two = read_gate_output(write_shard(2, 2, "two"));
+  expect_refused({one}, "shard 2/2 missing");
+  expect_refused({one, one}, "given twice");
+  GateOutput other_runs = two;
+  other_runs.options.run.runs = 5;
+  expect_refused({one, other_runs}, "runs");
+  GateOutput other_seed = two;
+  other_seed.options.run.seed = 8;
+  expect_refused({one, other_seed}, "seed");
+  GateOutput other_budget = two;
+  other_budget.options.run.request.budget = 5;
+  expect_refused({one, other_budget}, "budget");
+  GateOutput other_modes = two;
+  other_modes.options.modes = {Mode::kStress};
+  expect_refused({one, other_modes}, "modes");
+  GateOutput three = read_gate_output(write_shard(2, 3, "three"));
+  expect_refused({one, three}, "shard count");
+  GateOutput interrupted = two;
+  interrupted.result.interrupted = true;
+  expect_refused({one, interrupted}, "interrupted");
+  EXPECT_NO_THROW(merge_gate_outputs({two, one}));
+}
+
+TEST_F(ResultsRoundTrip, BadFoldersAreInputErrorsNamingTheFile) {
+  EXPECT_THROW(read_gate_output(root_ / "nowhere"), InputError);
+  const fs::path dir = write_shard(1, 2, "bad");
+  auto refused = [&](const std::string& text, const std::string& mentions) {
+    std::ofstream(dir / "results.json") << text;
+    try {
+      read_gate_output(dir);
+      ADD_FAILURE() << "read " << text.substr(0, 40);
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(mentions), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("results.json"), std::string::npos)
+          << e.what();
+    }
+  };
+  const std::string good = slurp(dir / "results.json");
+  refused("{not json", "not valid JSON");
+  refused(R"({"schema": 1})", "schema 1");
+  refused(R"({"schema": 2})", "malformed");
+  std::string bad_index = good;
+  bad_index.replace(bad_index.find("\"index\": 0"), 10, "\"index\": 1");
+  refused(bad_index, "does not belong to shard 1/2");
+  std::ofstream(dir / "results.json") << good;
+  fs::remove_all(dir / "logs");
+  EXPECT_THROW(read_gate_output(dir), InputError) << "a log it names is gone";
+}
+
+}  // namespace
+}  // namespace racelab
