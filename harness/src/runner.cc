@@ -20,6 +20,7 @@
 #include "racelab/json.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab_sanitizer_options.h"
+#include "schedule_source.h"
 
 extern char** environ;
 
@@ -30,6 +31,7 @@ constexpr size_t kMaxLog = 64 * 1024;  // a child's stderr kept for the report
 constexpr size_t kMaxResults =
     256ull << 20;  // its result channel (traces can be long)
 constexpr int kGraceMs = 2000;
+constexpr int kReplayFd = 4;  // the child reads a replayed schedule here
 // How long past the child's own watchdog the parent waits before killing it.
 constexpr int kParentExtraMs = 3000;
 
@@ -142,9 +144,9 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
       args.push_back(std::move(a));
     }
     if (!r.shrink) args.push_back("--no-shrink");
-    if (!options.replay_file.empty()) {
-      args.push_back("--replay");
-      args.push_back(options.replay_file);
+    if (!options.replay_schedule.empty()) {
+      args.push_back("--replay-fd");
+      args.push_back(std::to_string(kReplayFd));
     }
   }
   args.push_back("--oracles");
@@ -158,10 +160,17 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
   posix_spawn_file_actions_adddup2(&actions, log_pipe[1], 1);
   posix_spawn_file_actions_adddup2(&actions, log_pipe[1], 2);
   posix_spawn_file_actions_adddup2(&actions, result_pipe[1], 3);
+  // A replay's schedule, as the parent read it, on descriptor kReplayFd.
+  const int replay_fd = options.replay_schedule.empty()
+                            ? -1
+                            : schedule_memfd(options.replay_schedule);
+  if (replay_fd >= 0)
+    posix_spawn_file_actions_adddup2(&actions, replay_fd, kReplayFd);
   pid_t pid = -1;
   int rc =
       posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
+  if (replay_fd >= 0) ::close(replay_fd);
   ::close(result_pipe[1]);
   ::close(log_pipe[1]);
   if (rc != 0) {
