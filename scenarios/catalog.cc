@@ -42,7 +42,7 @@ void register_family(
              }
              return run_stress<F>(*sc, make, request);
            },
-           scenario.modes});
+           scenario.modes, &program_line_error<F>});
     }
   }
 }

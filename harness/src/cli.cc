@@ -6,12 +6,15 @@
 
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <set>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -26,6 +29,8 @@
 #include "racelab/runner.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/sched/schedule_file.h"
+#include "result_channel.h"
+#include "schedule_source.h"
 
 namespace racelab {
 namespace {
@@ -35,19 +40,9 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-sched::ScheduleFile read_schedule_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw UsageError(absl::StrCat(path, ": cannot read the schedule file"));
-  std::string text((std::istreambuf_iterator<char>(in)),
-                   std::istreambuf_iterator<char>());
-  return sched::parse_schedule(text, path);
-}
-
-// The child side of a replay: the recorded program (setup, threads, finale)
+// The replay side of a run: the recorded program (setup, threads, finale)
 // and decisions.
-void load_replay(const std::string& path, RunRequest& request) {
-  sched::ScheduleFile file = read_schedule_file(path);
+void load_replay(const sched::ScheduleFile& file, RunRequest& request) {
   auto extra = [&](const std::string& key) {
     for (const auto& [k, v] : file.extra) {
       if (k == key) return v == "-" ? std::string() : v;
@@ -62,6 +57,47 @@ void load_replay(const std::string& path, RunRequest& request) {
   request.strategy = "replay";
 }
 
+// Whole numbers on the command line, read as text and converted here:
+// CLI11's own conversion saturates (--seed 99999999999999999999 ran as the
+// largest seed), wraps -1 and takes hexadecimal. Only plain decimal digits in
+// [low, high] are accepted; anything else is a one-line usage error.
+std::optional<std::uint64_t> parse_whole_number(const std::string& text) {
+  if (text.empty() || text.size() > 20) return std::nullopt;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+  }
+  std::uint64_t value = 0;
+  auto [end, error] =
+      std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size())
+    return std::nullopt;
+  return value;
+}
+
+template <class T>
+CLI::Option* add_number_option(CLI::App* cmd, const std::string& names,
+                               T& value, T low, T high,
+                               const std::string& help) {
+  static_assert(std::is_integral_v<T>);
+  const std::string flag = names.substr(0, names.find(','));
+  return cmd
+      ->add_option_function<std::string>(
+          names,
+          [&value, flag, low, high](const std::string& text) {
+            std::optional<std::uint64_t> v = parse_whole_number(text);
+            if (!v || *v < static_cast<std::uint64_t>(low) ||
+                *v > static_cast<std::uint64_t>(high)) {
+              throw CLI::ValidationError(
+                  flag, absl::StrCat("'", text, "' is not a whole number from ",
+                                     low, " to ", high));
+            }
+            value = static_cast<T>(*v);
+          },
+          help.empty() ? help
+                       : absl::StrCat(help, " (", low, " to ", high, ")"))
+      ->type_name("N");
+}
+
 Mode parse_mode(const std::string& name) {
   if (name == "stress") return Mode::kStress;
   if (name == "controlled") return Mode::kControlled;
@@ -69,22 +105,109 @@ Mode parse_mode(const std::string& name) {
                                 "' (known: stress, controlled)"));
 }
 
+// `subject_where` and `scenario_where` say where the names came from in
+// messages: the flags, or a schedule file's lines.
 void check_case(const Registry& registry, const std::string& subject,
-                const std::string& scenario) {
+                const std::string& scenario,
+                const std::string& subject_where = "--subject",
+                const std::string& scenario_where = "--scenario") {
   if (registry.find_subject(subject) == nullptr) {
-    throw UsageError(absl::StrCat("--subject: unknown subject '", subject,
+    throw UsageError(absl::StrCat(subject_where, ": unknown subject '", subject,
                                   "' (racelab list shows the subjects)"));
   }
   const CatalogEntry* sc = registry.find_scenario(scenario);
   if (sc == nullptr) {
-    throw UsageError(absl::StrCat("--scenario: unknown scenario '", scenario,
+    throw UsageError(absl::StrCat(scenario_where, ": unknown scenario '",
+                                  scenario,
                                   "' (racelab list shows the scenarios)"));
   }
   if (registry.find_case(subject, scenario) == nullptr) {
-    throw UsageError(absl::StrCat("--scenario: '", scenario, "' is a ",
+    throw UsageError(absl::StrCat(scenario_where, ": '", scenario, "' is a ",
                                   sc->family,
                                   " scenario and does not apply to ", subject));
   }
+}
+
+// A flag that does not apply to the mode or strategy that runs is an error,
+// never silently ignored. `stress` and `controlled`: which modes run (both in
+// `gate --mode all`, where each flag applies to its own half).
+void check_flags_apply(const CLI::App& cmd, bool stress, bool controlled,
+                       const std::string& strategy) {
+  auto given = [&](const char* flag) {
+    return cmd.get_option_no_throw(flag) != nullptr && cmd.count(flag) > 0;
+  };
+  if (!controlled) {
+    for (const char* flag : {"--strategy", "--depth", "--preemptions",
+                             "--budget", "--no-shrink", "--controlled-runs"}) {
+      if (given(flag)) {
+        throw UsageError(absl::StrCat(
+            flag, ": applies to controlled mode only, not to --mode stress"));
+      }
+    }
+  } else {
+    if (given("--depth") && strategy != "pct") {
+      throw UsageError(absl::StrCat(
+          "--depth: applies to --strategy pct only, not to ", strategy));
+    }
+    if (given("--preemptions") && strategy != "dfs") {
+      throw UsageError(absl::StrCat(
+          "--preemptions: applies to --strategy dfs only, not to ", strategy));
+    }
+  }
+  if (!stress) {
+    for (const char* flag : {"--jitter", "--pause-us"}) {
+      if (given(flag)) {
+        throw UsageError(absl::StrCat(
+            flag, ": applies to stress mode only, not to --mode controlled"));
+      }
+    }
+  }
+}
+
+// Reads and checks a schedule file for `racelab replay`, once, before any
+// run: the format, the case it names, and every program line against the
+// operations of that case's family. The text is what the run gets.
+struct CheckedSchedule {
+  std::string text;
+  sched::ScheduleFile file;
+  const CaseSpec* spec = nullptr;
+};
+
+CheckedSchedule read_replay_schedule(const Registry& registry,
+                                     const std::string& path) {
+  CheckedSchedule checked;
+  checked.text = read_schedule_source(path);
+  sched::ScheduleFileLines lines;
+  checked.file = sched::parse_schedule(checked.text, path, &lines);
+  const sched::ScheduleFile& file = checked.file;
+  auto at = [&](int line) { return absl::StrCat(path, ":", line); };
+  check_case(registry, file.subject, file.scenario, at(lines.of_key("subject")),
+             at(lines.of_key("scenario")));
+  if (file.mode != "controlled") {
+    throw UsageError(absl::StrCat(at(lines.of_key("mode")), ": mode '",
+                                  file.mode,
+                                  "' cannot be replayed (only controlled)"));
+  }
+  checked.spec = registry.find_case(file.subject, file.scenario);
+  if (checked.spec->check_program_line) {
+    auto check = [&](const std::string& line, int line_number,
+                     const std::string& what) {
+      std::string error = checked.spec->check_program_line(line);
+      if (!error.empty()) {
+        throw sched::ScheduleFileError(
+            absl::StrCat(at(line_number), ": ", what, ": ", error));
+      }
+    };
+    for (const auto& [key, value] : file.extra) {
+      if ((key == "setup" || key == "finale") && value != "-")
+        check(value, lines.of_key(key), key);
+    }
+    for (size_t t = 0; t < file.program.size(); ++t) {
+      check(file.program[t], lines.program + static_cast<int>(t),
+            absl::StrCat("program line ", t));
+    }
+  }
+  return checked;
 }
 
 // --shard K/N: 1 <= K <= N <= 10000.
@@ -158,19 +281,19 @@ void print_truth_table(const Registry& registry, std::ostream& out) {
 }
 
 void add_run_options(CLI::App* cmd, RunOptions& run) {
-  cmd->add_option("--runs", run.runs, "runs per case")
-      ->check(CLI::Range(1, 1000000));
-  cmd->add_option("--seed", run.seed, "seed of the first run");
+  add_number_option(cmd, "--runs", run.runs, 1, 1000000, "runs per case");
+  add_number_option(cmd, "--seed", run.seed, std::uint64_t{0},
+                    std::numeric_limits<std::uint64_t>::max(),
+                    "seed of the first run");
   cmd->add_flag("--jitter", run.jitter,
-                "random yields and sleeps at operation boundaries");
-  cmd->add_option("--pause-us", run.pause_us,
-                  "a slow reader's pause, in microseconds")
-      ->check(CLI::Range(0, 1000000));
-  cmd->add_option(
-         "--run-timeout-ms", run.run_timeout_ms,
-         "how long a run may make no progress before it counts as hung; "
-         "default 5000 stress, 30000 controlled")
-      ->check(CLI::Range(100, 3600000));
+                "stress mode: random yields and sleeps at operation "
+                "boundaries");
+  add_number_option(cmd, "--pause-us", run.pause_us, 0, 1000000,
+                    "stress mode: a slow reader's pause, in microseconds");
+  add_number_option(
+      cmd, "--run-timeout-ms", run.run_timeout_ms, 100, 3600000,
+      "how long a run may make no progress before it counts as hung; "
+      "default 5000 stress, 30000 controlled");
   cmd->add_option_function<std::string>(
       "--oracles",
       [&run](const std::string& list) {
@@ -188,13 +311,12 @@ void add_controlled_options(CLI::App* cmd, RunOptions& run) {
   cmd->add_option("--strategy", r.strategy,
                   "controlled mode: random, pct or dfs")
       ->check(CLI::IsMember({"random", "pct", "dfs"}));
-  cmd->add_option("--depth", r.depth,
-                  "pct: bug depth d (d-1 priority change points)")
-      ->check(CLI::Range(1, 100));
-  cmd->add_option("--preemptions", r.preemptions, "dfs: preemption bound")
-      ->check(CLI::Range(0, 100));
-  cmd->add_option("--budget", r.budget, "controlled mode: schedules to try")
-      ->check(CLI::Range(1, 100000000));
+  add_number_option(cmd, "--depth", r.depth, 1, 100,
+                    "pct: bug depth d (d-1 priority change points)");
+  add_number_option(cmd, "--preemptions", r.preemptions, 0, 100,
+                    "dfs: preemption bound");
+  add_number_option(cmd, "--budget", r.budget, 1, 100000000,
+                    "controlled mode: schedules to try");
   cmd->add_flag("--no-shrink{false}", r.shrink,
                 "report the first failing schedule as found");
 }
@@ -321,8 +443,8 @@ int run_cli(const Registry& registry, int argc, char** argv,
   gate->add_option("--mode", gate_mode, "stress, controlled or all");
   gate->add_option("--out", gate_options.out_dir,
                    "write results.json into this folder");
-  gate->add_option("--jobs,-j", gate_options.jobs, "cases run in parallel")
-      ->check(CLI::Range(1, 256));
+  add_number_option(gate, "--jobs,-j", gate_options.jobs, 1, 256,
+                    "cases run in parallel");
   gate->add_option("--subject", gate_options.subject_filter,
                    "only subjects containing this");
   gate->add_option("--scenario", gate_options.scenario_filter,
@@ -334,10 +456,9 @@ int run_cli(const Registry& registry, int argc, char** argv,
       },
       "run shard K of N (K/N): the cases at positions i with i % N == K-1 "
       "(racelab merge joins the shards' --out folders)");
-  gate->add_option("--controlled-runs", controlled_runs,
-                   "controlled mode: independent searches per case (each up to "
-                   "--budget schedules)")
-      ->check(CLI::Range(1, 1000));
+  add_number_option(gate, "--controlled-runs", controlled_runs, 1, 1000,
+                    "controlled mode: independent searches per case (each up "
+                    "to --budget schedules)");
   add_run_options(gate, gate_options.run);
   add_controlled_options(gate, gate_options.run);
 
@@ -359,14 +480,16 @@ int run_cli(const Registry& registry, int argc, char** argv,
   demo->add_option("name", demo_args, "anti-pattern (none: list them)");
 
   int child_run = 0;
+  int child_replay_fd = -1;
   CLI::App* child =
       app.add_subcommand("__child", "(internal) one run of a case");
   child->group("");
   child->add_option("--subject", subject)->required();
   child->add_option("--scenario", scenario)->required();
   child->add_option("--mode", mode_name);
-  child->add_option("--run", child_run);
-  child->add_option("--replay", run_options.replay_file);
+  add_number_option(child, "--run", child_run, 0, 1000000, "");
+  // The schedule to replay, on this descriptor (see run_in_child).
+  add_number_option(child, "--replay-fd", child_replay_fd, 3, 1023, "");
   add_run_options(child, run_options);
   add_controlled_options(child, run_options);
 
@@ -408,25 +531,31 @@ int run_cli(const Registry& registry, int argc, char** argv,
     if (*demo) return run_demo(registry, demo_args, std::cout);
     if (*child) {
       run_options.mode = parse_mode(mode_name);
-      if (!run_options.replay_file.empty())
-        load_replay(run_options.replay_file, run_options.request);
+      if (child_replay_fd >= 0) {
+        const std::string name = "the replayed schedule";
+        try {
+          load_replay(sched::parse_schedule(
+                          read_schedule_fd(child_replay_fd, name), name),
+                      run_options.request);
+        } catch (const std::exception& e) {
+          // The parent checked this schedule; tell it on the result channel,
+          // where an error is an input error and never a finding.
+          const std::string line = event_line("error", e.what()) + "\n";
+          if (::write(3, line.data(), line.size()) < 0) return kExitHarness;
+          return kExitUsage;
+        }
+      }
       return child_main(registry, subject, scenario, run_options, child_run);
     }
     if (*replay) {
-      sched::ScheduleFile file = read_schedule_file(replay_path);
-      check_case(registry, file.subject, file.scenario);
-      if (file.mode != "controlled") {
-        throw UsageError(
-            absl::StrCat(replay_path, ": mode '", file.mode,
-                         "' cannot be replayed (only controlled)"));
-      }
+      CheckedSchedule checked = read_replay_schedule(registry, replay_path);
+      const sched::ScheduleFile& file = checked.file;
       run_options.mode = Mode::kControlled;
       run_options.seed = file.seed;
       run_options.runs = 1;
-      run_options.replay_file = replay_path;
-      const CaseSpec* spec = registry.find_case(file.subject, file.scenario);
+      run_options.replay_schedule = std::move(checked.text);
       CaseResult result =
-          run_case(*spec,
+          run_case(*checked.spec,
                    registry.find_expectation(file.subject, file.scenario,
                                              Mode::kControlled),
                    run_options);
@@ -439,6 +568,9 @@ int run_cli(const Registry& registry, int argc, char** argv,
     }
     if (*run) {
       run_options.mode = parse_mode(mode_name);
+      check_flags_apply(*run, run_options.mode == Mode::kStress,
+                        run_options.mode == Mode::kControlled,
+                        run_options.request.strategy);
       // One search of up to --budget schedules, unless more are asked for.
       if (run_options.mode == Mode::kControlled && run->count("--runs") == 0)
         run_options.runs = 1;
@@ -521,6 +653,15 @@ int run_cli(const Registry& registry, int argc, char** argv,
         gate_options.modes = {Mode::kStress, Mode::kControlled};
       } else {
         gate_options.modes = {parse_mode(gate_mode)};
+      }
+      const bool stress = gate_options.modes.front() == Mode::kStress;
+      const bool controlled = gate_options.modes.back() == Mode::kControlled;
+      check_flags_apply(*gate, stress, controlled,
+                        gate_options.run.request.strategy);
+      if (!stress && gate->count("--runs") > 0) {
+        throw UsageError(
+            "--runs: applies to stress mode only; gate --mode controlled runs "
+            "each case --controlled-runs times");
       }
       gate_options.controlled_runs = controlled_runs;
       if (!built_with_tsan()) {

@@ -15,6 +15,7 @@
 #include "racelab/runner.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/sched/schedule_file.h"
+#include "schedule_source.h"
 
 #ifndef RACELAB_SOURCE_DIR
 #define RACELAB_SOURCE_DIR "."
@@ -362,7 +363,7 @@ int walk(const Registry& registry, const AntiPattern& p, std::ostream& out) {
         schedule_path.substr(0, schedule_path.size() - 9) + ".fixed.schedule";
     if (!write_schedule_file(result, p.fixed, fixed_path).empty()) {
       RunOptions options = controlled_options(Oracles{});
-      options.replay_file = fixed_path;
+      options.replay_schedule = read_schedule_source(fixed_path);
       try {
         CaseResult r = run_case(*fixed, nullptr, options);
         replayed = true;

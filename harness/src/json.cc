@@ -163,7 +163,10 @@ CaseResult case_result_from_json(const nlohmann::json& j) {
 }
 
 std::string event_line(const std::string& event, const std::string& message) {
-  return nlohmann::json{{"event", event}, {"message", message}}.dump();
+  // A message may quote the input; bytes that are not UTF-8 must not make
+  // the report itself fail.
+  return nlohmann::json{{"event", event}, {"message", message}}.dump(
+      -1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string run_done_line(const RunObservation& observation) {

@@ -22,6 +22,7 @@
 #include "racelab/json.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab_sanitizer_options.h"
+#include "schedule_source.h"
 
 extern char** environ;
 
@@ -40,6 +41,7 @@ constexpr int kGraceMs = 2000;
 int parent_silence_limit_ms(const RunOptions& options) {
   return 2 * options.effective_run_timeout_ms() + 10000;
 }
+constexpr int kReplayFd = 4;  // the child reads a replayed schedule here
 
 using Clock = std::chrono::steady_clock;
 
@@ -123,7 +125,8 @@ bool drain(int fd, std::string& out, size_t cap) {
       syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY | O_CLOEXEC));
   if (in < 0 || syscall(SYS_dup2, in, 0) < 0 ||
       syscall(SYS_dup2, log_fd, 1) < 0 || syscall(SYS_dup2, log_fd, 2) < 0 ||
-      syscall(SYS_dup2, result_fd, 3) < 0) {
+      syscall(SYS_dup2, result_fd, 3) < 0 ||
+      (replay_fd >= 0 && syscall(SYS_dup2, replay_fd, kReplayFd) < 0)) {
     int e = errno;
     syscall(SYS_write, error_fd, &e, sizeof e);
     syscall(SYS_exit_group, 127);
@@ -136,11 +139,12 @@ bool drain(int fd, std::string& out, size_t cap) {
 }
 
 // Starts argv[0] as a child whose stdout and stderr go to `log_fd` and whose
-// file descriptor 3 is `result_fd`; stdin is /dev/null. Unlike posix_spawn,
+// file descriptor 3 is `result_fd` (and 4 `replay_fd`, unless it is -1);
+// stdin is /dev/null. Unlike posix_spawn,
 // the child gets its death signal before exec (see exec_child). Throws when
 // the program cannot be started.
 pid_t spawn_child(char* const* argv, char* const* envp, int log_fd,
-                  int result_fd) {
+                  int result_fd, int replay_fd) {
   int error_pipe[2];
   if (pipe2(error_pipe, O_CLOEXEC) != 0)
     throw std::runtime_error(absl::StrCat("pipe: ", std::strerror(errno)));
@@ -149,7 +153,8 @@ pid_t spawn_child(char* const* argv, char* const* envp, int log_fd,
   // stops the world of a TSan process) is not needed.
   const long pid = syscall(SYS_fork);
   if (pid == 0) {
-    exec_child(argv, envp, parent, log_fd, result_fd, error_pipe[1]);
+    exec_child(argv, envp, parent, log_fd, result_fd, replay_fd,
+               error_pipe[1]);
   }
   ::close(error_pipe[1]);
   if (pid < 0) {
@@ -244,9 +249,9 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
       args.push_back(std::move(a));
     }
     if (!r.shrink) args.push_back("--no-shrink");
-    if (!options.replay_file.empty()) {
-      args.push_back("--replay");
-      args.push_back(options.replay_file);
+    if (!options.replay_schedule.empty()) {
+      args.push_back("--replay-fd");
+      args.push_back(std::to_string(kReplayFd));
     }
   }
   args.push_back("--oracles");
@@ -254,14 +259,21 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
   std::vector<std::string> env = child_environment(options);
   std::vector<char*> argv = c_strings(args), envp = c_strings(env);
 
+  // A replay's schedule, as the parent read it, on descriptor kReplayFd.
+  const int replay_fd = options.replay_schedule.empty()
+                            ? -1
+                            : schedule_memfd(options.replay_schedule);
   pid_t pid = -1;
   try {
-    pid = spawn_child(argv.data(), envp.data(), log_pipe[1], result_pipe[1]);
+    pid = spawn_child(argv.data(), envp.data(), log_pipe[1], result_pipe[1],
+                      replay_fd);
   } catch (...) {
-    for (int fd : {result_pipe[0], result_pipe[1], log_pipe[0], log_pipe[1]})
-      ::close(fd);
+    for (int fd : {result_pipe[0], result_pipe[1], log_pipe[0], log_pipe[1],
+                   replay_fd})
+      if (fd >= 0) ::close(fd);
     throw;
   }
+  if (replay_fd >= 0) ::close(replay_fd);
   ::close(result_pipe[1]);
   ::close(log_pipe[1]);
   // An interrupted command stops every child it knows of; one spawned while

@@ -7,11 +7,14 @@
 #include <spawn.h>
 #include <sys/file.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -108,18 +111,108 @@ constexpr bool kAsanBuild = false;
 const std::string kRacelab = RACELAB_BINARY;
 const std::string kFixture = RACELAB_FIXTURE_BINARY;
 
+// `text` quoted for the shell.
+std::string shell_quote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+// A command line run by bash (for <(...) and redirections) under a time
+// limit: a command that hangs ends with status 124 instead of stalling the
+// suite.
+std::string in_bash(const std::string& command) {
+  return "timeout 120 bash -c " + shell_quote(command);
+}
+
 struct BadInput {
-  std::string args;
+  std::string args;  // bash syntax; @DIR@ is the folder of bad files below
   std::string mentions;
 };
 
-class CliRejectsBadInput : public ::testing::TestWithParam<BadInput> {};
+// A valid hand-written schedule of a case that every build has.
+const char kHandSchedule[] =
+    "racelab-schedule 1\n"
+    "subject checkpoint/mutex\n"
+    "scenario same_session_first_commit\n"
+    "mode controlled\n"
+    "strategy pct\n"
+    "seed 7\n"
+    "setup -\n"
+    "finale index(s0)\n"
+    "program 2\n"
+    "commit(s0,p0)\n"
+    "commit(s0,p1)\n"
+    "decisions 0\n"
+    "end\n";
 
+// kHandSchedule with `from` replaced by `to`.
+std::string hand_schedule_with(const std::string& from, const std::string& to) {
+  std::string text = kHandSchedule;
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+class CliRejectsBadInput : public ::testing::TestWithParam<BadInput> {
+ protected:
+  // The bad files the cases name: schedules with faults in their content,
+  // a file past the size limit, a FIFO nobody writes to.
+  static void SetUpTestSuite() {
+    dir_ = new fs::path(fresh_dir("bad_input"));
+    fs::create_directories(*dir_);
+    auto write = [](const std::string& name, const std::string& text) {
+      std::ofstream(*dir_ / name, std::ios::binary) << text;
+    };
+    write("utf8_program.schedule",
+          hand_schedule_with("commit(s0,p1)", "commit(s0,p\xff)"));
+    write("utf8_value.schedule",
+          hand_schedule_with("finale index(s0)", "finale index(s\xc0\xaf)"));
+    write("operation.schedule",
+          hand_schedule_with("commit(s0,p1)", "frobnicate(s0)"));
+    write("setup.schedule", hand_schedule_with("setup -", "setup nope()"));
+    write("subject.schedule", hand_schedule_with("checkpoint/mutex", "nope/x"));
+    write("scenario.schedule",
+          hand_schedule_with("same_session_first_commit", "nope_scenario"));
+    write("family.schedule",
+          hand_schedule_with("same_session_first_commit", "seed_slow_reader"));
+    write("mode.schedule", hand_schedule_with("mode controlled", "mode fuzz"));
+    // 100 MB, sparse: refused by its size, never read.
+    std::ofstream(*dir_ / "huge.schedule").close();
+    fs::resize_file(*dir_ / "huge.schedule", 100'000'000);
+    fs::path fifo = *dir_ / "fifo";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  }
+  static void TearDownTestSuite() {
+    fs::remove_all(*dir_);
+    delete dir_;
+  }
+  static std::string expand(std::string text) {
+    for (size_t at; (at = text.find("@DIR@")) != std::string::npos;)
+      text.replace(at, 5, dir_->string());
+    return text;
+  }
+
+  static fs::path* dir_;
+};
+
+fs::path* CliRejectsBadInput::dir_ = nullptr;
+
+// Exit 2, one line on stderr naming the input, nothing on stdout (so no case
+// ran and no finding was reported).
 TEST_P(CliRejectsBadInput, OneLineAndExitTwo) {
-  Output o = run(kRacelab + " " + GetParam().args);
+  Output o = run(in_bash(kRacelab + " " + expand(GetParam().args)));
   EXPECT_EQ(o.status, 2) << o.err;
   EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
-  EXPECT_NE(o.err.find(GetParam().mentions), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find(expand(GetParam().mentions)), std::string::npos)
+      << o.err;
   EXPECT_TRUE(o.out.empty()) << o.out;
 }
 
@@ -142,7 +235,135 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
                  "--out /dev/null",
                  "/dev/null"},
-        BadInput{"frobnicate", "frobnicate"}));
+        BadInput{"frobnicate", "frobnicate"},
+        // Numbers: CLI11 alone would saturate, wrap or read hexadecimal.
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--seed 99999999999999999999",
+                 "--seed: '99999999999999999999' is not a whole number"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--seed -1",
+                 "--seed: '-1' is not a whole number"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--seed 0x10",
+                 "--seed: '0x10'"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--runs 99999999999999999999",
+                 "--runs: '99999999999999999999'"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--runs -1",
+                 "--runs: '-1'"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--pause-us -1",
+                 "--pause-us: '-1'"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--run-timeout-ms 4294967396",
+                 "--run-timeout-ms: '4294967396'"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--mode controlled --budget 18446744073709551617",
+                 "--budget: '18446744073709551617'"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--mode controlled --depth -1",
+                 "--depth: '-1'"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--mode controlled --strategy dfs --preemptions 4294967296",
+                 "--preemptions: '4294967296'"},
+        BadInput{"gate --jobs 99999999999999999999", "--jobs: '9999"},
+        BadInput{"gate -j -1", "--jobs: '-1'"},
+        BadInput{"gate --mode controlled --controlled-runs -1",
+                 "--controlled-runs: '-1'"},
+        BadInput{"gate --seed 18446744073709551616", "--seed: '1844"},
+        BadInput{"__child --subject state/snapshot --scenario "
+                 "seed_slow_reader --seed -1",
+                 "--seed: '-1'"},
+        BadInput{"__child --subject state/snapshot --scenario "
+                 "seed_slow_reader --run 99999999999999999999",
+                 "--run: '9999"},
+        // Flags that do not apply to the mode or strategy that runs.
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--strategy pct",
+                 "--strategy: applies to controlled mode only"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--depth 2",
+                 "--depth: applies to controlled mode only"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--preemptions 1",
+                 "--preemptions: applies to controlled mode only"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--budget 10",
+                 "--budget: applies to controlled mode only"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--no-shrink",
+                 "--no-shrink: applies to controlled mode only"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--mode controlled --strategy random --depth 2",
+                 "--depth: applies to --strategy pct only"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--mode controlled --preemptions 1",
+                 "--preemptions: applies to --strategy dfs only"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--mode controlled --jitter",
+                 "--jitter: applies to stress mode only"},
+        BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
+                 "--mode controlled --pause-us 10",
+                 "--pause-us: applies to stress mode only"},
+        BadInput{"gate --strategy dfs", "--strategy: applies to controlled"},
+        BadInput{"gate --mode stress --controlled-runs 2",
+                 "--controlled-runs: applies to controlled"},
+        BadInput{"gate --mode controlled --jitter", "--jitter: applies to"},
+        BadInput{"gate --mode controlled --runs 3", "--runs: applies to"},
+        BadInput{"gate --mode all --strategy random --depth 2",
+                 "--depth: applies to --strategy pct only"},
+        // Schedule files: read once, by the parent, before any run.
+        BadInput{"replay @DIR@/utf8_program.schedule",
+                 "@DIR@/utf8_program.schedule:11: program line 1 is not valid "
+                 "UTF-8 (byte 0xff at column 12)"},
+        BadInput{"replay @DIR@/utf8_value.schedule",
+                 "utf8_value.schedule:8: value of 'finale' is not valid UTF-8"},
+        BadInput{"replay @DIR@/operation.schedule",
+                 "operation.schedule:11: program line 1: 'frobnicate(s0)' is "
+                 "not a checkpoint operation"},
+        BadInput{"replay @DIR@/setup.schedule",
+                 "setup.schedule:7: setup: 'nope()' is not a checkpoint"},
+        BadInput{"replay @DIR@/subject.schedule",
+                 "subject.schedule:2: unknown subject 'nope/x'"},
+        BadInput{"replay @DIR@/scenario.schedule",
+                 "scenario.schedule:3: unknown scenario 'nope_scenario'"},
+        BadInput{"replay @DIR@/family.schedule", "does not apply"},
+        BadInput{"replay @DIR@/mode.schedule",
+                 "mode.schedule:4: mode 'fuzz' cannot be replayed"},
+        BadInput{"replay @DIR@/huge.schedule",
+                 "huge.schedule: schedule file larger than the 4 MiB limit"},
+        BadInput{"replay <(head -c 100000000 /dev/zero)",
+                 "schedule file larger than the 4 MiB limit"},
+        BadInput{"replay /dev/zero", "/dev/zero: is a character device"},
+        BadInput{"replay /dev/stdin < /dev/zero",
+                 "/dev/stdin: is a character device"},
+        BadInput{"replay @DIR@/fifo",
+                 "fifo: nothing to read (a pipe or FIFO with no writer)"},
+        BadInput{"replay <(true)", "with no writer"},
+        BadInput{"replay @DIR@", "@DIR@: is a directory"},
+        BadInput{"replay @DIR@/no-such-file", "No such file or directory"}));
+
+// Reading from an endless device through a pipe stops at the size limit: the
+// memory of the whole command stays small.
+TEST(Cli, EndlessScheduleInputKeepsMemoryBounded) {
+  const std::string command =
+      in_bash(kRacelab + " replay <(cat /dev/zero) 2>/dev/null");
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  rusage usage{};
+  ASSERT_EQ(wait4(pid, &status, 0, &usage), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  // ru_maxrss (KiB): the largest of the command and the processes it waited
+  // for. The 4 MiB limit plus the runtime stays far below this.
+  EXPECT_LT(usage.ru_maxrss, 256 * 1024);
+}
 
 TEST(Cli, GateRejectsBadInput) {
   REQUIRE_TSAN_BUILD();
@@ -391,6 +612,25 @@ TEST_F(Replay, SameTraceByteForByteAndSameVerdict) {
     Output again = run(kRacelab + " replay " + schedule_.string());
     EXPECT_EQ(again.status, first.status);
     ASSERT_EQ(again.out, first.out) << "replay " << i << " differs";
+  }
+}
+
+// A schedule read from standard input or a process substitution replays like
+// the file itself: the parent reads it once and hands the text to the run.
+TEST_F(Replay, FromStdinAndProcessSubstitutionLikeFromTheFile) {
+  Output file = run(kRacelab + " replay " + schedule_.string());
+  ASSERT_EQ(file.status, 0) << file.out << file.err;
+  auto trace = [](const std::string& out) {
+    return out.substr(out.find('\n'));  // the first line names the path
+  };
+  for (const std::string& command :
+       {kRacelab + " replay /dev/stdin < " + schedule_.string(),
+        "cat " + schedule_.string() + " | " + kRacelab + " replay /dev/stdin",
+        kRacelab + " replay <(cat " + schedule_.string() + ")"}) {
+    Output piped = run(in_bash(command));
+    EXPECT_EQ(piped.status, 0) << command << "\n" << piped.out << piped.err;
+    EXPECT_EQ(trace(piped.out), trace(file.out)) << command;
+    EXPECT_EQ(piped.out.find("crash"), std::string::npos) << piped.out;
   }
 }
 

@@ -209,6 +209,75 @@ TEST(ScheduleFileTest, RejectsTrailingGarbageAndCarriageReturns) {
             "line endings are not supported)");
 }
 
+// Program lines and values reach the run as JSON strings: they must be
+// UTF-8, and a byte that is not is named with its line and column.
+TEST(ScheduleFileTest, RejectsTextThatIsNotUtf8) {
+  EXPECT_EQ(error_of(sample_with("set(k2,v2)", "set(k2,v\xff)")),
+            "bad.schedule:10: program line 0 is not valid UTF-8 (byte 0xff at "
+            "column 20)");
+  EXPECT_EQ(error_of(sample_with("all()", "all(\xc0\xaf)")),  // overlong '/'
+            "bad.schedule:12: program line 2 is not valid UTF-8 (byte 0xc0 at "
+            "column 5)");
+  EXPECT_EQ(error_of(sample_with("all()", "\xed\xa0\x80")),  // a surrogate
+            "bad.schedule:12: program line 2 is not valid UTF-8 (byte 0xed at "
+            "column 1)");
+  EXPECT_EQ(error_of(sample_with("all()", "\xf4\x90\x80\x80")),  // > U+10FFFF
+            "bad.schedule:12: program line 2 is not valid UTF-8 (byte 0xf4 at "
+            "column 1)");
+  EXPECT_EQ(error_of(sample_with("all()", "all()\xe2\x82")),  // cut short
+            "bad.schedule:12: program line 2 is not valid UTF-8 (byte 0xe2 at "
+            "column 6)");
+  EXPECT_EQ(error_of(sample_with("\n\nall()", "\n\x80\nall()")),
+            "bad.schedule:11: program line 1 is not valid UTF-8 (byte 0x80 at "
+            "column 1)");
+  EXPECT_EQ(error_of(sample_with("depth 3", "depth 3\xfe")),
+            "bad.schedule:7: value of 'depth' is not valid UTF-8 (byte 0xfe at "
+            "column 8)");
+  // The excerpt of a bad header line stays ASCII (it may end up in JSON).
+  EXPECT_EQ(error_of(sample_with("depth 3", "D\xffpth 3")),
+            "bad.schedule:7: bad header line 'D?pth 3' (expected 'key value', "
+            "key in [a-z][a-z0-9_.-]*)");
+}
+
+TEST(ScheduleFileTest, AcceptsUtf8Text) {
+  ScheduleFile file = sample_file();
+  file.program[1] = "set(caf\xc3\xa9,\xe2\x82\xac) set(\xf0\x9f\x98\x80,x)";
+  file.extra.push_back({"note2",
+                        "\xc3\xbc"
+                        "ber"});
+  EXPECT_EQ(parse_schedule(write_schedule(file), "u"), file);
+}
+
+// A schedule is a few KiB: past 4 MiB the file is refused as a whole, before
+// anything in it is looked at.
+TEST(ScheduleFileTest, RejectsFilesLargerThanTheLimit) {
+  EXPECT_EQ(ScheduleFile::kMaxBytes, 4u << 20);
+  std::string huge(ScheduleFile::kMaxBytes + 1, 'x');
+  EXPECT_EQ(error_of(huge),
+            "bad.schedule: schedule file larger than the 4 MiB limit");
+  // At the limit exactly, a valid file parses: pad one program line.
+  ScheduleFile file = sample_file();
+  const std::size_t size = write_schedule(file).size();
+  file.program[1].assign(ScheduleFile::kMaxBytes - size, 'p');
+  const std::string text = write_schedule(file);
+  ASSERT_EQ(text.size(), ScheduleFile::kMaxBytes);
+  EXPECT_EQ(parse_schedule(text, "limit"), file);
+  file.program[1] += 'p';
+  EXPECT_THROW(write_schedule(file), std::invalid_argument);
+}
+
+// The parser tells where each key and the program are, for messages about
+// the content (an operation the family does not know).
+TEST(ScheduleFileTest, ReportsWhereKeysAndProgramLinesAre) {
+  ScheduleFileLines lines;
+  parse_schedule(kSampleText, "x", &lines);
+  EXPECT_EQ(lines.of_key("subject"), 2);
+  EXPECT_EQ(lines.of_key("seed"), 6);
+  EXPECT_EQ(lines.of_key("note"), 8);
+  EXPECT_EQ(lines.of_key("absent"), 0);
+  EXPECT_EQ(lines.program, 10);
+}
+
 TEST(ScheduleFileTest, WriterRefusesWhatItCannotWriteFaithfully) {
   ScheduleFile file = sample_file();
   file.subject = "";
@@ -228,6 +297,12 @@ TEST(ScheduleFileTest, WriterRefusesWhatItCannotWriteFaithfully) {
   file = sample_file();
   file.program.clear();
   file.decisions.clear();
+  EXPECT_THROW(write_schedule(file), std::invalid_argument);
+  file = sample_file();
+  file.program[0] = "set(k\xff,v)";
+  EXPECT_THROW(write_schedule(file), std::invalid_argument);
+  file = sample_file();
+  file.extra.push_back({"note2", "\xc0\xaf"});
   EXPECT_THROW(write_schedule(file), std::invalid_argument);
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "racelab/finding.h"
@@ -89,6 +90,11 @@ struct CaseSpec {
   std::string scenario;  // "seed_concurrent_sessions"
   std::function<RunObservation(const RunRequest&)> run;
   std::vector<Mode> modes = {Mode::kStress, Mode::kControlled};
+  // Checks one line of a recorded program (setup, a thread or the finale)
+  // before a replay starts: empty when every operation on it is one of the
+  // family's, else what is wrong. Unset: lines are checked by the run only.
+  std::function<std::string(std::string_view line)> check_program_line =
+      nullptr;
 
   bool runs_in(Mode mode) const {
     for (Mode m : modes) {

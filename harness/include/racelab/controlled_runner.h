@@ -13,6 +13,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "racelab/case.h"
@@ -92,6 +93,23 @@ std::vector<std::string> encode_program(
   return lines;
 }
 
+// Why `text` is not an operation of family F.
+template <class F>
+std::string not_an_operation(std::string_view text) {
+  return "'" + std::string(text) + "' is not a " + std::string(F::kName) +
+         " operation";
+}
+
+// Empty when every operation of a program line parses; else what is wrong
+// with the first that does not (CaseSpec::check_program_line).
+template <class F>
+std::string program_line_error(std::string_view line) {
+  for (const std::string& text : split_program_line(line)) {
+    if (!F::parse(text)) return not_an_operation<F>(text);
+  }
+  return "";
+}
+
 // Throws InputError naming the first operation that does not parse.
 template <class F>
 Program<typename F::Op> decode_program(const std::vector<std::string>& lines) {
@@ -103,10 +121,7 @@ Program<typename F::Op> decode_program(const std::vector<std::string>& lines) {
     std::vector<typename F::Op> ops;
     for (const std::string& text : split_program_line(line)) {
       std::optional<typename F::Op> op = F::parse(text);
-      if (!op) {
-        throw InputError("'" + text + "' is not a " + std::string(F::kName) +
-                         " operation");
-      }
+      if (!op) throw InputError(not_an_operation<F>(text));
       ops.push_back(std::move(*op));
     }
     return ops;

@@ -45,8 +45,9 @@ struct RunOptions {
   // Controlled mode: strategy, depth, preemption bound, budget, replay.
   RunRequest request;
   std::string save_schedule;  // write the failing schedule here (run, replay)
-  std::string replay_file;    // controlled mode: replay this schedule file  //
-                              // the child's watchdog; the parent allows more
+  // Controlled mode: replay this schedule, the text of a schedule file that
+  // the parent has read and checked (the child gets the text, not a path).
+  std::string replay_schedule;
   std::string self_exe = "/proc/self/exe";
 };
 

@@ -35,6 +35,54 @@ bool is_printable_value(std::string_view value) {
   });
 }
 
+// The offset of the first byte that is not part of a well-formed UTF-8
+// sequence (RFC 3629: no overlong forms, no surrogates, nothing above
+// U+10FFFF), or nullopt when all of `text` is UTF-8. Program lines and values
+// travel to the run as JSON strings, which must be UTF-8.
+std::optional<std::size_t> first_invalid_utf8(std::string_view text) {
+  const auto byte = [&](std::size_t i) {
+    return static_cast<unsigned char>(text[i]);
+  };
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const unsigned char lead = byte(i);
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t length = 0;
+    unsigned char low = 0x80, high = 0xBF;  // range of the second byte
+    if (lead >= 0xC2 && lead <= 0xDF) {
+      length = 2;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      length = 3;
+      if (lead == 0xE0) low = 0xA0;   // overlong
+      if (lead == 0xED) high = 0x9F;  // surrogates
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      length = 4;
+      if (lead == 0xF0) low = 0x90;   // overlong
+      if (lead == 0xF4) high = 0x8F;  // above U+10FFFF
+    } else {
+      return i;
+    }
+    if (i + length > text.size()) return i;
+    if (byte(i + 1) < low || byte(i + 1) > high) return i;
+    for (std::size_t k = 2; k < length; ++k) {
+      if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return i;
+    }
+    i += length;
+  }
+  return std::nullopt;
+}
+
+// " (byte 0xff at column 12)": where `text` stops being UTF-8.
+std::string describe_invalid_utf8(std::string_view text, std::size_t at) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  const auto b = static_cast<unsigned char>(text[at]);
+  return std::string(" (byte 0x") + kHex[b >> 4] + kHex[b & 0xF] +
+         " at column " + std::to_string(at + 1) + ")";
+}
+
 // A decimal without sign or leading '+'; nullopt when not one or too large.
 template <class Integer>
 std::optional<Integer> parse_decimal(std::string_view text) {
@@ -52,11 +100,13 @@ std::optional<Integer> parse_decimal(std::string_view text) {
   return value;
 }
 
-// Shows a piece of the input in an error message: printable, short.
+// Shows a piece of the input in an error message: printable ASCII, short
+// (the message may end up in JSON, which needs UTF-8).
 std::string excerpt(std::string_view text) {
   std::string out;
   for (char c : text.substr(0, 40)) {
-    out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) ? '?' : c;
+    const auto b = static_cast<unsigned char>(c);
+    out += (b < 0x20 || b >= 0x7F) ? '?' : c;
   }
   if (text.size() > 40) out += "...";
   return out;
@@ -64,8 +114,9 @@ std::string excerpt(std::string_view text) {
 
 class Parser {
  public:
-  Parser(std::string_view text, std::string_view source)
-      : text_(text), source_(source) {}
+  Parser(std::string_view text, std::string_view source,
+         ScheduleFileLines* lines)
+      : text_(text), source_(source), lines_(lines) {}
 
   ScheduleFile parse();
 
@@ -101,12 +152,17 @@ class Parser {
 
   std::string_view text_;
   std::string_view source_;
+  ScheduleFileLines* lines_;  // may be null
   std::size_t position_ = 0;
   int line_number_ = 0;
 };
 
 ScheduleFile Parser::parse() {
   ScheduleFile file;
+  if (text_.size() > ScheduleFile::kMaxBytes) {
+    throw ScheduleFileError(std::string(source_) +
+                            ": schedule file larger than the 4 MiB limit");
+  }
   if (text_.empty()) fail_at(1, "empty file (expected 'racelab-schedule 1')");
 
   // Magic and version.
@@ -154,6 +210,10 @@ ScheduleFile Parser::parse() {
     const std::string_view value = line->substr(separator + 1);
     if (!is_printable_value(value)) {
       fail("value of '" + std::string(key) + "' has a control character");
+    }
+    if (std::optional<std::size_t> bad = first_invalid_utf8(value)) {
+      fail("value of '" + std::string(key) + "' is not valid UTF-8" +
+           describe_invalid_utf8(*line, separator + 1 + *bad));
     }
     auto seen = std::find(keys.begin(), keys.end(), key);
     if (seen != keys.end()) {
@@ -209,6 +269,10 @@ ScheduleFile Parser::parse() {
     }
     if (line->find('\r') != std::string_view::npos) {
       fail("carriage return in program line " + std::to_string(t));
+    }
+    if (std::optional<std::size_t> bad = first_invalid_utf8(*line)) {
+      fail("program line " + std::to_string(t) + " is not valid UTF-8" +
+           describe_invalid_utf8(*line, *bad));
     }
     file.program.emplace_back(*line);
   }
@@ -282,6 +346,12 @@ ScheduleFile Parser::parse() {
     ++line_number_;
     fail("trailing garbage after 'end'");
   }
+  if (lines_ != nullptr) {
+    lines_->keys.clear();
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      lines_->keys.emplace_back(keys[i], key_lines[i]);
+    lines_->program = program_line + 1;
+  }
   return file;
 }
 
@@ -294,6 +364,10 @@ void check_value(std::string_view key, std::string_view value) {
     throw std::invalid_argument("schedule file: the value of '" +
                                 std::string(key) +
                                 "' has a newline or control character");
+  }
+  if (first_invalid_utf8(value)) {
+    throw std::invalid_argument("schedule file: the value of '" +
+                                std::string(key) + "' is not valid UTF-8");
   }
 }
 
@@ -328,6 +402,10 @@ std::string write_schedule(const ScheduleFile& file) {
       throw std::invalid_argument(
           "schedule file: a program line contains a newline");
     }
+    if (first_invalid_utf8(line)) {
+      throw std::invalid_argument(
+          "schedule file: a program line is not valid UTF-8");
+    }
   }
   const int threads = static_cast<int>(file.program.size());
   for (int decision : file.decisions) {
@@ -356,12 +434,23 @@ std::string write_schedule(const ScheduleFile& file) {
     out += line_end ? '\n' : ' ';
   }
   out += "end\n";
+  if (out.size() > ScheduleFile::kMaxBytes) {
+    throw std::invalid_argument(
+        "schedule file: larger than the 4 MiB limit of the format");
+  }
   return out;
 }
 
-ScheduleFile parse_schedule(std::string_view text,
-                            std::string_view source_name) {
-  return Parser(text, source_name).parse();
+int ScheduleFileLines::of_key(std::string_view key) const {
+  for (const auto& [k, line] : keys) {
+    if (k == key) return line;
+  }
+  return 0;
+}
+
+ScheduleFile parse_schedule(std::string_view text, std::string_view source_name,
+                            ScheduleFileLines* lines) {
+  return Parser(text, source_name, lines).parse();
 }
 
 }  // namespace racelab::sched

@@ -20,14 +20,18 @@
 // Header keys match [a-z][a-z0-9_.-]*, appear once each and may come in any
 // order; subject, scenario, mode, strategy and seed are required; `program`,
 // `decisions` and `end` are not keys. A value is everything after the first
-// space: non-empty, printable, and it may contain spaces. Program lines are
-// stored verbatim (any bytes but '\n' and '\r', may be empty). Nothing may
-// follow `end` but its newline. parse_schedule() checks all of this and
-// throws ScheduleFileError with a one-line message "<source>:<line>: <what is
-// wrong>"; it never crashes, whatever the input.
+// space: non-empty, printable, valid UTF-8, and it may contain spaces.
+// Program lines are stored verbatim (valid UTF-8, anything but '\n' and '\r',
+// may be empty). Nothing may follow `end` but its newline. A file is at most
+// ScheduleFile::kMaxBytes (4 MiB) long; readers stop at that limit instead of
+// reading on. parse_schedule() checks all of this and throws
+// ScheduleFileError with a one-line message "<source>:<line>: <what is
+// wrong>" ("<source>: schedule file larger than the 4 MiB limit" for the
+// size); it never crashes, whatever the input.
 #ifndef RACELAB_SCHED_SCHEDULE_FILE_H_
 #define RACELAB_SCHED_SCHEDULE_FILE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -45,6 +49,8 @@ class ScheduleFileError : public std::runtime_error {
 struct ScheduleFile {
   static constexpr int kVersion = 1;
   static constexpr int kMaxThreads = 1024;
+  // The largest file accepted, in bytes (a real schedule is a few KiB).
+  static constexpr std::size_t kMaxBytes = std::size_t{4} << 20;
 
   std::string subject;   // "state/unlock_during_iteration"
   std::string scenario;  // "iterate_while_set"
@@ -60,12 +66,24 @@ struct ScheduleFile {
 
 // The file's text. Throws std::invalid_argument when `file` cannot be written
 // faithfully (empty required value, bad or duplicate key, newline in a value
-// or program line, no program, a decision out of range).
+// or program line, text that is not UTF-8, no program, a decision out of
+// range, more than kMaxBytes).
 std::string write_schedule(const ScheduleFile& file);
 
+// Where the parts of a parsed file are, for messages about their content
+// (for example an operation the case's family does not know).
+struct ScheduleFileLines {
+  std::vector<std::pair<std::string, int>> keys;  // header key -> line number
+  int program = 0;  // the line number of program line 0 (thread 0)
+  // The line of header key `key`, 0 when the file has no such key.
+  int of_key(std::string_view key) const;
+};
+
 // Parses and validates `text`; `source_name` (a path) prefixes error messages.
-ScheduleFile parse_schedule(std::string_view text,
-                            std::string_view source_name);
+// When `lines` is given, it receives where the header keys and the program
+// lines are.
+ScheduleFile parse_schedule(std::string_view text, std::string_view source_name,
+                            ScheduleFileLines* lines = nullptr);
 
 }  // namespace racelab::sched
 
