@@ -119,22 +119,29 @@ MinimalFailure minimize_failure(const ProgramRunner& run,
       // The program shrink's first rerun (the shrunk schedule on the whole
       // program) fixes the failure every later rerun must show.
       std::optional<FailureSignature> reference;
-      const sched::ProgramShrinkResult smaller = sched::shrink_program(
-          to_shrink_program(lines), decisions,
-          [&](const sched::ShrinkProgram& candidate, sched::Strategy& strategy,
-              sched::RunResult& rerun) {
-            ScheduleOutcome outcome = run(to_lines(candidate), strategy);
-            rerun = std::move(outcome.run);
-            FailureSignature signature = signature_of(outcome.findings);
-            if (!reference) reference = signature;
-            return !signature.empty() && signature == *reference;
-          },
-          kProgramShrinkRuns, kScheduleReshrinkRuns);
-      result.reruns += smaller.runs;
-      if (smaller.reproduced) {
-        lines = to_lines(smaller.program);
-        decisions = smaller.decisions;
+      int runs = 0;
+      try {
+        const sched::ProgramShrinkResult smaller = sched::shrink_program(
+            to_shrink_program(lines), decisions,
+            [&](const sched::ShrinkProgram& candidate,
+                sched::Strategy& strategy, sched::RunResult& rerun) {
+              ++runs;
+              ScheduleOutcome outcome = run(to_lines(candidate), strategy);
+              rerun = std::move(outcome.run);
+              FailureSignature signature = signature_of(outcome.findings);
+              if (!reference) reference = signature;
+              return !signature.empty() && signature == *reference;
+            },
+            kProgramShrinkRuns, kScheduleReshrinkRuns);
+        if (smaller.reproduced) {
+          lines = to_lines(smaller.program);
+          decisions = smaller.decisions;
+        }
+      } catch (const InputError&) {
+        // A smaller program's text does not parse back (a family whose
+        // describe() and parse() disagree): keep the program as found.
       }
+      result.reruns += runs;
     }
   }
   sched::ReplayStrategy replay(decisions, sched::ReplayMode::kLenient);
@@ -185,12 +192,15 @@ RunObservation explore(const ScheduleRunner& run_schedule,
       continue;
     }
     obs.first_failing = i;
+    // The program as found reruns from its seed, as the search ran it.
+    const std::vector<std::string> found = encode(program_seed);
     MinimalFailure minimal = minimize_failure(
         [&](const std::vector<std::string>& program, sched::Strategy& rerun) {
           heartbeat();
-          return run_schedule(program_seed, &program, rerun);
+          return run_schedule(program_seed,
+                              program == found ? nullptr : &program, rerun);
         },
-        encode(program_seed), std::move(outcome), request.shrink);
+        found, std::move(outcome), request.shrink);
     obs.findings = std::move(minimal.outcome.findings);
     obs.schedule = record(std::move(minimal.program), minimal.outcome.run);
     record_trace(minimal.outcome.run, obs);

@@ -253,14 +253,16 @@ CheckResult check_controlled(StoreFactory<F> factory,
     // result once more, so its trace and findings are what a later replay
     // shows.
     const std::vector<Finding> first_findings = outcome.findings;
+    const std::vector<std::string> found = encode_program<F>(program);
     controlled_internal::MinimalFailure minimal =
         controlled_internal::minimize_failure(
             [&](const std::vector<std::string>& lines, sched::Strategy& rerun) {
-              return one_schedule<F>(scenario, factory,
-                                     decode_program<F>(lines), options.oracles,
-                                     scheduler, rerun);
+              return one_schedule<F>(
+                  scenario, factory,
+                  lines == found ? program : decode_program<F>(lines),
+                  options.oracles, scheduler, rerun);
             },
-            encode_program<F>(program), std::move(outcome), options.shrink);
+            found, std::move(outcome), options.shrink);
     controlled_internal::ScheduleOutcome& final_run = minimal.outcome;
     // TSan reports each racing pair once per process: keep the first run's.
     merge_kinds(final_run.findings, first_findings);

@@ -243,13 +243,16 @@ ProgramShrinkResult shrink_program(const ShrinkProgram& failing,
 
   preemption_runs = std::clamp(preemption_runs, 0, max_runs);
   const int removal_runs = max_runs - preemption_runs;
-  // Reruns `candidate` on `schedule`; keeps it when it still fails.
+  // Reruns `candidate` on `schedule`; keeps it when it still fails, with no
+  // more scheduling decisions than before (a smaller program whose failing
+  // run got longer would show a longer trace).
   auto attempt = [&](ShrinkProgram candidate, std::vector<int> schedule) {
     if (result.runs >= removal_runs) return false;
     ReplayStrategy replay(std::move(schedule), ReplayMode::kLenient);
     RunResult run;
     ++result.runs;
     if (!fails(candidate, replay, run)) return false;
+    if (run.decisions.size() > best.decisions.size()) return false;
     result.program = std::move(candidate);
     best = std::move(run);
     return true;

@@ -93,10 +93,11 @@ std::vector<int> without_operations(const std::vector<int>& decisions,
 // first, halving down to one, the last run of each size first; then the same
 // for the setup and finale operations. Each removal reruns the case once, on
 // the schedule without the removed turns (without_thread,
-// without_operations, a lenient replay). A program keeps at least one thread
-// and every thread at least one operation. At most `max_runs` reruns in all:
-// removals stop when only `preemption_runs` are left, which the last
-// preemption shrink may use.
+// without_operations, a lenient replay), and is kept when that rerun fails
+// with no more scheduling decisions than the one before. A program keeps at
+// least one thread and every thread at least one operation. At most
+// `max_runs` reruns in all: removals stop when only `preemption_runs` are
+// left, which the last preemption shrink may use.
 ProgramShrinkResult shrink_program(const ShrinkProgram& failing,
                                    const std::vector<int>& decisions,
                                    const ProgramFailurePredicate& fails,
