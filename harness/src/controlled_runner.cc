@@ -1,6 +1,10 @@
 // The schedule search of controlled mode, shared by every family.
 #include "racelab/controlled_runner.h"
 
+#include <optional>
+#include <set>
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "racelab/runner.h"
 #include "racelab/sched/shrink.h"
@@ -24,6 +28,35 @@ void record_trace(const sched::RunResult& run, RunObservation& obs) {
                          std::string(sched::to_string(row.kind)), row.text});
   }
   obs.trace_table = sched::format_trace(run.trace);
+}
+
+// What a rerun must report to fail "the same way": each kind of finding with
+// the oracle that reported it.
+using FailureSignature = std::set<std::pair<FindingKind, std::string>>;
+
+FailureSignature signature_of(const std::vector<Finding>& findings) {
+  FailureSignature signature;
+  for (const Finding& f : findings) signature.emplace(f.kind, f.oracle);
+  return signature;
+}
+
+sched::ShrinkProgram to_shrink_program(const std::vector<std::string>& lines) {
+  sched::ShrinkProgram program;
+  program.setup = split_program_line(lines.front());
+  for (std::size_t i = 1; i + 1 < lines.size(); ++i) {
+    program.threads.push_back(split_program_line(lines[i]));
+  }
+  program.finale = split_program_line(lines.back());
+  return program;
+}
+
+std::vector<std::string> to_lines(const sched::ShrinkProgram& program) {
+  std::vector<std::string> lines = {join_program_line(program.setup)};
+  for (const auto& ops : program.threads) {
+    lines.push_back(join_program_line(ops));
+  }
+  lines.push_back(join_program_line(program.finale));
+  return lines;
 }
 
 }  // namespace
@@ -67,6 +100,62 @@ void add_scheduler_findings(const sched::RunResult& run,
   }
 }
 
+MinimalFailure minimize_failure(const ProgramRunner& run,
+                                std::vector<std::string> program,
+                                ScheduleOutcome failing, bool shrink) {
+  MinimalFailure result;
+  std::vector<std::string> lines = program;
+  std::vector<int> decisions = failing.run.decisions;
+  if (shrink && lines.size() >= 3) {
+    const sched::ShrinkResult shrunk = sched::shrink_schedule(
+        decisions,
+        [&](sched::Strategy& replay) {
+          return !run(lines, replay).findings.empty();
+        },
+        kPreemptionShrinkRuns);
+    result.reruns += shrunk.runs;
+    if (shrunk.reproduced) {
+      decisions = shrunk.decisions;
+      // The program shrink's first rerun (the shrunk schedule on the whole
+      // program) fixes the failure every later rerun must show.
+      std::optional<FailureSignature> reference;
+      int runs = 0;
+      try {
+        const sched::ProgramShrinkResult smaller = sched::shrink_program(
+            to_shrink_program(lines), decisions,
+            [&](const sched::ShrinkProgram& candidate,
+                sched::Strategy& strategy, sched::RunResult& rerun) {
+              ++runs;
+              ScheduleOutcome outcome = run(to_lines(candidate), strategy);
+              rerun = std::move(outcome.run);
+              FailureSignature signature = signature_of(outcome.findings);
+              if (!reference) reference = signature;
+              return !signature.empty() && signature == *reference;
+            },
+            kProgramShrinkRuns, kScheduleReshrinkRuns);
+        if (smaller.reproduced) {
+          lines = to_lines(smaller.program);
+          decisions = smaller.decisions;
+        }
+      } catch (const InputError&) {
+        // A smaller program's text does not parse back (a family whose
+        // describe() and parse() disagree): keep the program as found.
+      }
+      result.reruns += runs;
+    }
+  }
+  sched::ReplayStrategy replay(decisions, sched::ReplayMode::kLenient);
+  result.outcome = run(lines, replay);
+  ++result.reruns;
+  if (result.outcome.findings.empty()) {
+    // Not reproducible: report the original.
+    result.outcome = std::move(failing);
+    lines = std::move(program);
+  }
+  result.program = std::move(lines);
+  return result;
+}
+
 RunObservation explore(const ScheduleRunner& run_schedule,
                        const ProgramEncoder& encode,
                        const RunRequest& request) {
@@ -103,28 +192,18 @@ RunObservation explore(const ScheduleRunner& run_schedule,
       continue;
     }
     obs.first_failing = i;
-    std::vector<int> decisions = outcome.run.decisions;
-    if (request.shrink) {
-      sched::ShrinkResult shrunk = sched::shrink_schedule(
-          decisions,
-          [&](sched::Strategy& replay) {
-            heartbeat();
-            return !run_schedule(program_seed, nullptr, replay)
-                        .findings.empty();
-          },
-          /*max_runs=*/200);
-      if (shrunk.reproduced) decisions = shrunk.decisions;
-    }
-    // Replay the (shrunk) schedule once more: its trace and findings are the
-    // ones reported, so what the user replays is exactly what they read.
-    sched::ReplayStrategy replay(decisions, sched::ReplayMode::kLenient);
-    ScheduleOutcome final_run = run_schedule(program_seed, nullptr, replay);
-    if (final_run.findings.empty()) {
-      final_run = std::move(outcome);  // not reproducible: report the original
-    }
-    obs.findings = std::move(final_run.findings);
-    obs.schedule = record(encode(program_seed), final_run.run);
-    record_trace(final_run.run, obs);
+    // The program as found reruns from its seed, as the search ran it.
+    const std::vector<std::string> found = encode(program_seed);
+    MinimalFailure minimal = minimize_failure(
+        [&](const std::vector<std::string>& program, sched::Strategy& rerun) {
+          heartbeat();
+          return run_schedule(program_seed,
+                              program == found ? nullptr : &program, rerun);
+        },
+        found, std::move(outcome), request.shrink);
+    obs.findings = std::move(minimal.outcome.findings);
+    obs.schedule = record(std::move(minimal.program), minimal.outcome.run);
+    record_trace(minimal.outcome.run, obs);
     return obs;
   }
   return obs;

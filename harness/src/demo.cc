@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "racelab/op_text.h"
 #include "racelab/runner.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/sched/schedule_file.h"
@@ -296,12 +297,20 @@ int walk(const Registry& registry, const AntiPattern& p, std::ostream& out) {
     out << wrap(absl::StrCat("No schedule failed within ", result.schedules,
                              " schedules (pct, seed 1)."));
   } else {
-    out << wrap(
-        absl::StrCat("Controlled mode, pct strategy, seed 1: schedule ",
-                     result.first_failing + 1, " of ", result.schedules,
-                     " failed; shrunk to ", result.schedule.preemptions,
-                     " preemption(s), ", result.schedule.decisions.size(),
-                     " scheduling decisions. One column per logical thread:"));
+    const std::vector<std::string>& lines = result.schedule.program;
+    const std::size_t threads = lines.size() >= 2 ? lines.size() - 2 : 0;
+    std::size_t operations = 0;
+    for (std::size_t i = 1; i <= threads; ++i) {
+      operations += split_program_line(lines[i]).size();
+    }
+    out << wrap(absl::StrCat(
+        "Controlled mode, pct strategy, seed 1: schedule ",
+        result.first_failing + 1, " of ", result.schedules,
+        " failed; shrunk to ", result.schedule.preemptions, " preemption(s), ",
+        result.schedule.decisions.size(), " scheduling decisions, and ",
+        threads, " thread(s) running ", operations,
+        " operation(s) in all (what the failure does not need is dropped). "
+        "One column per logical thread:"));
     out << result.trace_table;
     out << "  findings:\n" << findings_text(result, 5);
     std::error_code ec;

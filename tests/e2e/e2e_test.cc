@@ -655,14 +655,15 @@ TEST_F(Replay, BadScheduleFilesAreInputErrors) {
        "nope"},
       {"thread", with("\nend", " 77\nend"), "77"},
       {"program", with("commit(", "frobnicate("), "frobnicate"},
-      // A decision naming a thread that is not enabled at that step: thread 2
-      // as the very first decision is possible, so make every decision 2 and
-      // let the run reach a step where thread 2 is done.
+      // A decision naming a thread that is not enabled at that step: thread 1
+      // as the very first decision is possible (the shrunk program still has
+      // two threads), so make every decision 1 and let the run reach a step
+      // where thread 1 is done.
       {"impossible",
        good.substr(0, decisions) + "decisions 400\n" +
            [] {
              std::string d;
-             for (int i = 0; i < 400; ++i) d += "2 ";
+             for (int i = 0; i < 400; ++i) d += "1 ";
              return d;
            }() +
            "\nend\n",

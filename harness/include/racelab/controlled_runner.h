@@ -2,8 +2,10 @@
 // strategy decides every switch, so a run is deterministic and replayable and
 // ThreadSanitizer still reports races between the logical threads. A case in
 // controlled mode tries schedules until one fails (or the budget runs out),
-// shrinks the failing schedule to the fewest preemptions that still fail, and
-// replays it once more to record its trace.
+// shrinks the failing schedule to the fewest preemptions that still fail,
+// shrinks its program (threads and operations the failure does not need are
+// dropped) and the schedule again, and replays the result once more to record
+// its trace.
 #ifndef RACELAB_CONTROLLED_RUNNER_H_
 #define RACELAB_CONTROLLED_RUNNER_H_
 
@@ -63,6 +65,40 @@ using ScheduleRunner = std::function<ScheduleOutcome(
 // The encoded program for a seed: setup line, one line per thread, finale line.
 using ProgramEncoder =
     std::function<std::vector<std::string>(std::uint64_t program_seed)>;
+
+// Runs one schedule of an encoded program (setup line, one line per thread,
+// finale line) under `strategy`.
+using ProgramRunner = std::function<ScheduleOutcome(
+    const std::vector<std::string>& program, sched::Strategy& strategy)>;
+
+// How much shrinking a failing schedule may cost, in reruns of the case: the
+// preemptions of the schedule as found, then the program and its schedule
+// again (the last kScheduleReshrinkRuns of those for the schedule). At most
+// kPreemptionShrinkRuns + kProgramShrinkRuns reruns in all, plus the final
+// replay.
+inline constexpr int kPreemptionShrinkRuns = 200;
+inline constexpr int kProgramShrinkRuns = 300;
+inline constexpr int kScheduleReshrinkRuns = 100;
+
+struct MinimalFailure {
+  std::vector<std::string> program;  // encoded, as `outcome` ran it
+  ScheduleOutcome outcome;           // findings, decisions and trace reported
+  int reruns = 0;                    // runs of the case, the final one included
+};
+
+// Makes a failing schedule minimal. With `shrink`: its preemptions (any
+// finding counts as failing, as before the program is touched), then its
+// program (sched::shrink_program) and its preemptions again, where a rerun
+// fails only when it reports the same kinds of finding from the same oracles
+// as that schedule on the whole program: a removal that makes another kind of
+// failure appear does not count, and a scenario's invariants judge the smaller
+// program as they judge the full one. Then the result is replayed once more:
+// its findings and trace are what is reported, so what the user replays is
+// exactly what they read. When that replay does not fail, the original
+// `failing` run and `program` are reported.
+MinimalFailure minimize_failure(const ProgramRunner& run,
+                                std::vector<std::string> program,
+                                ScheduleOutcome failing, bool shrink);
 
 // The search over schedules, shared by every family.
 RunObservation explore(const ScheduleRunner& run_schedule,
@@ -174,7 +210,9 @@ controlled_internal::ScheduleOutcome run_schedule(
   for (int t = 0; t < n; ++t) {
     bodies.push_back([&, t] {
       ControlledContext ctx(t);
+      int index = 0;
       for (const Op& op : program.threads[t]) {
+        sched::ControlledScheduler::begin_operation(index++);
         yield_point("op");
         sched::ControlledScheduler::note(F::describe(op));
         run_op(op, ctx, per_thread[t]);

@@ -249,35 +249,30 @@ CheckResult check_controlled(StoreFactory<F> factory,
       continue;
     }
     result.first_failing = i;
-    std::vector<int> decisions = outcome.run.decisions;
-    if (options.shrink) {
-      sched::ShrinkResult shrunk = sched::shrink_schedule(
-          decisions,
-          [&](sched::Strategy& replay) {
-            return !one_schedule<F>(scenario, factory, program, options.oracles,
-                                    scheduler, replay)
-                        .findings.empty();
-          },
-          /*max_runs=*/200);
-      if (shrunk.reproduced) decisions = shrunk.decisions;
-    }
-    // Replay the reported schedule once more, so its trace and findings are
-    // what a later replay shows.
+    // Shrink the schedule and the program (as the gate does), and replay the
+    // result once more, so its trace and findings are what a later replay
+    // shows.
     const std::vector<Finding> first_findings = outcome.findings;
-    sched::ReplayStrategy replay(decisions, sched::ReplayMode::kLenient);
-    controlled_internal::ScheduleOutcome final_run = one_schedule<F>(
-        scenario, factory, program, options.oracles, scheduler, replay);
-    if (final_run.findings.empty()) final_run = std::move(outcome);
+    const std::vector<std::string> found = encode_program<F>(program);
+    controlled_internal::MinimalFailure minimal =
+        controlled_internal::minimize_failure(
+            [&](const std::vector<std::string>& lines, sched::Strategy& rerun) {
+              return one_schedule<F>(
+                  scenario, factory,
+                  lines == found ? program : decode_program<F>(lines),
+                  options.oracles, scheduler, rerun);
+            },
+            found, std::move(outcome), options.shrink);
+    controlled_internal::ScheduleOutcome& final_run = minimal.outcome;
     // TSan reports each racing pair once per process: keep the first run's.
     merge_kinds(final_run.findings, first_findings);
     result.findings = std::move(final_run.findings);
     result.preemptions = final_run.run.preemptions;
     result.trace_table = sched::format_trace(final_run.run.trace);
     const std::string store = store_name<F>(options);
-    result.schedule_file =
-        save_schedule(schedule_path(options, store, scenario.name), store,
-                      scenario.name, options, program_seed,
-                      encode_program<F>(program), final_run.run.decisions);
+    result.schedule_file = save_schedule(
+        schedule_path(options, store, scenario.name), store, scenario.name,
+        options, program_seed, minimal.program, final_run.run.decisions);
     break;
   }
   compose_message(result, store_name<F>(options), scenario.name, options);
@@ -315,9 +310,11 @@ CheckResult check_stress(StoreFactory<F> factory, const Scenario<F>& scenario,
 
 // Runs `scenario` against stores from `factory` in this process and judges
 // it with `options.oracles`. Controlled mode stops at the first failing
-// schedule, shrinks it, saves it (CheckResult::schedule_file) and records its
-// trace; stress mode stops at the first run with a finding. One check at a
-// time per process (the controlled scheduler's hooks are global).
+// schedule, shrinks it (its preemptions, then its program: threads and
+// operations the failure does not need are dropped), saves it
+// (CheckResult::schedule_file) and records its trace; stress mode stops at
+// the first run with a finding. One check at a time per process (the
+// controlled scheduler's hooks are global).
 template <Family F>
 CheckResult check_store(StoreFactory<F> factory, const Scenario<F>& scenario,
                         const CheckOptions& options = {}) {

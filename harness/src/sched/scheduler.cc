@@ -94,6 +94,7 @@ class SchedulerCore {
   void acquired(const void* lock, const char* lock_name, LockMode mode);
   void released(const void* lock, LockMode mode);
   void note(std::string&& text);
+  void begin_operation(int index);
   void set_switch_observer(SwitchObserver observer, void* context) {
     observer_ = observer;
     observer_context_ = context;
@@ -113,6 +114,7 @@ class SchedulerCore {
     const void* waiting_for = nullptr;
     LockMode waiting_mode = LockMode::kExclusive;
     const char* site = "start";  // the scheduling point it stopped at last
+    int operation = -1;          // from begin_operation()
   };
   struct Holder {
     int thread;
@@ -153,6 +155,7 @@ class SchedulerCore {
   std::unordered_map<const void*, LockState> locks_;
   std::vector<int> enabled_;
   std::vector<int> decisions_;
+  std::vector<int> decision_operations_;  // parallel to decisions_
   int preemptions_ = 0;
   RunResult::Status status_ = RunResult::Status::kCompleted;
   std::string deadlock_report_;
@@ -304,6 +307,8 @@ int SchedulerCore::decide(int me, const char* what) {
     observer_(event, observer_context_);
   }
   decisions_.push_back(next);
+  decision_operations_.push_back(
+      threads_[static_cast<std::size_t>(next)].operation);
   threads_[static_cast<std::size_t>(next)].started = true;
   current_.store(next, std::memory_order_relaxed);
   return next;
@@ -338,6 +343,8 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   locks_.clear();
   decisions_.clear();
   decisions_.reserve(last_decisions_);
+  decision_operations_.clear();
+  decision_operations_.reserve(last_decisions_);
   preemptions_ = 0;
   status_ = RunResult::Status::kCompleted;
   deadlock_report_.clear();
@@ -391,10 +398,12 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   result.status = status_;
   result.deadlock_report = std::move(deadlock_report_);
   result.decisions = std::move(decisions_);
+  result.decision_operations = std::move(decision_operations_);
   result.preemptions = preemptions_;
   result.trace = std::move(trace_);
   result.thread_errors = std::move(thread_errors_);
   decisions_.clear();
+  decision_operations_.clear();
   trace_ = Trace{};
   result.more_schedules = strategy.end_schedule();
   return result;
@@ -568,6 +577,13 @@ void SchedulerCore::note(std::string&& text) {
   add_row(me, TraceKind::kOperation, std::move(text));
 }
 
+void SchedulerCore::begin_operation(int index) {
+  const int me = current();
+  if (me < 0) return;
+  HarnessScope harness;
+  threads_[static_cast<std::size_t>(me)].operation = index;
+}
+
 std::string SchedulerCore::describe_wait(int thread) const {
   const LogicalThread& waiter = threads_[static_cast<std::size_t>(thread)];
   auto found = locks_.find(waiter.waiting_for);
@@ -689,6 +705,12 @@ void ControlledScheduler::set_switch_observer(SwitchObserver observer,
 void ControlledScheduler::note(std::string text) {
   if (internal::SchedulerCore* core = internal::t_active) {
     core->note(std::move(text));
+  }
+}
+
+void ControlledScheduler::begin_operation(int index) {
+  if (internal::SchedulerCore* core = internal::t_active) {
+    core->begin_operation(index);
   }
 }
 

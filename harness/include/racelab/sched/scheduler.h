@@ -51,6 +51,11 @@ struct RunResult {
   // threads off the cycle start with "also blocked: ". Empty unless kDeadlock.
   std::string deadlock_report;
   std::vector<int> decisions;  // the thread chosen at every scheduling point
+  // For every decision, the operation the chosen thread is at (the index it
+  // last passed to ControlledScheduler::begin_operation; -1 before that): the
+  // turn the decision begins runs that operation. Lets a program shrinker drop
+  // exactly the turns of an operation it removes.
+  std::vector<int> decision_operations;
   int preemptions = 0;  // switches away from a thread that could have gone on
   Trace trace;
   std::vector<std::string> thread_errors;  // "thread 1 threw: boom"
@@ -106,6 +111,12 @@ class ControlledScheduler final : public SchedulingHooks {
   // Adds an operation row to the trace for the current logical thread; does
   // nothing outside a controlled run. Not a scheduling point.
   static void note(std::string text);
+
+  // Marks that the running logical thread is about to start operation `index`
+  // of its program: call it just before the operation's scheduling point
+  // (RunResult::decision_operations). Not a scheduling point; does nothing
+  // outside a controlled run.
+  static void begin_operation(int index);
 
   // The running logical thread, or -1 when not inside a controlled run.
   static int current_thread();

@@ -1,0 +1,168 @@
+// Tests of the minimal failing program of controlled mode: threads and
+// operations a failure does not need are dropped, what it needs is kept, a
+// removal that makes another kind of finding appear does not count, and the
+// reported (shrunk) schedule replays to the same trace and findings.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "checkpoint/variants.h"
+#include "checkpoint_scenarios.h"
+#include "racelab/controlled_runner.h"
+#include "racelab/op_text.h"
+#include "racelab/sched/scheduler.h"
+#include "racelab/sync.h"
+
+namespace racelab {
+namespace {
+
+using controlled_internal::MinimalFailure;
+using controlled_internal::ScheduleOutcome;
+
+// A stand-in for a family's runner: operations do nothing but mark their
+// start, and the findings depend on the program alone. Two threads with a
+// "bug" operation are a not_linearizable finding; a program without any
+// "guard" operation also crashes (another kind of finding).
+class ProgramJudge {
+ public:
+  ScheduleOutcome run(const std::vector<std::string>& lines,
+                      sched::Strategy& strategy) {
+    std::vector<std::vector<std::string>> threads;
+    for (std::size_t i = 1; i + 1 < lines.size(); ++i) {
+      threads.push_back(split_program_line(lines[i]));
+    }
+    std::vector<std::function<void()>> bodies;
+    for (const auto& ops : threads) {
+      bodies.push_back([&ops] {
+        for (std::size_t k = 0; k < ops.size(); ++k) {
+          sched::ControlledScheduler::begin_operation(static_cast<int>(k));
+          yield_point("op");
+        }
+      });
+    }
+    ScheduleOutcome outcome;
+    outcome.run = scheduler_.run(bodies, strategy);
+    int bugs = 0;
+    bool guarded = false;
+    for (const auto& ops : threads) {
+      bool bug = false;
+      for (const std::string& op : ops) {
+        bug |= op == "bug";
+        guarded |= op == "guard";
+      }
+      bugs += bug;
+    }
+    if (bugs >= 2) {
+      outcome.findings.push_back({FindingKind::kNotLinearizable,
+                                  "linearizability",
+                                  "two bugs",
+                                  {},
+                                  std::nullopt,
+                                  {}});
+    }
+    if (!guarded) {
+      outcome.findings.push_back(
+          {FindingKind::kCrash, "crash", "unguarded", {}, std::nullopt, {}});
+    }
+    return outcome;
+  }
+
+ private:
+  sched::ControlledScheduler scheduler_;
+};
+
+TEST(MinimalFailure, DropsUnneededThreadsAndOperationsButNotAGuard) {
+  ProgramJudge judge;
+  const std::vector<std::string> program = {
+      "noise", "noise; guard; bug", "bug; noise", "noise", "noise; noise"};
+  sched::ReplayStrategy first({});
+  ScheduleOutcome failing = judge.run(program, first);
+  ASSERT_EQ(failing.findings.size(), 1u);
+
+  int reruns = 0;
+  MinimalFailure minimal = controlled_internal::minimize_failure(
+      [&](const std::vector<std::string>& lines, sched::Strategy& strategy) {
+        ++reruns;
+        return judge.run(lines, strategy);
+      },
+      program, failing, /*shrink=*/true);
+  // Thread 2 and every "noise" go; "guard" stays although the case still
+  // fails without it, because without it the run also crashes.
+  EXPECT_EQ(minimal.program,
+            (std::vector<std::string>{"", "guard; bug", "bug", ""}));
+  ASSERT_EQ(minimal.outcome.findings.size(), 1u);
+  EXPECT_EQ(minimal.outcome.findings[0].kind, FindingKind::kNotLinearizable);
+  EXPECT_EQ(minimal.reruns, reruns);
+  EXPECT_LE(reruns, controlled_internal::kPreemptionShrinkRuns +
+                        controlled_internal::kProgramShrinkRuns + 1);
+
+  // Without shrinking, the program is reported as it was.
+  MinimalFailure whole = controlled_internal::minimize_failure(
+      [&](const std::vector<std::string>& lines, sched::Strategy& strategy) {
+        return judge.run(lines, strategy);
+      },
+      program, failing, /*shrink=*/false);
+  EXPECT_EQ(whole.program, program);
+}
+
+const Scenario<checkpoint::CheckpointFamily>& scenario_named(
+    const std::string& name) {
+  for (const auto& s : checkpoint::checkpoint_scenarios()) {
+    if (s.name == name) return s;
+  }
+  throw std::invalid_argument("no scenario " + name);
+}
+
+RunObservation run_split_lock(const RunRequest& request) {
+  return run_controlled<checkpoint::CheckpointFamily>(
+      scenario_named("same_session_first_commit"), &checkpoint::make_split_lock,
+      request, [] { return std::vector<Finding>{}; });
+}
+
+// The check-then-act bug needs two first commits to one session: the third
+// thread and every thread's commit to the other session are dropped, and
+// the scenario's invariants still judge the smaller program.
+TEST(MinimalFailure, SplitLockLosesACommitWithTwoThreadsOfOneCommit) {
+  RunRequest request;
+  request.mode = Mode::kControlled;
+  request.strategy = "pct";
+  request.seed = 1;
+  request.budget = 300;
+  RunObservation found = run_split_lock(request);
+  ASSERT_FALSE(found.findings.empty());
+  bool invariant = false;
+  for (const Finding& f : found.findings) {
+    EXPECT_EQ(f.kind, FindingKind::kNotLinearizable) << f.summary;
+    invariant |= f.oracle == "invariant";
+  }
+  EXPECT_TRUE(invariant) << "the scenario's invariants saw nothing";
+  const std::vector<std::string>& lines = found.schedule.program;
+  ASSERT_EQ(lines.size(), 4u) << "not two threads";
+  EXPECT_EQ(found.trace_threads, 2);
+  const std::vector<std::string> first = split_program_line(lines[1]);
+  const std::vector<std::string> second = split_program_line(lines[2]);
+  ASSERT_EQ(first.size(), 1u) << lines[1];
+  ASSERT_EQ(second.size(), 1u) << lines[2];
+  // Both commit to the same session: "commit(s1,p0.1)", "commit(s1,p1.1)".
+  EXPECT_EQ(first[0].substr(0, 10), second[0].substr(0, 10));
+
+  // Its strict replay shows the same trace and the same findings.
+  RunRequest replay = request;
+  replay.replay_program = found.schedule.program;
+  replay.replay_decisions = found.schedule.decisions;
+  RunObservation replayed = run_split_lock(replay);
+  EXPECT_EQ(replayed.trace_table, found.trace_table);
+  ASSERT_EQ(replayed.findings.size(), found.findings.size());
+  for (std::size_t i = 0; i < found.findings.size(); ++i) {
+    EXPECT_EQ(replayed.findings[i].summary, found.findings[i].summary);
+  }
+
+  // Without shrinking, the scenario's three threads are all there.
+  request.shrink = false;
+  RunObservation whole = run_split_lock(request);
+  EXPECT_EQ(whole.schedule.program.size(), 5u);
+}
+
+}  // namespace
+}  // namespace racelab
