@@ -106,7 +106,7 @@ bool drain(int fd, std::string& out, size_t cap) {
 // between fork and prctl), the parent check ends the child at once.
 [[noreturn]] __attribute__((no_sanitize("thread", "address"))) void exec_child(
     char* const* argv, char* const* envp, pid_t parent, int log_fd,
-    int result_fd, int error_fd) {
+    int result_fd, int replay_fd, int error_fd) {
   syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
   if (syscall(SYS_getppid) != parent) syscall(SYS_exit_group, 127);
   // Signals as a fresh process has them: nothing blocked, SIGPIPE default
