@@ -188,13 +188,16 @@ std::string character_alias(std::string_view name, std::string_view ch) {
 
 class Rewriter {
  public:
-  explicit Rewriter(std::string_view in) : in_(in) {}
+  Rewriter(std::string_view in, bool parameters)
+      : in_(in), parameters_(parameters) {}
 
   std::string run() {
     std::string out = sequence("", 0, /*top=*/true);
     if (i_ != in_.size()) ok_ = false;
     return out;
   }
+  // The input ended inside brackets (a name cut short by its producer): what
+  // was read is rewritten and ends with "…".
   bool ok() const { return ok_; }
 
  private:
@@ -215,7 +218,13 @@ class Rewriter {
       if (c == '<') {
         ++i_;
         std::vector<std::string> args = list('>', depth + 1);
-        template_arguments(out, std::move(args));
+        if (cut_) {
+          cut_off(out, '<',
+                  is_internal(trailing_name(out)) ? std::vector<std::string>{}
+                                                  : args);
+        } else {
+          template_arguments(out, std::move(args));
+        }
         after_operator = false;
       } else if (c == '(') {
         const bool params =
@@ -226,18 +235,24 @@ class Rewriter {
         ++i_;
         std::vector<std::string> items = list(')', depth + 1);
         const bool empty = items.size() == 1 && items[0].empty();
-        if (params && !empty && (is_internal(name) || followed_by_scope())) {
+        const bool decltype_group = name == "decltype";
+        if (cut_) {
+          cut_off(out, '(', items);
+        } else if (params && !empty && !decltype_group &&
+                   (is_internal(name) || followed_by_scope() ||
+                    (top && !parameters_))) {
           out += "(...)";
         } else {
           out += "(" + join(items) + ")";
         }
-        if (top) seen_paren = true;
+        // A decltype() return type is not the function's parameter list.
+        if (top && !decltype_group) seen_paren = true;
         after_operator = false;
       } else if (c == '{') {
         ++i_;
         std::string inner = sequence("}", depth + 1, false);
         if (i_ >= in_.size()) {
-          ok_ = false;
+          cut_off(out, '{', {inner});
           break;
         }
         ++i_;
@@ -262,7 +277,7 @@ class Rewriter {
       } else if (c == ' ') {
         if (top && !seen_paren && !after_operator && !out.empty() &&
             (is_ident_char(out.back()) || out.back() == '>' ||
-             out.back() == '&' || out.back() == '*')) {
+             out.back() == '&' || out.back() == '*' || out.back() == ')')) {
           name_start = out.size() + 1;
         }
         ++i_;
@@ -292,8 +307,9 @@ class Rewriter {
     const char stops[] = {',', closer, '\0'};
     for (;;) {
       items.push_back(tidy(sequence(stops, depth, false)));
-      if (!ok_ || i_ >= in_.size()) {
-        ok_ = false;
+      if (!ok_) return items;
+      if (i_ >= in_.size()) {
+        cut_ = true;
         return items;
       }
       if (in_[i_++] == closer) return items;
@@ -366,19 +382,89 @@ class Rewriter {
     return rest.starts_with("::");
   }
 
+  // What was read of a list the input ends in: "<args…" without the closing
+  // bracket; "…" only once, at the innermost list.
+  void cut_off(std::string& out, char open,
+               const std::vector<std::string>& items) {
+    cut_ = true;
+    out.push_back(open);
+    out += join(items);
+    if (!out.ends_with("…")) out += "…";
+  }
+
   std::string_view in_;
+  const bool parameters_;  // keep the function's own parameter types
   std::size_t i_ = 0;
   bool ok_ = true;
+  // The input ended inside brackets (a name cut short by its producer): what
+  // was read is rewritten and ends with "…".
+  bool cut_ = false;
 };
 
 }  // namespace
 
-std::string readable_symbol(std::string_view demangled) {
+std::string readable_symbol(std::string_view demangled, bool parameters) {
   if (demangled.size() > kMaxInput) return std::string(demangled);
   const std::string clean = clean_namespaces(demangled);
-  Rewriter rewriter(clean);
+  Rewriter rewriter(clean, parameters);
   std::string out = rewriter.run();
   return rewriter.ok() ? out : clean;
+}
+
+namespace {
+
+// One frame line of a sanitizer report, rewritten; false when `line` is not
+// one ("    #3 name location (module+0x2a)", where the name may hold spaces
+// and the location is a path with ":line[:col]" or "<null>").
+bool rewrite_frame_line(std::string_view line, std::string& out) {
+  std::size_t i = 0;
+  while (i < line.size() && line[i] == ' ') ++i;
+  if (i >= line.size() || line[i] != '#') return false;
+  std::size_t j = i + 1;
+  while (j < line.size() && line[j] >= '0' && line[j] <= '9') ++j;
+  if (j == i + 1 || j >= line.size() || line[j] != ' ') return false;
+  std::string_view rest = line.substr(j + 1);
+  if (const std::size_t build = rest.find(" (BuildId: ");
+      build != std::string_view::npos) {
+    rest = rest.substr(0, build);
+  }
+  // The module comes last: " (racelab+0x1b115d)".
+  const std::size_t module = rest.rfind(" (");
+  if (module == std::string_view::npos || rest.back() != ')' ||
+      rest.find("+0x", module) == std::string_view::npos) {
+    return false;
+  }
+  const std::string_view where = rest.substr(0, module);
+  const std::size_t space = where.rfind(' ');
+  if (space == std::string_view::npos) return false;
+  std::string location(where.substr(space + 1));
+  for (std::size_t up; (up = location.find("/../")) != std::string::npos;) {
+    const std::size_t parent = location.rfind('/', up == 0 ? 0 : up - 1);
+    if (parent == std::string::npos || up == 0) break;
+    location.erase(parent, up + 3 - parent);
+  }
+  out.append(line.substr(0, j + 1));
+  out += readable_symbol(where.substr(0, space), /*parameters=*/false);
+  out += ' ';
+  out += location;
+  out.append(rest.substr(module));
+  return true;
+}
+
+}  // namespace
+
+std::string readable_sanitizer_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    const std::string_view line = text.substr(0, end);
+    if (!rewrite_frame_line(line, out)) out.append(line);
+    if (end == std::string_view::npos) break;
+    out.push_back('\n');
+    text.remove_prefix(end + 1);
+  }
+  return out;
 }
 
 }  // namespace racelab

@@ -27,9 +27,19 @@ namespace racelab {
 //   - parameters of an enclosing function ("f(int)::'lambda'()") elided to
 //     (...), the return type in front of a template function dropped;
 //   - "T const&" written "const T&", and "> >" written ">>".
-// User types keep their full names. Text that does not parse (unbalanced
-// brackets) comes back with the namespace clean-up only.
-std::string readable_symbol(std::string_view demangled);
+// User types keep their full names. Without `parameters`, the function's own
+// parameter list is elided too ("f(...)"), for frames a reader only needs
+// the name of. A name cut short (the input ends inside brackets) is
+// rewritten as far as it goes and ends with "…"; text that does not parse
+// (a closing bracket without its opening one) comes back with the namespace
+// clean-up only.
+std::string readable_symbol(std::string_view demangled, bool parameters = true);
+
+// A sanitizer's text report with its frame lines ("    #3 name file:line:col
+// (module+0x2a) (BuildId: ...)") naming functions by readable_symbol()
+// without parameters, files without "dir/../", and no build id. Other lines
+// are kept as they are.
+std::string readable_sanitizer_text(std::string_view text);
 
 }  // namespace racelab
 

@@ -140,8 +140,34 @@ INSTANTIATE_TEST_SUITE_P(
         Row{"std::mutex::lock()", "std::mutex::lock()"},
         Row{"__tsan_thread_start_func", "__tsan_thread_start_func"},
         Row{"vtable for racelab::Foo", "vtable for racelab::Foo"}, Row{"", ""},
-        Row{"foo<bar(", "foo<bar("}, Row{"a>b", "a>b"},
+        Row{"decltype(new ((void*)(0))int(std::declval<int const&>())) "
+            "std::construct_at<int, int const&>(int*, int const&)",
+            "std::construct_at<int, const int&>(int*, const int&)"},
+        // A name cut short: what was read, then "…".
+        Row{"std::_Hashtable<std::__cxx11::basic_string<c",
+            "std::_Hashtable<…"},
+        Row{"racelab::GoMap<" + kStr + ", int>::operator[](" +
+                kStr.substr(0, 30),
+            "racelab::GoMap<std::string, "
+            "int>::operator[](std::basic_string<cha…"},
+        Row{"foo<bar(", "foo<bar(…"}, Row{"a>b", "a>b"},
         Row{"std::__cxx11::list<int>)", "std::list<int>)"}));
+
+TEST(ReadableSymbolWithoutParameters, ElidesOnlyTheFunctionsOwnList) {
+  EXPECT_EQ(readable_symbol("racelab::checkpoint::CheckpointFamily::execute("
+                            "racelab::checkpoint::CheckpointStore&, "
+                            "racelab::checkpoint::CheckpointOp const&)",
+                            false),
+            "racelab::checkpoint::CheckpointFamily::execute(...)");
+  EXPECT_EQ(readable_symbol("std::vector<int, std::allocator<int> >::size() "
+                            "const",
+                            false),
+            "std::vector<int>::size() const");
+  EXPECT_EQ(readable_symbol("racelab::f(int)::'lambda'(char)::operator()(char) "
+                            "const",
+                            false),
+            "racelab::f(...)::'lambda'(...)::operator()(...) const");
+}
 
 TEST(ReadableSymbolLimits, DeepNestingAndLongInputDoNotBreakIt) {
   std::string deep;
