@@ -414,8 +414,9 @@ std::string readable_symbol(std::string_view demangled, bool parameters) {
 namespace {
 
 // One frame line of a sanitizer report, rewritten; false when `line` is not
-// one ("    #3 name location (module+0x2a)", where the name may hold spaces
-// and the location is a path with ":line[:col]" or "<null>").
+// one. TSan writes "    #3 name location (module+0x2a)", ASan "    #3 0x55d
+// in name location"; the name may hold spaces, the location is a path with
+// ":line[:col]" or "<null>", and a log cut short may end anywhere.
 bool rewrite_frame_line(std::string_view line, std::string& out) {
   std::size_t i = 0;
   while (i < line.size() && line[i] == ' ') ++i;
@@ -423,31 +424,64 @@ bool rewrite_frame_line(std::string_view line, std::string& out) {
   std::size_t j = i + 1;
   while (j < line.size() && line[j] >= '0' && line[j] <= '9') ++j;
   if (j == i + 1 || j >= line.size() || line[j] != ' ') return false;
-  std::string_view rest = line.substr(j + 1);
+  std::size_t name_at = j + 1;
+  if (line.substr(name_at).starts_with("0x")) {  // ASan: "0x55d in name"
+    const std::size_t in = line.find(" in ", name_at);
+    if (in == std::string_view::npos) return false;
+    name_at = in + 4;
+  }
+  std::string_view rest = line.substr(name_at);
   if (const std::size_t build = rest.find(" (BuildId: ");
       build != std::string_view::npos) {
     rest = rest.substr(0, build);
   }
-  // The module comes last: " (racelab+0x1b115d)".
-  const std::size_t module = rest.rfind(" (");
-  if (module == std::string_view::npos || rest.back() != ')' ||
-      rest.find("+0x", module) == std::string_view::npos) {
-    return false;
+  // The module: " (racelab+0x1b115d)", or what is left of it.
+  std::string_view module;
+  if (const std::size_t open = rest.rfind(" (");
+      open != std::string_view::npos) {
+    const std::string_view tail = rest.substr(open + 2);
+    const bool closed = tail.ends_with(")");
+    if (tail.find(' ') == std::string_view::npos &&
+        (!closed || tail.find("+0x") != std::string_view::npos)) {
+      module = rest.substr(open);
+      rest = rest.substr(0, open);
+    }
   }
-  const std::string_view where = rest.substr(0, module);
-  const std::size_t space = where.rfind(' ');
-  if (space == std::string_view::npos) return false;
-  std::string location(where.substr(space + 1));
+  std::string_view name = rest;
+  std::string location;
+  if (const std::size_t space = rest.rfind(' ');
+      space != std::string_view::npos) {
+    const std::string_view last = rest.substr(space + 1);
+    const std::size_t colon = last.find(':');
+    const bool place =
+        last == "<null>" || last.find('/') != std::string_view::npos ||
+        (colon != std::string_view::npos && colon + 1 < last.size() &&
+         last[colon + 1] >= '0' && last[colon + 1] <= '9');
+    if (place) {
+      name = rest.substr(0, space);
+      location = std::string(last);
+    }
+  }
   for (std::size_t up; (up = location.find("/../")) != std::string::npos;) {
-    const std::size_t parent = location.rfind('/', up == 0 ? 0 : up - 1);
-    if (parent == std::string::npos || up == 0) break;
+    const std::size_t parent =
+        up == 0 ? std::string::npos : location.rfind('/', up - 1);
+    if (parent == std::string::npos) break;
     location.erase(parent, up + 3 - parent);
   }
-  out.append(line.substr(0, j + 1));
-  out += readable_symbol(where.substr(0, space), /*parameters=*/false);
-  out += ' ';
-  out += location;
-  out.append(rest.substr(module));
+  out.append(line.substr(0, name_at));
+  out += readable_symbol(name, /*parameters=*/false);
+  if (!location.empty()) out += " " + location;
+  out.append(module);
+  return true;
+}
+
+// "SUMMARY: ThreadSanitizer: SEGV location in name": the name rewritten.
+bool rewrite_summary_line(std::string_view line, std::string& out) {
+  if (!line.starts_with("SUMMARY: ")) return false;
+  const std::size_t in = line.find(" in ");
+  if (in == std::string_view::npos) return false;
+  out.append(line.substr(0, in + 4));
+  out += readable_symbol(line.substr(in + 4), /*parameters=*/false);
   return true;
 }
 
@@ -459,7 +493,8 @@ std::string readable_sanitizer_text(std::string_view text) {
   while (!text.empty()) {
     const std::size_t end = text.find('\n');
     const std::string_view line = text.substr(0, end);
-    if (!rewrite_frame_line(line, out)) out.append(line);
+    if (!rewrite_frame_line(line, out) && !rewrite_summary_line(line, out))
+      out.append(line);
     if (end == std::string_view::npos) break;
     out.push_back('\n');
     text.remove_prefix(end + 1);

@@ -177,6 +177,44 @@ TEST(ReadableSymbolLimits, DeepNestingAndLongInputDoNotBreakIt) {
   EXPECT_EQ(readable_symbol(huge), huge);
 }
 
+TEST(ReadableSanitizerText, RewritesFrameLinesOnly) {
+  const std::string report =
+      "WARNING: ThreadSanitizer: data race (pid=7)\n"
+      "  Write of size 8 at 0x7b04 by thread T2:\n"
+      "    #0 racelab::checkpoint::(anonymous namespace)::Unsynchronized::"
+      "commit(" +
+      kStr + " const&, " + kStr +
+      ") /usr/bin/../lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/"
+      "bits/x.h:23:5 (racelab+0x1b115d) (BuildId: 4e68962582)\n"
+      "    #1 memcpy <null> (racelab+0x7b1d2)\n"
+      "    #2 0x55d in std::vector<int, std::allocator<int> >::push_back(int "
+      "const&) subjects/a.cc:9:3\n"
+      "    #3 std::allocator_traits<std::allocator<std::__detail::_Hash_node<"
+      "std::pair<" +
+      kStr + " const, int>, true> > >::allocate(unsigned long) /usr/x.h:4 (rac";
+  EXPECT_EQ(
+      readable_sanitizer_text(report),
+      "WARNING: ThreadSanitizer: data race (pid=7)\n"
+      "  Write of size 8 at 0x7b04 by thread T2:\n"
+      "    #0 racelab::checkpoint::Unsynchronized::commit(...) "
+      "/usr/include/c++/12/bits/x.h:23:5 (racelab+0x1b115d)\n"
+      "    #1 memcpy <null> (racelab+0x7b1d2)\n"
+      "    #2 0x55d in std::vector<int>::push_back(...) subjects/a.cc:9:3\n"
+      "    #3 std::allocator_traits<std::allocator<std::__detail::_Hash_"
+      "node<...>>>::allocate(...) /usr/x.h:4 (rac");
+  // A log cut inside a name.
+  EXPECT_EQ(
+      readable_sanitizer_text("    #4 std::map<int, " + kStr.substr(0, 20)),
+      "    #4 std::map<int, std::basic_…");
+  EXPECT_EQ(readable_sanitizer_text("SUMMARY: ThreadSanitizer: SEGV a.h:3 in "
+                                    "std::map<int, int, std::less<int>, "
+                                    "std::allocator<int> >::at(int const&)"),
+            "SUMMARY: ThreadSanitizer: SEGV a.h:3 in std::map<int, "
+            "int>::at(...)");
+  EXPECT_EQ(readable_sanitizer_text("#x not a frame\n\nend\n"),
+            "#x not a frame\n\nend\n");
+}
+
 TEST(FrameOrigin, JudgedFromTheFile) {
   EXPECT_EQ(frame_origin_of("subjects/checkpoint/unsynchronized.cc"),
             FrameOrigin::kUser);

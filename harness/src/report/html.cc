@@ -825,6 +825,21 @@ constexpr const char* kScript = R"js(
   for (var j = 0; j < charts.length; j++) {
     charts[j].setAttribute('data-drawn-bars', drawn(charts[j], 'g.bar rect'));
   }
+  // Stacks: the store's frames laid out on the page, the folded stacks
+  // closed (their frames take no room until opened).
+  function shown(el) { return el.getClientRects().length > 0; }
+  var own = document.querySelectorAll('ol.stack.own li'), seen = 0;
+  for (var k = 0; k < own.length; k++) if (shown(own[k])) seen++;
+  var folded = document.querySelectorAll('details.frames'), closed = 0;
+  for (var m = 0; m < folded.length; m++) {
+    var d = folded[m], summary = d.querySelector('summary');
+    var height = d.getBoundingClientRect().height;
+    if (shown(d) && !d.open && summary &&
+        height <= summary.getBoundingClientRect().height + 1) closed++;
+  }
+  document.body.setAttribute('data-drawn-frames', seen);
+  document.body.setAttribute('data-folded-stacks', folded.length);
+  document.body.setAttribute('data-closed-stacks', closed);
   document.body.setAttribute('data-script', 'ok');
 })();
 )js";
