@@ -5,11 +5,13 @@
 #   DIR/results.sarif  against reports/schemas/sarif-schema-2.1.0.json (the
 #                      official SARIF 2.1.0 schema, vendored; see reports/README.md)
 # ajv-cli and ajv-formats are installed once, pinned, with npm into
-# $RACELAB_TOOLS_DIR (default: build/tools).
+# $RACELAB_TOOLS_DIR (default: build/tools), with npm's cache beside them, so
+# later runs need no network; concurrent runs take turns (flock), npm retries
+# a failed fetch, and a stamp marks a complete install.
 #
 # Usage: ci/validate-reports.sh DIR
-# Exit: 0 valid, 1 invalid, 2 usage, 77 the validator cannot be had (no node or
-# npm, or the npm registry is unreachable): the reason is printed.
+# Exit: 0 valid, 1 invalid or the validator could not be installed (node and
+# npm come with ci/install-deps.sh; the reason is printed), 2 usage.
 set -euo pipefail
 
 if [[ $# -ne 1 || ! -d $1 ]]; then
@@ -21,27 +23,42 @@ src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tools=${RACELAB_TOOLS_DIR:-$src/build/tools}
 ajv_cli_version=5.0.0
 ajv_formats_version=3.0.1
+stamp_text="ajv-cli@$ajv_cli_version ajv-formats@$ajv_formats_version"
 
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  echo "validate-reports: SKIP: node or npm is not installed (bash ci/install-deps.sh)" >&2
-  exit 77
-fi
-
-ajv=$tools/node_modules/.bin/ajv
-if [[ ! -x $ajv || ! -d $tools/node_modules/ajv-formats ]]; then
-  mkdir -p "$tools"
-  echo "validate-reports: installing ajv-cli@$ajv_cli_version ajv-formats@$ajv_formats_version into $tools" >&2
-  if ! npm_log=$(npm install --prefix "$tools" --no-audit --no-fund --loglevel=error \
-                   "ajv-cli@$ajv_cli_version" "ajv-formats@$ajv_formats_version" 2>&1); then
-    echo "$npm_log" >&2
-    if grep -qiE 'ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|network|proxy' <<<"$npm_log"; then
-      echo "validate-reports: SKIP: the npm registry is unreachable" >&2
-      exit 77
-    fi
-    echo "validate-reports: npm install failed" >&2
+for tool in node npm flock; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "validate-reports: FAIL: $tool is not installed (bash ci/install-deps.sh installs it)" >&2
     exit 1
   fi
-fi
+done
+
+ajv=$tools/node_modules/.bin/ajv
+stamp=$tools/.installed
+mkdir -p "$tools"
+(
+  flock 9
+  if [[ ! -x $ajv || ! -d $tools/node_modules/ajv-formats || $(cat "$stamp" 2>/dev/null) != "$stamp_text" ]]; then
+    rm -f "$stamp"
+    echo "validate-reports: installing $stamp_text into $tools" >&2
+    ok=0
+    for attempt in 1 2 3; do
+      if npm_log=$(npm install --prefix "$tools" --cache "$tools/.npm-cache" --prefer-offline \
+                     --no-audit --no-fund --fetch-retries=4 --loglevel=error \
+                     "ajv-cli@$ajv_cli_version" "ajv-formats@$ajv_formats_version" 2>&1); then
+        ok=1
+        break
+      fi
+      echo "validate-reports: npm install failed (attempt $attempt of 3)" >&2
+      sleep $((attempt * 5))
+    done
+    if [[ $ok -ne 1 ]]; then
+      echo "$npm_log" >&2
+      echo "validate-reports: FAIL: could not install $stamp_text from the npm registry" >&2
+      exit 1
+    fi
+    echo "$stamp_text" >"$stamp"
+  fi
+) 9>"$tools/.install.lock"
 
 status=0
 validate() {  # label schema data

@@ -7,12 +7,21 @@ namespace racelab {
 namespace {
 
 nlohmann::json to_json(const Frame& f) {
-  return {{"function", f.function}, {"file", f.file}, {"line", f.line}};
+  return {{"function", f.function},
+          {"file", f.file},
+          {"line", f.line},
+          {"origin", to_string(f.origin)}};
 }
 
 Frame frame_from_json(const nlohmann::json& j) {
-  return {j.at("function").get<std::string>(), j.at("file").get<std::string>(),
+  Frame f{j.at("function").get<std::string>(), j.at("file").get<std::string>(),
           j.at("line").get<int>()};
+  // Frames written before origins were recorded are judged by their file.
+  std::optional<FrameOrigin> origin;
+  if (j.contains("origin"))
+    origin = parse_frame_origin(j.at("origin").get<std::string>());
+  f.origin = origin ? *origin : frame_origin_of(f.file);
+  return f;
 }
 
 }  // namespace

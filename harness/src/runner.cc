@@ -441,10 +441,14 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
          std::nullopt,
          {}});
   }
+  // The end of the log, from the start of a line.
+  std::size_t tail = record.log.size() > 8192 ? record.log.size() - 8192 : 0;
+  if (tail > 0) {
+    const std::size_t line = record.log.find('\n', tail);
+    tail = line == std::string::npos ? tail : line + 1;
+  }
   for (Finding& f : record.findings) {
-    if (f.detail.empty())
-      f.detail = record.log.substr(
-          record.log.size() > 8192 ? record.log.size() - 8192 : 0);
+    if (f.detail.empty()) f.detail = record.log.substr(tail);
   }
   return record;
 }

@@ -5,12 +5,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <filesystem>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "racelab_sanitizer_options.h"
+#include "symbol_names.h"
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
@@ -30,6 +33,7 @@ std::vector<Frame> symbolize_inline_chain(const void* pc);
 namespace {
 
 constexpr int kMaxReports = 32;
+constexpr std::size_t kSymbolBufferBytes = 256 * 1024;
 constexpr int kMaxFrames = 24;
 constexpr int kMaxMops = 2;
 
@@ -111,7 +115,8 @@ std::string thread_label(const RawReport& r, int tid, int* logical) {
   return absl::StrCat("T", tid);
 }
 
-std::string short_function(std::string name) {
+std::string short_function(const std::string& demangled) {
+  std::string name = readable_symbol(demangled);
   for (std::string_view prefix :
        {"racelab::", "checkpoint::", "state::", "(anonymous namespace)::"}) {
     for (size_t at; (at = name.find(prefix)) != std::string::npos;)
@@ -148,8 +153,11 @@ const Frame* first_subject_frame(const std::vector<Frame>& stack) {
   return nullptr;
 }
 
+// A frame as the detail text shows it: the name as written in code (the
+// accesses keep the full one).
 std::string where(const Frame& f) {
-  return absl::StrCat(f.file, ":", f.line, " (", f.function, ")");
+  return absl::StrCat(f.file, ":", f.line, " (", readable_symbol(f.function),
+                      ")");
 }
 
 }  // namespace
@@ -169,20 +177,25 @@ FindingKind tsan_report_kind(std::string_view description) {
 
 std::vector<Frame> symbolize_inline_chain(const void* pc) {
   // The runtime writes one "function|file|line" record per frame, innermost
-  // first, each ended by a NUL byte; a zeroed buffer marks the end.
-  char buf[4096];
-  std::memset(buf, 0, sizeof buf);
+  // first, each ended by a NUL byte; a zeroed buffer marks the end. Names of
+  // template code run to kilobytes, and an inline chain has several: the
+  // buffer is large enough that none is cut.
+  // It is zeroed once and only the part written is cleared again.
+  thread_local std::vector<char> buf(kSymbolBufferBytes, '\0');
 #if defined(RACELAB_HAS_TSAN) || defined(RACELAB_HAS_ASAN)
-  __sanitizer_symbolize_pc(const_cast<void*>(pc), "%f\x1f%s\x1f%l", buf,
-                           sizeof buf - 1);
+  __sanitizer_symbolize_pc(const_cast<void*>(pc), "%f\x1f%s\x1f%l", buf.data(),
+                           buf.size() - 1);
 #else
   (void)pc;  // no sanitizer runtime, no symbolizer: frames stay unnamed
 #endif
   std::vector<Frame> frames;
-  for (const char* p = buf; *p != '\0' && p < buf + sizeof buf;
-       p += std::strlen(p) + 1) {
+  char* const end = buf.data() + buf.size() - 1;
+  char* p = buf.data();
+  for (; p < end && *p != '\0'; p += std::strlen(p) + 1) {
     frames.push_back(parse_frame(p));
   }
+  std::memset(buf.data(), 0,
+              static_cast<std::size_t>(std::min(p, end) - buf.data()));
   return frames;
 }
 
@@ -197,6 +210,7 @@ Frame parse_frame(const std::string& text) {
   size_t b = a == std::string::npos ? a : text.find('\x1f', a + 1);
   if (b == std::string::npos) {
     frame.function = text;
+    frame.origin = FrameOrigin::kLibrary;  // no file: a runtime's code
     return frame;
   }
   frame.function = text.substr(0, a);
@@ -209,6 +223,12 @@ Frame parse_frame(const std::string& text) {
   }
   if (frame.function == "<null>") frame.function.clear();
   if (frame.file == "<null>") frame.file.clear();
+  // "/usr/bin/../lib/gcc/.../../../../include/c++/12/bits/hashtable.h" is
+  // /usr/include/c++/12/bits/hashtable.h.
+  if (frame.file.starts_with('/') &&
+      frame.file.find("/..") != std::string::npos)
+    frame.file = std::filesystem::path(frame.file).lexically_normal().string();
+  frame.origin = frame_origin_of(frame.file);
   return frame;
 }
 

@@ -10,13 +10,18 @@
 #      reports/results.schema.json and the official SARIF 2.1.0 schema with
 #      ajv (ci/validate-reports.sh), and a deliberately broken copy does not;
 #   4. index.html of both renders in headless Chromium: a screenshot
-#      (OUT/gate.png, OUT/fixture.png) and the DOM after the page's script ran
-#      (OUT/*.dom.html) with one case section and one drawn histogram per case
-#      and, for each case with a trace, a swimlane with drawn lanes and boxes.
+#      (OUT/gate.png, OUT/fixture.png; OUT/case.png and OUT/case-open.png show
+#      one case of the gate with a swimlane and stacks, closed and with every
+#      toggle open) and the DOM after the page's script ran (OUT/*.dom.html)
+#      with one case section per case, a drawn histogram per case of repeated
+#      runs, for each case with a trace a swimlane with drawn lanes and boxes,
+#      the store's frames of every stack laid out, the other frames folded
+#      behind closed toggles, and no library name spelled out in full.
 #
 # Usage: tests/report/check_reports.sh BUILD_DIR OUT_DIR
-# Exit: 0 passed, 1 failed, 2 usage, 77 skipped because Chromium, node/npm or
-# the npm registry is not available (the reason is printed).
+# Exit: 0 passed, 1 failed (a missing tool too: ci/install-deps.sh installs
+# Chromium, node and npm, and ajv is installed with npm into BUILD_DIR/tools,
+# where it stays for later runs), 2 usage.
 set -euo pipefail
 
 if [[ $# -ne 2 ]]; then
@@ -30,21 +35,20 @@ src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 tests_bin=$build/tests/report/racelab_report_tests
 
 say() { echo "check_reports: $*"; }
-skip() {
-  echo "check_reports: SKIP: $*" >&2
-  exit 77
-}
 fail() {
   echo "check_reports: FAIL: $*" >&2
   exit 1
 }
 
-# The tools, before any work: a missing one is a skip, never a failure.
+# The tools, before any work. ci/install-deps.sh installs them, so a missing
+# one fails the check: a skipped check would pass unseen.
 chromium=$(command -v chromium || command -v chromium-browser || true)
-[[ -n $chromium ]] || skip "chromium is not installed (bash ci/install-deps.sh installs Debian's chromium)"
+[[ -n $chromium ]] || fail "chromium is not installed (bash ci/install-deps.sh installs Debian's chromium)"
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  skip "node and npm are not installed (bash ci/install-deps.sh)"
+  fail "node and npm are not installed (bash ci/install-deps.sh installs them)"
 fi
+# ajv, from the npm registry once, kept in the build folder.
+export RACELAB_TOOLS_DIR=$build/tools
 [[ -x $build/racelab ]] || fail "$build/racelab not found: build first"
 [[ -x $tests_bin ]] || fail "$tests_bin not found: build first"
 
@@ -78,12 +82,7 @@ say "junit.xml, results.sarif, summary.md, index.html agree with results.json"
 
 # 3. Schemas, with a real validator.
 for d in gate fixture; do
-  set +e
-  bash "$src/ci/validate-reports.sh" "$out/$d"
-  rc=$?
-  set -e
-  [[ $rc -eq 77 ]] && skip "the JSON Schema validator is not available (see above)"
-  [[ $rc -eq 0 ]] || fail "$d: schema validation failed"
+  bash "$src/ci/validate-reports.sh" "$out/$d" || fail "$d: schema validation failed (see above)"
 done
 # The validator must reject what the schemas forbid, or the check is vacuous.
 mkdir -p "$out/broken"
@@ -131,10 +130,12 @@ for d in gate fixture; do
     const count = (re) => (dom.match(re) || []).length;
     if (!/<body[^>]*data-script="ok"/.test(dom)) problems.push("the page script did not run");
     const cases = results.cases.length;
+    const repeated = results.cases.filter((c) => c.runs !== 1).length;
     const traced = results.cases.filter((c) => c.trace && c.trace.rows.length > 0);
     if (count(/<section class="case /g) !== cases) problems.push("case sections != " + cases);
     const bars = [...dom.matchAll(/<svg class="histogram"[^>]*data-drawn-bars="(\d+)"/g)];
-    if (bars.length !== cases) problems.push("drawn histograms " + bars.length + " != " + cases);
+    if (bars.length !== repeated)
+      problems.push("drawn histograms " + bars.length + " != cases of repeated runs " + repeated);
     if (bars.some((m) => Number(m[1]) === 0)) problems.push("a histogram with no drawn bar");
     const lanes = [...dom.matchAll(/<svg class="swimlane"[^>]*>/g)].map((m) => m[0]);
     if (lanes.length !== traced.length)
@@ -146,14 +147,54 @@ for d in gate fixture; do
       if (attr("data-drawn-boxes") < 1) problems.push("a swimlane with no drawn box");
     }
     if (/<script>alert/.test(dom)) problems.push("data became markup");
+    // Stacks: every frame of the store is laid out, every folded stack is a
+    // closed toggle; a gate whose findings have stacks shows some of both.
+    const body = (a) => Number((dom.match(new RegExp("<body[^>]*" + a + "=\"(\\d+)\"")) || [])[1] || -1);
+    const stacks = results.cases.reduce((n, c) => n + c.findings.reduce((m, f) =>
+        m + (f.accesses || []).filter((a) => a.stack.length > 0).length, 0), 0);
+    const ownLis = (dom.match(/<ol class="stack own">[^]*?<\/ol>/g) || [])
+        .reduce((n, ol) => n + (ol.match(/<li /g) || []).length, 0);
+    if (body("data-drawn-frames") !== ownLis)
+      problems.push("store frames laid out " + body("data-drawn-frames") + " of " + ownLis);
+    if (body("data-closed-stacks") !== body("data-folded-stacks"))
+      problems.push("folded stacks closed " + body("data-closed-stacks") + " of " + body("data-folded-stacks"));
+    if (stacks > 0 && (ownLis < 1 || body("data-folded-stacks") < 1))
+      problems.push(stacks + " stacks in results.json but " + ownLis + " store frames and " +
+                    body("data-folded-stacks") + " folded stacks on the page");
+    if (/basic_string(<|&lt;)char|std::__cxx11::|std::allocator(<|&lt;)char/.test(dom))
+      problems.push("a library name is spelled out in full");
     if (problems.length) {
       console.error(name + ": " + problems.join("; "));
       process.exit(1);
     }
     console.log("check_reports: " + name + "/index.html in Chromium: " + cases + " cases, " +
-                lanes.length + " swimlane(s), " + bars.length + " histograms drawn");
+                lanes.length + " swimlane(s), " + bars.length + " histograms, " + ownLis +
+                " store frames, " + body("data-folded-stacks") + " folded stacks drawn");
   ' "$out/$d.dom.html" "$out/$d/results.json" "$d" || fail "$d/index.html: the DOM is not as drawn"
   say "screenshot: $out/$d.png"
+done
+# One case up close, as a reader sees it and with its toggles opened: the
+# gate's first case that has a swimlane and a folded stack, alone on a page
+# with the same head (OUT/case.png, OUT/case-open.png).
+node -e '
+  const fs = require("fs");
+  const [from, dir] = process.argv.slice(1);
+  const page = fs.readFileSync(from, "utf8");
+  const head = page.slice(0, page.indexOf("<main>"));
+  const tail = page.slice(page.lastIndexOf("<script>"));
+  const one = page.split(/(?=<section class="case )/).slice(1).map((s) => s.split("</section>")[0])
+      .find((s) => s.includes("data-has-trace") && s.includes("<details class=\"frames\""));
+  if (!one) { console.error("no case with a swimlane and a folded stack"); process.exit(1); }
+  const body = "<main><section id=\"cases\">" + one + "</section></section></main>";
+  fs.writeFileSync(dir + "/case.html", head + body + tail);
+  fs.writeFileSync(dir + "/case-open.html", head + body.replace(/<details /g, "<details open ") + tail);
+' "$out/gate/index.html" "$out/gate" || fail "the gate has no case with a swimlane and a folded stack"
+for v in case case-open; do
+  rm -f "$out/$v.png"
+  run_chromium --screenshot="$out/$v.png" --window-size=1400,2400 "file://$out/gate/$v.html" \
+    >>"$out/gate.chromium.log" 2>&1 || fail "chromium --screenshot of $v.html failed"
+  [[ -s $out/$v.png ]] || fail "chromium wrote no screenshot of $v.html"
+  say "screenshot: $out/$v.png"
 done
 # The fixture always has a trace: its swimlane must be there.
 grep -q '<svg class="swimlane"' "$out/fixture.dom.html" || fail "the fixture's swimlane is missing"

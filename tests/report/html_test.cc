@@ -197,6 +197,202 @@ TEST(HtmlSwimlane, DrawsTheControlledSchedulersVocabulary) {
   EXPECT_EQ(count(html, "<g class=\"lane\" data-thread=\"1\">"), 1);
 }
 
+// Frames as the symbolizer gives them for a store on std::unordered_map.
+const std::string kStr =
+    "std::__cxx11::basic_string<char, std::char_traits<char>, "
+    "std::allocator<char> >";
+
+std::vector<Frame> store_stack(int line, const std::string& runner) {
+  return {
+      {"std::_Hashtable<" + kStr + ", std::pair<" + kStr +
+           " const, int>, std::allocator<std::pair<" + kStr +
+           " const, int> > >::_M_bucket_index(unsigned long) const",
+       "/usr/include/c++/12/bits/hashtable.h", 798, FrameOrigin::kLibrary},
+      {"std::unordered_map<" + kStr + ", int, std::hash<" + kStr +
+           " >, std::equal_to<" + kStr + " >, std::allocator<std::pair<" +
+           kStr + " const, int> > >::operator[](" + kStr + " const&)",
+       "/usr/include/c++/12/bits/unordered_map.h", 980, FrameOrigin::kLibrary},
+      {"kv::(anonymous namespace)::Store::put(" + kStr + " const&, int)",
+       "subjects/kv/store.cc", line, FrameOrigin::kUser},
+      {"racelab::kv::Family::execute(racelab::kv::Store&)",
+       "scenarios/kv_family.cc", 15, FrameOrigin::kRacelab},
+      {runner, "harness/include/racelab/stress_runner.h", 74,
+       FrameOrigin::kRacelab},
+      {"std::thread::_State_impl<std::thread::_Invoker<std::tuple<int> > "
+       ">::_M_run()",
+       "/usr/include/c++/12/bits/std_thread.h", 211, FrameOrigin::kLibrary},
+      {"__tsan_thread_start_func", "", 0, FrameOrigin::kLibrary},
+  };
+}
+
+Finding store_race(int thread_a, int thread_b, int line,
+                   const std::string& runner) {
+  Finding f{
+      FindingKind::kDataRace,
+      "tsan",
+      "ThreadSanitizer: data-race: write by thread " +
+          std::to_string(thread_a) + " vs previous write by thread " +
+          std::to_string(thread_b) + " in Store::put",
+      "write of size 8 by thread 1: (the stacks as text)",
+      Frame{"kv::(anonymous namespace)::Store::put(" + kStr + " const&, int)",
+            "subjects/kv/store.cc", line, FrameOrigin::kUser},
+      {}};
+  f.accesses.push_back(
+      {"write of size 8", thread_a, store_stack(line, runner)});
+  f.accesses.push_back(
+      {"previous write of size 8", thread_b, store_stack(line, runner)});
+  return f;
+}
+
+CaseResult store_case(Mode mode, int reports) {
+  CaseResult c;
+  c.family = "kv";
+  c.subject = "kv/store";
+  c.scenario = "writers";
+  c.mode = mode;
+  c.expected = "data_race";
+  c.kinds = {FindingKind::kDataRace};
+  c.runs = mode == Mode::kStress ? 20 : 1;
+  c.runs_with_finding = c.runs;
+  c.schedules = mode == Mode::kStress ? 0 : 5;
+  c.first_failing = mode == Mode::kStress ? -1 : 4;
+  c.histogram = {{"data_race", c.runs}};
+  for (int i = 0; i < reports; ++i) {
+    c.findings.push_back({store_race(i % 7, (i + 1) % 7, 42,
+                                     "racelab::run_stress<kv::Family>()"),
+                          1});
+  }
+  return c;
+}
+
+TEST(HtmlStacks, TheStoresFrameFirstTheRestFoldedWithNamesAsWritten) {
+  GateResult result;
+  result.cases.push_back(store_case(Mode::kStress, 1));
+  const std::string html = html_report(result, GateOptions{});
+  // The store's frame is open, numbered as in the stack, its name as written.
+  const std::string own = between(html, "<ol class=\"stack own\">", "</ol>");
+  EXPECT_NE(own.find("<li value=\"2\" class=\"user\">kv::Store::put(const "
+                     "std::string&amp;, int) <span class=\"file\">subjects/"
+                     "kv/store.cc:42</span>"),
+            std::string::npos)
+      << own;
+  EXPECT_EQ(own.find("unordered_map"), std::string::npos);
+  // The library and racelab frames are behind a toggle, down to the store's
+  // caller; the thread's start is left out.
+  const std::string folded =
+      between(html, "<details class=\"frames\"", "</details>");
+  EXPECT_NE(folded.find("std::unordered_map&lt;std::string, "
+                        "int&gt;::operator[](...)"),
+            std::string::npos)
+      << folded;
+  EXPECT_NE(folded.find("std::_Hashtable&lt;...&gt;::_M_bucket_index(...)"),
+            std::string::npos);
+  EXPECT_NE(folded.find("racelab::kv::Family::execute(...)"),
+            std::string::npos);
+  EXPECT_EQ(folded.find("_State_impl"), std::string::npos);
+  EXPECT_NE(folded.find("3 more frames (the thread's start)"),
+            std::string::npos)
+      << folded;
+  // No spelled-out library type anywhere on the page; the detail text, the
+  // stacks again, is not repeated.
+  EXPECT_EQ(html.find("basic_string"), std::string::npos);
+  EXPECT_EQ(html.find("char_traits"), std::string::npos);
+  EXPECT_EQ(html.find("(the stacks as text)"), std::string::npos);
+}
+
+TEST(HtmlStacks, SimilarReportsShowOnceAndRepeatedStacksLinkToTheFirst) {
+  GateResult result;
+  result.cases.push_back(store_case(Mode::kStress, 30));
+  result.cases.push_back(store_case(Mode::kControlled, 2));
+  const std::string html = html_report(result, GateOptions{});
+  // 30 reports of one race (other threads) in the stress case: one finding.
+  EXPECT_EQ(count(html, "<li class=\"finding\""), 2);  // one per case
+  EXPECT_EQ(count(html, "data-reports=\"30\""), 1);
+  const std::string similar =
+      between(html, "<details class=\"similar\">", "</details>");
+  EXPECT_NE(similar.find("and 29 similar reports at the same store frames"),
+            std::string::npos)
+      << similar;
+  EXPECT_EQ(count(similar, "<li>"), 3);
+  EXPECT_NE(similar.find("and 26 more in results.json"), std::string::npos);
+  // Four access stacks, all alike: drawn once, the others link to it.
+  EXPECT_EQ(count(html, "<details class=\"frames\""), 1);
+  EXPECT_EQ(count(html, "<p class=\"same-stack\">"), 3);
+  EXPECT_NE(html.find("<a href=\"#stack-1\">stack 1</a>"), std::string::npos);
+}
+
+TEST(HtmlStacks, AHundredReportsStayASmallPage) {
+  GateResult result;
+  CaseResult stress = store_case(Mode::kStress, 100);
+  // Distinct races: 20 store lines, 5 reports each.
+  for (std::size_t i = 0; i < stress.findings.size(); ++i) {
+    stress.findings[i].finding =
+        store_race(1, 2, 100 + static_cast<int>(i % 20),
+                   "racelab::run_stress<kv::Family>()");
+  }
+  result.cases.push_back(stress);
+  result.cases.push_back(store_case(Mode::kControlled, 100));
+  const std::string html = html_report(result, GateOptions{});
+  // 6 findings in full per case, the rest one line each.
+  EXPECT_EQ(count(html, "<li class=\"finding brief\""), 14);
+  EXPECT_LT(html.size(), 60u * 1024) << html.size();
+}
+
+TEST(HtmlHeader, SaysWhatRanInEachMode) {
+  GateResult result;
+  result.cases.push_back(store_case(Mode::kStress, 1));
+  result.cases.push_back(store_case(Mode::kControlled, 1));
+  GateOptions options;
+  options.modes = {Mode::kStress, Mode::kControlled};
+  const std::string html = html_report(result, options);
+  EXPECT_NE(html.find("stress: 20 runs per case; controlled (pct, up to 1000 "
+                      "schedules per search): 1 search per case, 5 schedules "
+                      "tried per case; seed 1"),
+            std::string::npos)
+      << between(html, "<p class=\"meta\">", "</p>");
+  EXPECT_EQ(html.find("runs per case; seed"), std::string::npos);
+  // Per case: runs for stress, the failing schedule for controlled.
+  EXPECT_NE(html.find("<small>20/20 runs</small>"), std::string::npos);
+  EXPECT_NE(html.find("<small>schedule 5 of 5</small>"), std::string::npos);
+  EXPECT_NE(html.find("<dt>schedules tried</dt><dd>5</dd><dt>first failing "
+                      "schedule</dt><dd>5</dd>"),
+            std::string::npos);
+  EXPECT_NE(html.find("1/1 search</span>"), std::string::npos);
+}
+
+TEST(HtmlSwimlane, FoldsLockPairsAndWrapsAtWordBoundaries) {
+  GateResult result;
+  CaseResult c = store_case(Mode::kControlled, 1);
+  c.trace_threads = 2;
+  c.trace = {
+      {1, 0, "operation", "commit(s0,p0.0)"},
+      {2, 0, "lock acquired", "acquired 'checkpoint.mu'"},
+      {2, 0, "lock released", "released 'checkpoint.mu'"},
+      {3, 0, "lock acquired", "acquired 'checkpoint.mu'"},
+      {3, 0, "lock released", "released 'checkpoint.mu'"},
+      {4, 0, "lock acquired", "acquired 'checkpoint.mu'"},
+      {4, 0, "switch", "preempted at 'unlock'"},
+      {5, 1, "operation", "get(s0)"},
+      {6, 0, "lock released", "released 'checkpoint.mu'"},
+      {6, 0, "operation", "-> 0"},
+  };
+  result.cases.push_back(c);
+  const std::string html = html_report(result, GateOptions{});
+  const std::string svg = between(html, "<svg class=\"swimlane\"", "</svg>");
+  EXPECT_NE(svg.find("data-rows=\"6\" data-trace-rows=\"10\""),
+            std::string::npos)
+      << svg;
+  // Two pairs in one turn fold into the operation's row, wrapped between
+  // words onto a second line; the hold across the switch stays a bar.
+  EXPECT_NE(svg.find("<tspan x=\"71\" dy=\"0\">commit(s0,p0.0) "
+                     "[locked</tspan><tspan x=\"71\" "
+                     "dy=\"13\">&#39;checkpoint.mu&#39; x2]</tspan>"),
+            std::string::npos)
+      << svg;
+  EXPECT_EQ(count(svg, "<rect class=\"lock-hold\""), 1);
+  EXPECT_EQ(svg.find("checkpoint.m<"), std::string::npos);
+}
+
 TEST(HtmlEscape, EscapesAllFiveAndCleansControls) {
   EXPECT_EQ(report::html_escape("<a href='x'>\"&\"</a>"),
             "&lt;a href=&#39;x&#39;&gt;&quot;&amp;&quot;&lt;/a&gt;");

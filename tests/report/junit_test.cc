@@ -154,6 +154,32 @@ TEST_F(JunitTest, HostileStringsRoundTrip) {
             std::string::npos);
 }
 
+TEST_F(JunitTest, EachSuiteSaysWhatRanInItsMode) {
+  auto property = [&](const char* suite, const char* name) {
+    return std::string(root_.find_child_by_attribute("testsuite", "name", suite)
+                           .child("properties")
+                           .find_child_by_attribute("property", "name", name)
+                           .attribute("value")
+                           .value());
+  };
+  EXPECT_EQ(property("stress", "runs"), "4");
+  EXPECT_EQ(property("stress", "ran"), "stress: 4 runs per case; seed 7");
+  // A controlled suite has searches and schedules, never "runs".
+  EXPECT_EQ(property("controlled", "runs"), "");
+  EXPECT_EQ(property("controlled", "budget"), "1000");
+  EXPECT_EQ(property("controlled", "strategy"), "pct");
+  EXPECT_EQ(property("controlled", "ran"),
+            "controlled (pct, up to 1000 schedules per search): 4 searches "
+            "per case, 0 schedules tried per case; seed 7");
+  pugi::xml_node tc = testcase("checkpoint/unsynchronized (controlled)",
+                               "seed_concurrent_sessions");
+  const std::string out = tc.child_value("system-out");
+  EXPECT_NE(out.find("(4/4 searches with a finding; 0 schedules tried)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("data_race (tsan, 4/4 searches)"), std::string::npos);
+}
+
 TEST(JunitEmpty, AnEmptyGateIsStillValid) {
   GateResult empty;
   GateOptions options;

@@ -110,6 +110,56 @@ TEST_F(MarkdownTest, OneSectionPerObservedKind) {
   EXPECT_NE(md_.find("Not observed in this run:"), std::string::npos);
 }
 
+TEST_F(MarkdownTest, TheHeaderSaysWhatRanInEachMode) {
+  // The fixture's controlled cases ran 4 searches each; no schedule counts.
+  EXPECT_NE(md_.find("Modes: stress, controlled; stress: 4 runs per case; "
+                     "controlled (pct, up to 1000 schedules per search): 4 "
+                     "searches per case, 0 schedules tried per case; seed 7."),
+            std::string::npos)
+      << md_;
+  EXPECT_NE(md_.find("| runs or schedules |"), std::string::npos);
+  EXPECT_NE(md_.find(" | 3/4 runs | "), std::string::npos);
+  // A controlled case gives its searches, not runs.
+  EXPECT_NE(md_.find("(controlled), 4/4 searches, tsan"), std::string::npos)
+      << md_;
+}
+
+TEST(MarkdownFindings, ReportsOfOneRaceAreOneItem) {
+  GateResult result;
+  CaseResult c;
+  c.family = "kv";
+  c.subject = "kv/store";
+  c.scenario = "writers";
+  c.mode = Mode::kControlled;
+  c.expected = "data_race";
+  c.kinds = {FindingKind::kDataRace};
+  c.runs = 1;
+  c.runs_with_finding = 1;
+  c.schedules = 5;
+  c.first_failing = 4;
+  for (int t = 0; t < 3; ++t) {
+    Finding f{FindingKind::kDataRace,
+              "tsan",
+              "race by thread " + std::to_string(t),
+              "",
+              Frame{"kv::Store::put(std::__cxx11::basic_string<char, "
+                    "std::char_traits<char>, std::allocator<char> > const&)",
+                    "subjects/kv/store.cc", 9, FrameOrigin::kUser},
+              {}};
+    c.findings.push_back({f, 1});
+  }
+  result.cases.push_back(c);
+  const std::string md = summary_markdown(result, GateOptions{});
+  EXPECT_NE(md.find("- kv/store × writers (controlled), 1/1 search, tsan: "
+                    "race by thread 0 at kv::Store::put(const "
+                    "std::string&amp;) (subjects/kv/store.cc:9) (and 2 "
+                    "similar reports)"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("race by thread 1"), std::string::npos);
+  EXPECT_NE(md.find("| schedule 5 of 5 |"), std::string::npos);
+}
+
 TEST(MarkdownCell, Escapes) {
   EXPECT_EQ(report::markdown_cell("a|b`c<d>&e\nf\r\ng"),
             "a\\|b\\`c&lt;d&gt;&amp;e<br>f<br>g");

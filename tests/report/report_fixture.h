@@ -36,19 +36,22 @@ inline Finding race_finding(const std::string& summary, int line) {
             kHostile + kHostileCtl, std::nullopt, {}};
   f.subject_frame =
       Frame{kHostileFunction, "subjects/checkpoint/unsynchronized.cc", line};
-  f.accesses.push_back(
-      Access{"write of size 8",
-             1,
-             {Frame{"std::vector<int>::push_back",
-                    "/usr/include/c++/12/bits/vector.tcc", 100},
-              Frame{kHostileFunction, "subjects/checkpoint/unsynchronized.cc",
-                    line}}});
+  f.accesses.push_back(Access{
+      "write of size 8",
+      1,
+      {Frame{"std::vector<int>::push_back",
+             "/usr/include/c++/12/bits/vector.tcc", 100, FrameOrigin::kLibrary},
+       Frame{kHostileFunction, "subjects/checkpoint/unsynchronized.cc", line},
+       Frame{"racelab::checkpoint::CheckpointFamily::execute",
+             "scenarios/checkpoint_family.cc", 15, FrameOrigin::kRacelab},
+       Frame{"racelab::run_stress", "harness/include/racelab/stress_runner.h",
+             74, FrameOrigin::kRacelab}}});
   f.accesses.push_back(
       Access{"previous read of size 8",
              2,
              {Frame{"racelab::checkpoint::Unsynchronized::lookup",
                     "subjects/checkpoint/unsynchronized.cc", 57},
-              Frame{"<null>", "", 0}}});
+              Frame{"<null>", "", 0, FrameOrigin::kLibrary}}});
   return f;
 }
 

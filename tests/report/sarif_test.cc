@@ -57,6 +57,24 @@ TEST_F(SarifTest, TopLevel) {
       driver.at("informationUri").get<std::string>().starts_with("https://"));
 }
 
+TEST_F(SarifTest, SaysWhatRanInEachModesUnit) {
+  EXPECT_EQ(run_.at("properties").at("ran"),
+            "stress: 4 runs per case; controlled (pct, up to 1000 schedules "
+            "per search): 4 searches per case, 0 schedules tried per case; "
+            "seed 7");
+  EXPECT_FALSE(run_.at("properties").contains("runs"));
+  // The race seen in both modes counts each in its own unit.
+  for (const json& r : results_of("racelab/data_race")) {
+    if (r.at("properties").at("subject") != "checkpoint/unsynchronized")
+      continue;
+    EXPECT_NE(r.at("message").at("text").get<std::string>().find(
+                  "; stress: 3/4 runs, controlled: 4/4 searches; expected "
+                  "data_race)"),
+              std::string::npos)
+        << r.at("message").dump();
+  }
+}
+
 TEST_F(SarifTest, OneRulePerFindingKindPlusTheMissedRule) {
   const json& rules = run_.at("tool").at("driver").at("rules");
   ASSERT_EQ(rules.size(), all_finding_kinds().size() + 1);

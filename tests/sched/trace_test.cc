@@ -5,6 +5,7 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace racelab::sched {
 namespace {
@@ -89,6 +90,125 @@ TEST(TraceTest, HardBreaksWordsLongerThanTheColumnAndHidesControlBytes) {
       "   0 | abcdefghijklmnop |                  |                  |\n"
       "     | qrstuvwxyz012345 |                  |                  |\n"
       "     | 6789?!           |                  |                  |\n";
+  // clang-format on
+  EXPECT_EQ(format_trace(trace), expected);
+}
+
+TEST(TraceTest, NeverCutsAWordThatFitsALine) {
+  // The lock name does not fit after the verb: it moves to the next line
+  // whole (it used to read "acquired 'checkpoint.m" / "u'").
+  EXPECT_EQ(wrap_text("acquired 'checkpoint.mu'", 22),
+            (std::vector<std::string>{"acquired", "'checkpoint.mu'"}));
+  EXPECT_EQ(wrap_text("a bb ccc dddd", 4),
+            (std::vector<std::string>{"a bb", "ccc", "dddd"}));
+  EXPECT_EQ(wrap_text("fits exactly", 12),
+            (std::vector<std::string>{"fits exactly"}));
+  EXPECT_EQ(wrap_text("", 5), (std::vector<std::string>{""}));
+}
+
+TEST(TraceTest, LongWordsBreakAfterPunctuationThenAnywhere) {
+  EXPECT_EQ(wrap_text("commit(s0,p0.0)", 10),
+            (std::vector<std::string>{"commit(s0,", "p0.0)"}));
+  EXPECT_EQ(wrap_text("{k1=v1,k2=v2}", 8),
+            (std::vector<std::string>{"{k1=v1,", "k2=v2}"}));
+  EXPECT_EQ(wrap_text("abcdefghij", 4),
+            (std::vector<std::string>{"abcd", "efgh", "ij"}));
+  // Never inside a UTF-8 sequence: "é" is two bytes.
+  EXPECT_EQ(wrap_text("ab\xc3\xa9" "cd", 3),
+            (std::vector<std::string>{"ab", "\xc3\xa9" "c", "d"}));
+}
+
+TEST(TraceTest, EveryLineFitsAndNoWordIsCutWhenAllFit) {
+  const std::string text =
+      "set(k1,v1) begins, then acquired 'state.mu' (shared) and released it";
+  for (std::size_t width = 12; width <= 40; ++width) {
+    std::string joined;
+    for (const std::string& line : wrap_text(text, width)) {
+      EXPECT_LE(line.size(), width) << line;
+      EXPECT_FALSE(line.empty());
+      joined += (joined.empty() ? "" : " ") + line;
+    }
+    EXPECT_EQ(joined, text) << width;
+  }
+}
+
+FoldInput op(int thread) { return {thread, FoldRole::kOperation, {}}; }
+FoldInput other(int thread) { return {thread, FoldRole::kOther, {}}; }
+FoldInput acq(int thread, std::string lock) {
+  return {thread, FoldRole::kAcquire, std::move(lock)};
+}
+FoldInput rel(int thread, std::string lock) {
+  return {thread, FoldRole::kRelease, std::move(lock)};
+}
+
+TEST(FoldLockPairs, APairFoldsIntoItsOperation) {
+  const std::vector<FoldedRow> rows =
+      fold_lock_pairs({op(0), acq(0, "'mu'"), rel(0, "'mu'"), acq(0, "'mu'"),
+                       rel(0, "'mu'"), other(0)});
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].row, 0u);
+  EXPECT_FALSE(rows[0].lock_pair);
+  EXPECT_EQ(rows[0].text("commit(s0)"), "commit(s0) [locked 'mu' x2]");
+  EXPECT_EQ(rows[1].row, 5u);
+  EXPECT_EQ(rows[1].text("-> 0"), "-> 0");
+}
+
+TEST(FoldLockPairs, APairWithoutItsOperationIsOneRow) {
+  // After a result, and after another thread ran: no operation row to join.
+  const std::vector<FoldedRow> rows =
+      fold_lock_pairs({op(0), other(1), acq(0, "'mu'"), rel(0, "'mu'"),
+                       acq(0, "'mu'"), rel(0, "'mu'")});
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[2].row, 2u);
+  EXPECT_TRUE(rows[2].lock_pair);
+  EXPECT_EQ(rows[2].text("acquired 'mu'"), "locked 'mu' x2");
+}
+
+TEST(FoldLockPairs, NestedPairsFoldInTheOrderTaken) {
+  const std::vector<FoldedRow> rows = fold_lock_pairs(
+      {op(0), acq(0, "'a'"), acq(0, "'b'"), rel(0, "'b'"), rel(0, "'a'")});
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].text("move()"), "move() [locked 'a', 'b']");
+}
+
+TEST(FoldLockPairs, APairWithASwitchInBetweenStays) {
+  // Thread 0 holds 'mu' while thread 1 runs: that is the interleaving.
+  const std::vector<FoldInput> in = {op(0), acq(0, "'mu'"), other(0), op(1),
+                                     rel(0, "'mu'")};
+  const std::vector<FoldedRow> rows = fold_lock_pairs(in);
+  ASSERT_EQ(rows.size(), in.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i].row, i);
+    EXPECT_TRUE(rows[i].locks.empty());
+  }
+  // Another thread's release, or another lock's, pairs with nothing.
+  EXPECT_EQ(fold_lock_pairs({op(0), acq(0, "'mu'"), rel(1, "'mu'")}).size(),
+            3u);
+  EXPECT_EQ(fold_lock_pairs({op(0), acq(0, "'a'"), rel(0, "'b'")}).size(), 3u);
+}
+
+TEST(TraceTest, FoldsLockPairsIntoTheOperationRow) {
+  Trace trace;
+  trace.thread_count = 2;
+  trace.rows = {
+      {1, 0, TraceKind::kOperation, "commit(s0,p0.0)"},
+      {2, 0, TraceKind::kLockAcquired, "acquired 'checkpoint.mu'"},
+      {2, 0, TraceKind::kLockReleased, "released 'checkpoint.mu'"},
+      {5, 0, TraceKind::kOperation, "-> 0"},
+      {5, 0, TraceKind::kSwitch, "preempted at 'commit'"},
+      {7, 1, TraceKind::kLockAcquired, "acquired 'checkpoint.mu' (shared)"},
+      {7, 1, TraceKind::kLockReleased, "released 'checkpoint.mu' (shared)"},
+  };
+  EXPECT_EQ(fold_inputs(trace)[1].lock, "'checkpoint.mu'");
+  // clang-format off
+  const std::string expected =
+      "step | thread 0                            | thread 1\n"
+      "-----+-------------------------------------+------------------------------------\n"
+      "   1 | commit(s0,p0.0) [locked             |\n"
+      "     | 'checkpoint.mu']                    |\n"
+      "   5 | -> 0                                |\n"
+      "   5 | preempted at 'commit'               |\n"
+      "   7 |                                     | locked 'checkpoint.mu' (shared)\n";
   // clang-format on
   EXPECT_EQ(format_trace(trace), expected);
 }

@@ -25,11 +25,26 @@ const char* to_string(FindingKind kind);
 std::optional<FindingKind> parse_finding_kind(std::string_view name);
 const std::vector<FindingKind>& all_finding_kinds();
 
+// Whose code a frame runs: the store's own (subjects, examples, a user's
+// files), the standard library or a runtime (system headers and libraries,
+// frames without a file), or racelab's engine and catalog drivers
+// (harness/, scenarios/, tools/, fuzz/, installed racelab headers). Reports
+// show the store's frames and fold the others.
+enum class FrameOrigin { kUser, kLibrary, kRacelab };
+
+// "user", "library", "racelab", as results.json spells them.
+const char* to_string(FrameOrigin origin);
+std::optional<FrameOrigin> parse_frame_origin(std::string_view name);
+// The origin of code in `file` (repo-relative inside racelab's source folder,
+// absolute elsewhere; empty when unknown).
+FrameOrigin frame_origin_of(std::string_view file);
+
 // One frame of a stack, symbolized.
 struct Frame {
-  std::string function;
-  std::string file;  // repo-relative where the file is inside the repo
+  std::string function;  // as demangled, in full
+  std::string file;      // repo-relative where the file is inside the repo
   int line = 0;
+  FrameOrigin origin = FrameOrigin::kUser;  // set by the symbolizer
 };
 
 // One side of a race: who accessed what.

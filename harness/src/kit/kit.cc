@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "racelab/sanitizer_capture.h"
+#include "symbol_names.h"
 
 namespace racelab {
 namespace kit_internal {
@@ -168,7 +169,8 @@ std::string format_findings(const std::vector<Finding>& findings) {
     absl::StrAppend(&out, "  [", to_string(f.kind), "/", f.oracle, "] ",
                     f.summary, "\n");
     if (f.subject_frame && !f.subject_frame->function.empty()) {
-      absl::StrAppend(&out, "      at ", f.subject_frame->function, " ",
+      absl::StrAppend(&out, "      at ",
+                      readable_symbol(f.subject_frame->function), " ",
                       f.subject_frame->file, ":", f.subject_frame->line, "\n");
     }
   }

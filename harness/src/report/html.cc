@@ -1,19 +1,32 @@
 // index.html: one self-contained page (inline CSS, JS and SVG; a Content
 // Security Policy forbids any network access) with
+//   - a header that says what ran (runs per stress case, searches and
+//     schedules per controlled case);
 //   - the case matrix, subjects x scenarios per mode and family, each cell
 //     coloured by verdict (clean ok, caught ok, mismatch);
-//   - per case: expected vs observed, the findings, the outcome histogram
-//     (outcome -> runs) as a small bar chart as jcstress shows it, and, for a
-//     case with a trace (the minimal failing schedule of a controlled run), a
-//     swimlane: one lane per logical thread, one box per event at its row,
-//     lock holds as bars, findings in red.
+//   - per case: expected vs observed, the findings, the outcome histogram of
+//     repeated runs (outcome -> runs) as a small bar chart as jcstress shows
+//     it, and, for a case with a trace (the minimal failing schedule of a
+//     controlled run), a swimlane: one lane per logical thread, one box per
+//     event at its row (lock pairs folded into their operation's row, text
+//     wrapped between words), lock holds as bars, findings in red.
+// A person reads it, so it stays small (a full gate's page well under
+// 300 KB): frames name functions as written in code (readable_symbol()), the
+// store's own frames are open and the standard library's and racelab's
+// folded behind a toggle, reports of one race (report::finding_group_key())
+// are one finding with the others listed, a stack or log seen before on the
+// page links to its first copy, and past the first few findings of a case
+// each is one line. results.json keeps everything.
 // Stable hooks for tests and styling: section#matrix, table.matrix
 // td.cell[data-verdict], section.case[data-verdict][data-mode],
-// svg.swimlane g.lane[data-thread] (rect.op, rect.result, rect.lock,
-// rect.wait, rect.finding, rect.lock-hold, line.switch), svg.histogram
+// li.finding[data-kind][data-reports], ol.stack.own li.user,
+// details.frames (the folded stack), details.similar, svg.swimlane
+// g.lane[data-thread] (rect.op, rect.result, rect.lock, rect.wait,
+// rect.finding, rect.lock-hold, line.switch), svg.histogram
 // g.bar[data-outcome]. Every string from a run is entity-escaped.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -21,17 +34,23 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "racelab/report.h"
+#include "racelab/sched/trace.h"
 #include "report_internal.h"
+#include "symbol_names.h"
 
 namespace racelab {
 namespace {
 
 using report::html_escape;
 
-constexpr std::size_t kMaxDetailBytes = 16 * 1024;
+constexpr std::size_t kMaxDetailBytes = 2 * 1024;
 constexpr std::size_t kMaxTraceRows = 1500;
 constexpr int kMaxLanes = 64;
-constexpr std::size_t kMaxFramesShown = 8;
+constexpr std::size_t kMaxBoxLines = 3;
+constexpr std::size_t kMaxSummaryBytes = 600;
+constexpr std::size_t kMaxSimilarShown = 3;
+constexpr std::size_t kMaxFindingsInFull = 6;  // per case, with their stacks
+constexpr std::size_t kMinFoldedLibraryRun = 4;
 
 // Swimlane geometry, in SVG user units (pixels).
 constexpr int kAxisWidth = 52;
@@ -40,6 +59,7 @@ constexpr int kLaneGap = 8;
 constexpr int kHeaderHeight = 26;
 constexpr int kRowHeight = 22;
 constexpr int kBoxHeight = 18;
+constexpr int kLineHeight = 13;  // each further line of a box
 constexpr int kHoldWidth = 5;
 constexpr double kCharWidth = 7.0;  // 11px monospace, with a margin
 
@@ -84,7 +104,6 @@ std::string slug(std::string_view text) {
   return out;
 }
 
-
 // Escaped text with a line-break opportunity after each '_' and '/', for
 // long snake_case names in narrow table headers.
 std::string breakable(const std::string& escaped) {
@@ -103,15 +122,107 @@ std::string observed_text(const CaseResult& c) {
   });
 }
 
-std::string frame_html(const Frame& f) {
-  std::string s = absl::StrCat(
-      "<code>", html_escape(f.function.empty() ? "?" : f.function), "</code>");
+// A file as the page shows it: "/usr/bin/../lib/gcc/.../../include/c++/12/x.h"
+// is /usr/include/c++/12/x.h.
+std::string file_text(const std::string& file) {
+  if (!file.starts_with('/') || file.find("/..") == std::string::npos)
+    return file;
+  return std::filesystem::path(file).lexically_normal().string();
+}
+
+// A frame: its function as written in code and its file. Frames of the
+// library and of racelab, folded, name their function only. In a stack's list
+// the names need no <code> (the list is monospace).
+std::string frame_html(const Frame& f, bool parameters = true,
+                       bool code = true) {
+  std::string s = html_escape(report::frame_name(f, parameters));
+  if (code) s = absl::StrCat("<code>", s, "</code>");
   if (!f.file.empty()) {
-    absl::StrAppend(&s, " <span class=\"file\">", html_escape(f.file));
+    absl::StrAppend(&s, " <span class=\"file\">",
+                    html_escape(file_text(f.file)));
     if (f.line > 0) absl::StrAppend(&s, ":", f.line);
     s += "</span>";
   }
   return s;
+}
+
+// The folded stacks already on the page, by content: a stack seen again
+// (the same race in another mode or scenario) links to its first copy.
+// The same goes for a detail text (a dead run's log, attached to each of its
+// findings).
+struct PageIndex {
+  std::map<std::string, int> stacks;
+  std::map<std::string, int> details;
+};
+
+// One stack: the store's own frames open, numbered as in the stack; the
+// whole stack down to the store's caller folded behind a toggle.
+void stack_html(std::string& out, const std::vector<Frame>& stack,
+                PageIndex& page) {
+  if (stack.empty()) return;
+  const report::StackView view = report::stack_view(stack);
+  out += "<ol class=\"stack own\">";
+  for (std::size_t i : view.shown) {
+    absl::StrAppend(&out, "<li value=\"", i, "\" class=\"",
+                    to_string(stack[i].origin), "\">",
+                    frame_html(stack[i], true, false), "</li>");
+  }
+  out += "</ol>";
+  if (view.folded_end <= view.shown.size() && view.folded_end == stack.size())
+    return;  // nothing more to show
+  std::string title = absl::StrCat("whole stack (", view.folded_end,
+                                   view.folded_end == 1 ? " frame" : " frames");
+  if (view.library > 0)
+    absl::StrAppend(&title, ", ", view.library, " standard library");
+  if (view.racelab > 0) absl::StrAppend(&title, ", ", view.racelab, " racelab");
+  title += ")";
+  // A long run of library frames shows its ends: where the access happened
+  // and the call that led into the library.
+  std::string frames;
+  bool renumber = false;
+  for (std::size_t i = 0; i < view.folded_end; ++i) {
+    std::size_t run = 0;
+    while (i + run < view.folded_end &&
+           stack[i + run].origin == FrameOrigin::kLibrary) {
+      ++run;
+    }
+    if (run >= kMinFoldedLibraryRun) {
+      absl::StrAppend(&frames, "<li class=\"library\"",
+                      renumber ? absl::StrCat(" value=\"", i, "\"") : "", ">",
+                      frame_html(stack[i], false, false),
+                      "</li><li class=\"more\">", run - 2,
+                      " more standard library frames</li><li value=\"",
+                      i + run - 1, "\" class=\"library\">",
+                      frame_html(stack[i + run - 1], false, false), "</li>");
+      i += run - 1;
+      renumber = true;
+      continue;
+    }
+    // Names only: the store's frames are shown in full above.
+    absl::StrAppend(&frames, "<li",
+                    renumber ? absl::StrCat(" value=\"", i, "\"") : "",
+                    " class=\"", to_string(stack[i].origin), "\">",
+                    frame_html(stack[i], false, false), "</li>");
+    renumber = false;
+  }
+  if (view.folded_end < stack.size()) {
+    const std::size_t rest = stack.size() - view.folded_end;
+    absl::StrAppend(&frames, "<li class=\"more\">", rest,
+                    rest == 1 ? " more frame" : " more frames",
+                    " (the thread's start) in results.json</li>");
+  }
+  auto [it, first] =
+      page.stacks.try_emplace(frames, static_cast<int>(page.stacks.size()) + 1);
+  if (!first) {
+    absl::StrAppend(&out, "<p class=\"same-stack\">", title,
+                    ": as in <a href=\"#stack-", it->second, "\">stack ",
+                    it->second, "</a></p>");
+    return;
+  }
+  absl::StrAppend(&out, "<details class=\"frames\" id=\"stack-", it->second,
+                  "\"><summary>", title, ", stack ", it->second,
+                  "</summary><ol class=\"stack full\" start=\"0\">", frames,
+                  "</ol></details>");
 }
 
 // How an outcome of a run ("clean", "data_race+crash") reads against the
@@ -140,6 +251,9 @@ const char* outcome_grade(const CaseResult& c, std::string_view outcome) {
 }
 
 void histogram_svg(std::string& out, const CaseResult& c) {
+  const char* unit = c.mode == Mode::kControlled
+                         ? (c.runs == 1 ? "search" : "searches")
+                         : (c.runs == 1 ? "run" : "runs");
   if (c.histogram.empty()) {
     out += "<p class=\"histogram-empty\">no runs</p>\n";
     return;
@@ -159,7 +273,7 @@ void histogram_svg(std::string& out, const CaseResult& c) {
       &out,
       "<svg class=\"histogram\" xmlns=\"http://www.w3.org/2000/svg\" width=\"",
       width, "\" height=\"", height, "\" viewBox=\"0 0 ", width, " ", height,
-      "\" role=\"img\" aria-label=\"outcomes of ", c.runs, " runs\">\n");
+      "\" role=\"img\" aria-label=\"outcomes of ", c.runs, " ", unit, "\">\n");
   int y = kBarGap;
   for (const auto& [outcome, runs] : c.histogram) {
     const double w =
@@ -167,14 +281,13 @@ void histogram_svg(std::string& out, const CaseResult& c) {
     const std::string grade = outcome_grade(c, outcome);
     absl::StrAppend(&out, "<g class=\"bar ", grade, "\" data-outcome=\"",
                     html_escape(outcome), "\" data-runs=\"", runs, "\"><title>",
-                    html_escape(outcome), ": ", runs, " of ", c.runs, " runs (",
-                    grade, ")</title>");
+                    html_escape(outcome), ": ", runs, " of ", c.runs, " ", unit,
+                    " (", grade, ")</title>");
     absl::StrAppend(&out, "<text class=\"outcome\" x=\"", label_width - 6,
-                    "\" y=\"", y + kBarHeight - 4, "\" text-anchor=\"end\">",
+                    "\" y=\"", y + kBarHeight - 4, "\">",
                     html_escape(clip(outcome, 48)), "</text>");
     absl::StrAppend(&out, "<rect x=\"", label_width, "\" y=\"", y,
-                    "\" width=\"", num(w), "\" height=\"", kBarHeight,
-                    "\" rx=\"2\"/>");
+                    "\" width=\"", num(w), "\" height=\"", kBarHeight, "\"/>");
     absl::StrAppend(&out, "<text class=\"count\" x=\"",
                     num(label_width + w + 5), "\" y=\"", y + kBarHeight - 4,
                     "\">", runs, "</text></g>\n");
@@ -211,6 +324,7 @@ enum class Event {
   kWait,
   kSwitch,
   kFinding,
+  kLockPair,  // a lock taken and released in one turn, folded (shown_rows())
   kOther
 };
 
@@ -230,6 +344,7 @@ Event classify(const TraceLine& row) {
   }
   if (k == "wait" || k == "lock waited") return Event::kWait;
   if (k == "switch") return Event::kSwitch;
+  if (k == "lock pair") return Event::kLockPair;
   if (k == "finding" || k == "exception") return Event::kFinding;
   return Event::kOther;
 }
@@ -242,6 +357,7 @@ const char* event_class(Event e) {
       return "result";
     case Event::kAcquire:
     case Event::kRelease:
+    case Event::kLockPair:
       return "lock";
     case Event::kWait:
       return "wait";
@@ -304,25 +420,78 @@ std::vector<Hold> lock_holds(const std::vector<TraceLine>& rows,
   return holds;
 }
 
+// The rows the swimlane draws: lock pairs folded as in the trace table
+// (sched::fold_lock_pairs()); a pair of its own becomes a "lock pair" row.
+std::vector<TraceLine> shown_rows(const std::vector<TraceLine>& trace) {
+  std::vector<sched::FoldInput> inputs;
+  inputs.reserve(trace.size());
+  for (const TraceLine& row : trace) {
+    sched::FoldInput in{row.thread, sched::FoldRole::kOther, {}};
+    const Event event = classify(row);
+    if (event == Event::kOp) in.role = sched::FoldRole::kOperation;
+    if (event == Event::kAcquire || event == Event::kRelease) {
+      in.role = event == Event::kAcquire ? sched::FoldRole::kAcquire
+                                         : sched::FoldRole::kRelease;
+      const bool worded = row.text.starts_with("acquired ") ||
+                          row.text.starts_with("released ");
+      in.lock = worded ? row.text.substr(9)
+                       : absl::StrCat("'", lock_name(row.text), "'");
+    }
+    inputs.push_back(std::move(in));
+  }
+  std::vector<TraceLine> rows;
+  for (const sched::FoldedRow& f : sched::fold_lock_pairs(inputs)) {
+    const TraceLine& row = trace[f.row];
+    rows.push_back({row.step, row.thread, f.lock_pair ? "lock pair" : row.kind,
+                    f.text(row.text)});
+  }
+  return rows;
+}
+
+// The text of a box: lines of at most `max_chars`, at word boundaries; at
+// most kMaxBoxLines, the last one clipped with "…" when there is more.
+std::vector<std::string> box_lines(const std::string& text,
+                                   std::size_t max_chars) {
+  std::vector<std::string> lines = sched::wrap_text(text, max_chars);
+  if (lines.size() > kMaxBoxLines) {
+    lines.resize(kMaxBoxLines);
+    lines.back() = clip(lines.back() + " …", max_chars);
+  }
+  return lines;
+}
+
 void swimlane_svg(std::string& out, const CaseResult& c) {
-  const std::size_t count = std::min(c.trace.size(), kMaxTraceRows);
+  const std::vector<TraceLine> rows = shown_rows(c.trace);
+  const std::size_t count = std::min(rows.size(), kMaxTraceRows);
   int lanes = std::max(1, c.trace_threads);
   for (std::size_t i = 0; i < count; ++i) {
-    if (c.trace[i].thread >= 0 && c.trace[i].thread < kMaxLanes) {
-      lanes = std::max(lanes, c.trace[i].thread + 1);
+    if (rows[i].thread >= 0 && rows[i].thread < kMaxLanes) {
+      lanes = std::max(lanes, rows[i].thread + 1);
     }
   }
   lanes = std::min(lanes, kMaxLanes);
+  const std::size_t max_chars =
+      static_cast<std::size_t>((kLaneWidth - 22) / kCharWidth);
+  // Rows grow with the lines of their box.
+  std::vector<std::vector<std::string>> lines(count);
+  std::vector<int> row_top(count + 1, kHeaderHeight);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (classify(rows[i]) == Event::kSwitch) {
+      lines[i] = {clip(rows[i].text, max_chars)};
+    } else {
+      lines[i] = box_lines(rows[i].text, max_chars);
+    }
+    row_top[i + 1] = row_top[i] + kRowHeight +
+                     static_cast<int>(lines[i].size() - 1) * kLineHeight;
+  }
+  const auto box_height = [&](std::size_t i) {
+    return kBoxHeight + static_cast<int>(lines[i].size() - 1) * kLineHeight;
+  };
   const int width = kAxisWidth + lanes * (kLaneWidth + kLaneGap);
-  const int height = kHeaderHeight + static_cast<int>(count) * kRowHeight + 8;
+  const int height = row_top[count] + 8;
   const auto lane_x = [](int t) {
     return kAxisWidth + t * (kLaneWidth + kLaneGap);
   };
-  const auto row_y = [](std::size_t i) {
-    return kHeaderHeight + static_cast<int>(i) * kRowHeight;
-  };
-  const std::size_t max_chars =
-      static_cast<std::size_t>((kLaneWidth - 22) / kCharWidth);
 
   absl::StrAppend(
       &out,
@@ -330,32 +499,37 @@ void swimlane_svg(std::string& out, const CaseResult& c) {
       "xmlns=\"http://www.w3.org/2000/svg\" width=\"",
       width, "\" height=\"", height, "\" viewBox=\"0 0 ", width, " ", height,
       "\" data-threads=\"", lanes, "\" data-rows=\"", count,
+      "\" data-trace-rows=\"", c.trace.size(),
       "\" role=\"img\" aria-label=\"trace of the failing schedule\">\n");
 
-  // Step axis: a label where a new step (scheduling decision) begins.
-  out += "<g class=\"axis\">";
+  // Step axis: a label where a new step (scheduling decision) begins, and a
+  // rule across the lanes above it.
+  std::string rules;
+  absl::StrAppend(&out, "<g class=\"axis\" transform=\"translate(",
+                  kAxisWidth - 8, " 0)\">");
   for (std::size_t i = 0; i < count; ++i) {
-    if (i > 0 && c.trace[i].step == c.trace[i - 1].step) continue;
-    absl::StrAppend(&out, "<text class=\"step-label\" x=\"", kAxisWidth - 8,
-                    "\" y=\"", row_y(i) + kBoxHeight - 4,
-                    "\" text-anchor=\"end\">", c.trace[i].step, "</text>");
+    if (i > 0 && rows[i].step == rows[i - 1].step) continue;
+    absl::StrAppend(&out, "<text y=\"", row_top[i] + kBoxHeight - 4, "\">",
+                    rows[i].step, "</text>");
     if (i > 0) {
-      absl::StrAppend(&out, "<line class=\"step-rule\" x1=\"", kAxisWidth,
-                      "\" x2=\"", width, "\" y1=\"", row_y(i) - 2, "\" y2=\"",
-                      row_y(i) - 2, "\"/>");
+      absl::StrAppend(&rules, "M", kAxisWidth, " ", row_top[i] - 2, "H", width);
     }
   }
-  out += "</g>\n";
+  out += "</g>";
+  if (!rules.empty())
+    absl::StrAppend(&out, "<path class=\"step-rule\" d=\"", rules, "\"/>");
+  out += "\n";
 
   // Findings: a red band across every lane at their row.
   for (std::size_t i = 0; i < count; ++i) {
-    if (classify(c.trace[i]) != Event::kFinding) continue;
+    if (classify(rows[i]) != Event::kFinding) continue;
     absl::StrAppend(&out, "<rect class=\"finding-band\" x=\"", kAxisWidth,
-                    "\" y=\"", row_y(i) - 2, "\" width=\"", width - kAxisWidth,
-                    "\" height=\"", kRowHeight, "\"/>\n");
+                    "\" y=\"", row_top[i] - 2, "\" width=\"",
+                    width - kAxisWidth, "\" height=\"",
+                    row_top[i + 1] - row_top[i], "\"/>\n");
   }
 
-  const std::vector<Hold> holds = lock_holds(c.trace, count);
+  const std::vector<Hold> holds = lock_holds(rows, count);
   for (int t = 0; t < lanes; ++t) {
     const int x = lane_x(t);
     absl::StrAppend(&out, "<g class=\"lane\" data-thread=\"", t, "\">");
@@ -368,71 +542,138 @@ void swimlane_svg(std::string& out, const CaseResult& c) {
     for (const Hold& h : holds) {
       if (h.thread != t) continue;
       const int hx = x + 2 + h.depth * (kHoldWidth + 2);
-      const int y1 = row_y(h.from);
-      const int y2 = row_y(h.to) + kBoxHeight;
+      const int y1 = row_top[h.from];
+      const int y2 = row_top[h.to] + box_height(h.to);
       absl::StrAppend(&out, "<rect class=\"lock-hold",
                       h.released ? "" : " unreleased", "\" data-lock=\"",
                       html_escape(h.lock), "\" x=\"", hx, "\" y=\"", y1,
                       "\" width=\"", kHoldWidth, "\" height=\"", y2 - y1,
                       "\"><title>thread ", t, " holds '", html_escape(h.lock),
-                      "' from step ", c.trace[h.from].step,
-                      h.released ? absl::StrCat(" to step ", c.trace[h.to].step)
+                      "' from step ", rows[h.from].step,
+                      h.released ? absl::StrCat(" to step ", rows[h.to].step)
                                  : std::string(" to the end (never released)"),
                       "</title></rect>\n");
     }
     for (std::size_t i = 0; i < count; ++i) {
-      const TraceLine& row = c.trace[i];
+      const TraceLine& row = rows[i];
       if (row.thread != t) continue;
       const Event event = classify(row);
-      const int y = row_y(i);
-      const std::string title = absl::StrCat(
-          "<title>step ", row.step, ", thread ", row.thread, ", ",
-          html_escape(row.kind), ": ", html_escape(row.text), "</title>");
+      const int y = row_top[i];
+      // The full text as a tooltip, when the box does not show all of it.
+      std::string title;
+      if (absl::StrJoin(lines[i], " ") != row.text) {
+        title = absl::StrCat("<title>", html_escape(row.text), "</title>");
+      }
       if (event == Event::kSwitch) {
-        absl::StrAppend(
-            &out, "<g class=\"event switch\" data-step=\"", row.step,
-            "\" data-row=\"", i, "\">", title, "<line class=\"switch\" x1=\"",
-            x + 14, "\" x2=\"", x + kLaneWidth - 4, "\" y1=\"",
-            y + kBoxHeight / 2, "\" y2=\"", y + kBoxHeight / 2,
-            "\"/><text class=\"switch-label\" x=\"", x + 18, "\" y=\"",
-            y + kBoxHeight / 2 - 2, "\">",
-            html_escape(clip(row.text, max_chars)), "</text></g>\n");
+        absl::StrAppend(&out, "<g class=\"event switch\">", title,
+                        "<line class=\"switch\" x1=\"", x + 14, "\" x2=\"",
+                        x + kLaneWidth - 4, "\" y1=\"", y + kBoxHeight / 2,
+                        "\" y2=\"", y + kBoxHeight / 2, "\"/><text x=\"",
+                        x + 18, "\" y=\"", y + kBoxHeight / 2 - 2, "\">",
+                        html_escape(lines[i][0]), "</text></g>\n");
         continue;
       }
       const char* cls = event_class(event);
-      absl::StrAppend(&out, "<g class=\"event ", cls, "\" data-step=\"",
-                      row.step, "\" data-row=\"", i, "\">", title,
+      absl::StrAppend(&out, "<g class=\"event ", cls, "\">", title,
                       "<rect class=\"", cls, "\" x=\"", x + 14, "\" y=\"", y,
                       "\" width=\"", kLaneWidth - 18, "\" height=\"",
-                      kBoxHeight, "\" rx=\"3\"/><text class=\"label\" x=\"",
-                      x + 19, "\" y=\"", y + kBoxHeight - 5, "\">",
-                      html_escape(clip(row.text, max_chars)), "</text></g>\n");
+                      box_height(i), "\"/><text x=\"", x + 19, "\" y=\"",
+                      y + kBoxHeight - 5, "\">");
+      if (lines[i].size() == 1) {
+        out += html_escape(lines[i][0]);
+      } else {
+        for (std::size_t l = 0; l < lines[i].size(); ++l) {
+          absl::StrAppend(&out, "<tspan x=\"", x + 19, "\" dy=\"",
+                          l == 0 ? 0 : kLineHeight, "\">",
+                          html_escape(lines[i][l]), "</tspan>");
+        }
+      }
+      out += "</text></g>\n";
     }
     out += "</g>\n";
   }
   out += "</svg></div>\n";
-  if (c.trace.size() > count) {
-    absl::StrAppend(&out, "<p class=\"note\">The trace has ", c.trace.size(),
+  if (rows.size() > count) {
+    absl::StrAppend(&out, "<p class=\"note\">The trace has ", rows.size(),
                     " rows; the first ", count,
                     " are drawn. Replay the schedule for the rest.</p>\n");
   }
 }
 
-void findings_html(std::string& out, const CaseResult& c) {
+void findings_html(std::string& out, const CaseResult& c, PageIndex& page) {
   if (c.findings.empty()) return;
-  out += "<ul class=\"findings\">\n";
+  // Findings that read as one are shown once, with the others listed.
+  std::vector<std::vector<const AggregatedFinding*>> groups;
+  std::map<std::string, std::size_t> group_of;
   for (const AggregatedFinding& a : c.findings) {
+    auto [it, added] = group_of.try_emplace(
+        report::finding_group_key(a.finding), groups.size());
+    if (added) groups.emplace_back();
+    groups[it->second].push_back(&a);
+  }
+  // What fails the case first, then the findings reported most.
+  const auto unexpected = [&](const AggregatedFinding* a) {
+    return !c.mismatch.empty() && !report::is_expected_kind(c, a->finding.kind);
+  };
+  std::stable_sort(groups.begin(), groups.end(),
+                   [&](const auto& x, const auto& y) {
+                     if (unexpected(x[0]) != unexpected(y[0]))
+                       return unexpected(x[0]);
+                     return x.size() > y.size();
+                   });
+  out += "<ul class=\"findings\">\n";
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const std::vector<const AggregatedFinding*>& group = groups[g];
+    const AggregatedFinding& a = *group.front();
     const Finding& f = a.finding;
-    const bool error =
-        !c.mismatch.empty() && !report::is_expected_kind(c, f.kind);
-    absl::StrAppend(&out, "<li class=\"finding", error ? " unexpected" : "",
-                    "\" data-kind=\"", to_string(f.kind),
-                    "\"><span class=\"kind\">", to_string(f.kind),
-                    "</span> <span class=\"oracle\">", html_escape(f.oracle),
-                    "</span> <span class=\"runs\">", a.runs, "/", c.runs,
-                    " runs</span> <span class=\"summary\">",
-                    html_escape(f.summary), "</span>");
-    if (f.subject_frame) {
+    const bool error = unexpected(&a);
+    // Past the first few, a finding is one line: its stacks are those of
+    // its kind above, or in results.json.
+    if (g >= kMaxFindingsInFull) {
+      absl::StrAppend(
+          &out, "<li class=\"finding brief", error ? " unexpected" : "",
+          "\" data-kind=\"", to_string(f.kind), "\" data-reports=\"",
+          group.size(), "\"><span class=\"kind\">", to_string(f.kind),
+          "</span> <span class=\"oracle\">", html_escape(f.oracle),
+          "</span> <span class=\"runs\">", report::runs_text(c, a.runs),
+          "</span> <span class=\"summary\">",
+          html_escape(report::truncate_utf8(f.summary, kMaxSummaryBytes)),
+          "</span>",
+          group.size() > 1 ? absl::StrCat(" <span class=\"note\">and ",
+                                          group.size() - 1, " similar</span>")
+                           : "",
+          "</li>\n");
+      continue;
+    }
+    absl::StrAppend(
+        &out, "<li class=\"finding", error ? " unexpected" : "",
+        "\" data-kind=\"", to_string(f.kind), "\" data-reports=\"",
+        group.size(), "\"><span class=\"kind\">", to_string(f.kind),
+        "</span> <span class=\"oracle\">", html_escape(f.oracle),
+        "</span> <span class=\"runs\">", report::runs_text(c, a.runs),
+        "</span> <span class=\"summary\">",
+        html_escape(report::truncate_utf8(f.summary, kMaxSummaryBytes)),
+        "</span>");
+    if (group.size() > 1) {
+      const std::size_t others = group.size() - 1;
+      absl::StrAppend(&out, "<details class=\"similar\"><summary>and ", others,
+                      others == 1 ? " similar report" : " similar reports",
+                      " at the same store frames</summary><ul>");
+      for (std::size_t i = 1; i < group.size() && i <= kMaxSimilarShown; ++i) {
+        absl::StrAppend(&out, "<li><span class=\"runs\">",
+                        report::runs_text(c, group[i]->runs), "</span> ",
+                        html_escape(report::truncate_utf8(
+                            group[i]->finding.summary, kMaxSummaryBytes)),
+                        "</li>");
+      }
+      if (others > kMaxSimilarShown) {
+        absl::StrAppend(&out, "<li class=\"note\">and ",
+                        others - kMaxSimilarShown,
+                        " more in results.json</li>");
+      }
+      out += "</ul></details>";
+    }
+    if (f.subject_frame && f.accesses.empty()) {  // else in the stacks
       absl::StrAppend(&out, "<div class=\"frame\">at ",
                       frame_html(*f.subject_frame), "</div>");
     }
@@ -440,19 +681,29 @@ void findings_html(std::string& out, const CaseResult& c) {
       absl::StrAppend(
           &out, "<div class=\"access\"><span class=\"what\">",
           html_escape(acc.what.empty() ? "access" : acc.what), "</span>",
-          acc.thread >= 0 ? absl::StrCat(" by thread ", acc.thread) : "",
-          "<ol class=\"stack\">");
-      for (std::size_t i = 0; i < acc.stack.size() && i < kMaxFramesShown;
-           ++i) {
-        absl::StrAppend(&out, "<li>", frame_html(acc.stack[i]), "</li>");
-      }
-      out += "</ol></div>";
+          acc.thread >= 0 ? absl::StrCat(" by thread ", acc.thread) : "");
+      stack_html(out, acc.stack, page);
+      out += "</div>";
     }
-    if (!f.detail.empty()) {
-      absl::StrAppend(&out, "<details><summary>details</summary><pre>",
-                      html_escape(report::truncate_utf8(
-                          f.detail, kMaxDetailBytes, "\n[... truncated]")),
-                      "</pre></details>");
+    // A sanitizer's detail text is its stacks again, shown above.
+    const bool detail_is_stacks = f.oracle == "tsan" && !f.accesses.empty();
+    if (!f.detail.empty() && !detail_is_stacks) {
+      auto [it, first] = page.details.try_emplace(
+          f.detail, static_cast<int>(page.details.size()) + 1);
+      if (first) {
+        absl::StrAppend(
+            &out, "<details class=\"detail\" id=\"detail-", it->second,
+            "\"><summary>details</summary><pre>",
+            html_escape(report::truncate_utf8(
+                readable_sanitizer_text(f.detail), kMaxDetailBytes,
+                "\n[... truncated; the whole text is in results.json]")),
+            "</pre></details>");
+      } else {
+        absl::StrAppend(&out,
+                        "<p class=\"same-stack\">details: as in <a "
+                        "href=\"#detail-",
+                        it->second, "\">the report above</a></p>");
+      }
     }
     out += "</li>\n";
   }
@@ -501,13 +752,19 @@ ul.findings { padding-left: 18px; } li.finding { margin: 6px 0; }
 li.finding .kind { font-weight: 600; font-family: ui-monospace, monospace; }
 li.finding.unexpected .kind { color: var(--bad); }
 .oracle, .runs, .file { color: var(--muted); }
-ol.stack { margin: 2px 0 4px; font-size: 12px; }
+ol.stack { margin: 2px 0 4px; font: 12px ui-monospace, monospace; }
+ol.stack li.more { font-family: system-ui, sans-serif; list-style: none; }
+ol.stack li.library, ol.stack li.racelab, ol.stack li.more { color: var(--muted); }
+ol.stack li.user code { font-weight: 600; }
+details.frames, details.similar, details.detail { margin: 0 0 4px 18px; font-size: 12px; }
+details > summary { cursor: pointer; color: var(--muted); }
+p.same-stack { margin: 0 0 4px 18px; font-size: 12px; color: var(--muted); }
 pre { background: #f6f8fa; padding: 8px; overflow: auto; max-height: 320px; font-size: 12px; }
 .swimlane-wrap { overflow-x: auto; margin: 8px 0; }
 svg text { font: 11px "DejaVu Sans Mono", ui-monospace, monospace; fill: #1f2328; }
 svg.swimlane .lane-bg { fill: #f6f8fa; stroke: var(--line); }
 svg.swimlane .lane-title { font-weight: bold; }
-svg.swimlane .step-label { fill: var(--muted); }
+svg.swimlane g.axis text { fill: var(--muted); text-anchor: end; }
 svg.swimlane .step-rule { stroke: #eaeef2; }
 svg.swimlane rect.op { fill: #dbe9fb; stroke: #6b9bd8; }
 svg.swimlane rect.result { fill: #e6f4ea; stroke: #5aa36a; }
@@ -520,8 +777,10 @@ svg.swimlane rect.finding-band { fill: rgba(176,0,32,0.08); }
 svg.swimlane rect.lock-hold { fill: #c9a227; }
 svg.swimlane rect.lock-hold.unreleased { fill: var(--bad); }
 svg.swimlane line.switch { stroke: #8c959f; stroke-dasharray: 4 3; }
-svg.swimlane .switch-label { fill: var(--muted); font-size: 10px; }
-svg.histogram g.bar rect { fill: #8c959f; }
+svg.swimlane .event.switch text { fill: var(--muted); font-size: 10px; }
+svg.swimlane g.event rect { rx: 3px; }
+svg.histogram g.bar rect { fill: #8c959f; rx: 2px; }
+svg.histogram text.outcome { text-anchor: end; }
 svg.histogram g.bar.acceptable rect { fill: #2da44e; }
 svg.histogram g.bar.missed rect { fill: #afb8c1; }
 svg.histogram g.bar.allowed rect { fill: #d4a72c; }
@@ -566,6 +825,21 @@ constexpr const char* kScript = R"js(
   for (var j = 0; j < charts.length; j++) {
     charts[j].setAttribute('data-drawn-bars', drawn(charts[j], 'g.bar rect'));
   }
+  // Stacks: the store's frames laid out on the page, the folded stacks
+  // closed (their frames take no room until opened).
+  function shown(el) { return el.getClientRects().length > 0; }
+  var own = document.querySelectorAll('ol.stack.own li'), seen = 0;
+  for (var k = 0; k < own.length; k++) if (shown(own[k])) seen++;
+  var folded = document.querySelectorAll('details.frames'), closed = 0;
+  for (var m = 0; m < folded.length; m++) {
+    var d = folded[m], summary = d.querySelector('summary');
+    var height = d.getBoundingClientRect().height;
+    if (shown(d) && !d.open && summary &&
+        height <= summary.getBoundingClientRect().height + 1) closed++;
+  }
+  document.body.setAttribute('data-drawn-frames', seen);
+  document.body.setAttribute('data-folded-stacks', folded.length);
+  document.body.setAttribute('data-closed-stacks', closed);
   document.body.setAttribute('data-script', 'ok');
 })();
 )js";
@@ -614,8 +888,9 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
       "</p>\n<p class=\"meta\">modes ");
   std::vector<std::string> mode_names;
   for (Mode mode : modes) mode_names.push_back(to_string(mode));
-  absl::StrAppend(&out, absl::StrJoin(mode_names, ", "), "; ", options.run.runs,
-                  " runs per case; seed ", options.run.seed, "</p>\n");
+  absl::StrAppend(&out, absl::StrJoin(mode_names, ", "), "; ",
+                  html_escape(report::what_ran(result.cases, options)),
+                  "</p>\n");
   if (const std::string line = report::run_line(result, options);
       !line.empty()) {
     absl::StrAppend(&out, "<p class=\"meta\" id=\"run\">", html_escape(line),
@@ -702,8 +977,8 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
               html_escape(c.expected), ", observed ",
               html_escape(observed_text(c)), "\"><a href=\"#", ids[it->second],
               "\">", html_escape(observed_text(c)), "<small>",
-              c.runs_with_finding, "/", c.runs,
-              c.mismatch.empty() ? "" : " MISMATCH", "</small></a></td>");
+              report::effort_text(c), c.mismatch.empty() ? "" : " MISMATCH",
+              "</small></a></td>");
         }
         out += "</tr>\n";
       }
@@ -714,6 +989,7 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
 
   // One section per case.
   out += "<section id=\"cases\">\n<h2>Cases</h2>\n";
+  PageIndex page;
   for (std::size_t i = 0; i < n; ++i) {
     const CaseResult& c = result.cases[i];
     const char* verdict = report::to_string(report::verdict_of(c));
@@ -727,9 +1003,20 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
         c.mismatch.empty() ? "ok" : "MISMATCH", "</span></h3>\n");
     absl::StrAppend(&out, "<dl class=\"facts\"><dt>expected</dt><dd>",
                     html_escape(c.expected), "</dd><dt>observed</dt><dd>",
-                    html_escape(observed_text(c)),
-                    "</dd><dt>runs caught</dt><dd>", c.runs_with_finding, "/",
-                    c.runs, "</dd><dt>time</dt><dd>",
+                    html_escape(observed_text(c)), "</dd>");
+    if (c.mode == Mode::kControlled) {
+      absl::StrAppend(&out, "<dt>searches caught</dt><dd>", c.runs_with_finding,
+                      "/", c.runs, "</dd><dt>schedules tried</dt><dd>",
+                      c.schedules, "</dd>");
+      if (c.first_failing >= 0) {
+        absl::StrAppend(&out, "<dt>first failing schedule</dt><dd>",
+                        c.first_failing + 1, "</dd>");
+      }
+    } else {
+      absl::StrAppend(&out, "<dt>runs caught</dt><dd>", c.runs_with_finding,
+                      "/", c.runs, "</dd>");
+    }
+    absl::StrAppend(&out, "<dt>time</dt><dd>",
                     report::format_seconds(c.seconds), " s</dd>");
     if (!c.schedule_file.empty()) {
       absl::StrAppend(&out, "<dt>schedule</dt><dd><code>",
@@ -748,9 +1035,13 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
       absl::StrAppend(&out, "<p class=\"reason\">", html_escape(c.mismatch),
                       "</p>\n");
     }
-    findings_html(out, c);
-    out += "<h4>Outcomes</h4>\n";
-    histogram_svg(out, c);
+    findings_html(out, c, page);
+    // The outcomes of repeated runs, as jcstress shows them; one controlled
+    // search has one outcome, which the facts above give.
+    if (c.runs != 1) {
+      out += "<h4>Outcomes</h4>\n";
+      histogram_svg(out, c);
+    }
     if (!c.trace.empty()) {
       out += "<h4>Failing schedule</h4>\n";
       swimlane_svg(out, c);

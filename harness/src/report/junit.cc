@@ -36,7 +36,7 @@ void set_text(pugi::xml_node node, const std::string& text) {
 }
 
 std::string frame_text(const Frame& f) {
-  std::string s = f.function.empty() ? std::string("?") : f.function;
+  std::string s = report::frame_name(f);
   if (!f.file.empty()) {
     absl::StrAppend(&s, " (", f.file);
     if (f.line > 0) absl::StrAppend(&s, ":", f.line);
@@ -47,10 +47,16 @@ std::string frame_text(const Frame& f) {
 
 // The findings of a case as plain text, for <system-out>.
 std::string findings_text(const CaseResult& c) {
-  std::string out =
-      absl::StrCat(report::case_title(c), "\nexpected ", c.expected,
-                   ", observed ", c.observed(), " (", c.runs_with_finding, "/",
-                   c.runs, " runs with a finding)\n");
+  std::string out = absl::StrCat(report::case_title(c), "\nexpected ",
+                                 c.expected, ", observed ", c.observed(), " (",
+                                 report::runs_text(c, c.runs_with_finding),
+                                 " with a finding");
+  if (c.mode == Mode::kControlled) {
+    absl::StrAppend(&out, "; ", c.schedules, " schedules tried");
+    if (c.first_failing >= 0)
+      absl::StrAppend(&out, ", schedule ", c.first_failing + 1, " failed");
+  }
+  out += ")\n";
   if (!c.histogram.empty()) {
     out += "outcomes:";
     for (const auto& [outcome, runs] : c.histogram) {
@@ -60,8 +66,8 @@ std::string findings_text(const CaseResult& c) {
   }
   for (const AggregatedFinding& a : c.findings) {
     const Finding& f = a.finding;
-    absl::StrAppend(&out, "\n", to_string(f.kind), " (", f.oracle, ", ", a.runs,
-                    "/", c.runs, " runs): ", f.summary, "\n");
+    absl::StrAppend(&out, "\n", to_string(f.kind), " (", f.oracle, ", ",
+                    report::runs_text(c, a.runs), "): ", f.summary, "\n");
     if (f.subject_frame)
       absl::StrAppend(&out, "  at ", frame_text(*f.subject_frame), "\n");
     for (const Access& access : f.accesses) {
@@ -130,8 +136,23 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
       set_attr(p, "name", name);
       set_attr(p, "value", value);
     };
+    // What ran in this mode: runs per stress case; searches per controlled
+    // case and the schedules they tried.
     property("mode", to_string(mode));
-    property("runs", std::to_string(options.run.runs));
+    std::vector<CaseResult> of_mode;
+    for (const CaseResult& c : result.cases) {
+      if (c.mode == mode) of_mode.push_back(c);
+    }
+    GateOptions mode_options = options;
+    mode_options.modes = {mode};
+    property("ran", report::what_ran(of_mode, mode_options));
+    if (mode == Mode::kControlled) {
+      const RunRequest& r = options.run.request;
+      property("strategy", r.strategy);
+      property("budget", std::to_string(r.budget));
+    } else {
+      property("runs", std::to_string(options.run.runs));
+    }
     property("seed", std::to_string(options.run.seed));
     if (!result.run_id.empty()) property("run_id", result.run_id);
     if (options.shard_count > 1) {
@@ -157,8 +178,9 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
                  absl::StrCat("racelab.", report::mismatch_type(c)));
         std::string body = report::mismatch_message(c);
         for (const AggregatedFinding& a : c.findings) {
-          absl::StrAppend(&body, "\n", to_string(a.finding.kind), " (", a.runs,
-                          "/", c.runs, " runs): ", a.finding.summary);
+          absl::StrAppend(&body, "\n", to_string(a.finding.kind), " (",
+                          report::runs_text(c, a.runs),
+                          "): ", a.finding.summary);
         }
         if (!c.schedule_file.empty())
           absl::StrAppend(&body, "\nschedule: ", c.schedule_file);

@@ -33,8 +33,7 @@ std::string case_line(const CaseResult& c) {
 }
 
 std::string frame_text(const Frame& f) {
-  std::string s =
-      markdown_cell(f.function.empty() ? std::string("?") : f.function);
+  std::string s = markdown_cell(report::frame_name(f));
   if (!f.file.empty()) {
     absl::StrAppend(&s, " (", markdown_cell(f.file));
     if (f.line > 0) absl::StrAppend(&s, ":", f.line);
@@ -58,7 +57,7 @@ std::string summary_markdown(const GateResult& result,
     modes.push_back(to_string(mode));
   }
   absl::StrAppend(&out, "Modes: ", absl::StrJoin(modes, ", "), "; ",
-                  options.run.runs, " runs per case; seed ", options.run.seed,
+                  markdown_cell(report::what_ran(result.cases, options)),
                   ".\n\n");
   if (const std::string line = report::run_line(result, options);
       !line.empty()) {
@@ -66,15 +65,15 @@ std::string summary_markdown(const GateResult& result,
   }
 
   out +=
-      "| subject | scenario | mode | expected | observed | runs caught | "
+      "| subject | scenario | mode | expected | observed | runs or schedules | "
       "verdict |\n";
   out += "| --- | --- | --- | --- | --- | --- | --- |\n";
   for (const CaseResult& c : result.cases) {
     absl::StrAppend(
         &out, "| ", markdown_cell(c.subject), " | ", markdown_cell(c.scenario),
         " | ", to_string(c.mode), " | ", markdown_cell(c.expected), " | ",
-        markdown_cell(observed_text(c)), " | ", c.runs_with_finding, "/",
-        c.runs, " | ", c.mismatch.empty() ? "ok" : "**MISMATCH**", " |\n");
+        markdown_cell(observed_text(c)), " | ", report::effort_text(c), " | ",
+        c.mismatch.empty() ? "ok" : "**MISMATCH**", " |\n");
   }
 
   out += "\n## Mismatches\n\n";
@@ -99,15 +98,30 @@ std::string summary_markdown(const GateResult& result,
   for (FindingKind kind : all_finding_kinds()) {
     std::vector<std::string> items;
     for (const CaseResult& c : result.cases) {
+      // Findings a person reads as one (report::finding_group_key()) are one
+      // item, with how many reports it stands for.
+      std::vector<std::pair<const AggregatedFinding*, int>> groups;
+      std::map<std::string, std::size_t> group_of;
       for (const AggregatedFinding& a : c.findings) {
         if (a.finding.kind != kind) continue;
-        std::string item =
-            absl::StrCat("- ", case_line(c), ", ", a.runs, "/", c.runs,
-                         " runs, ", markdown_cell(a.finding.oracle), ": ",
-                         markdown_cell(report::truncate_utf8(
-                             a.finding.summary, kMaxSummaryBytes)));
-        if (a.finding.subject_frame) {
-          absl::StrAppend(&item, " at ", frame_text(*a.finding.subject_frame));
+        auto [it, added] = group_of.try_emplace(
+            report::finding_group_key(a.finding), groups.size());
+        if (added) groups.emplace_back(&a, 0);
+        ++groups[it->second].second;
+      }
+      for (const auto& [a, reports] : groups) {
+        std::string item = absl::StrCat(
+            "- ", case_line(c), ", ", report::runs_text(c, a->runs), ", ",
+            markdown_cell(a->finding.oracle), ": ",
+            markdown_cell(
+                report::truncate_utf8(a->finding.summary, kMaxSummaryBytes)));
+        if (a->finding.subject_frame) {
+          absl::StrAppend(&item, " at ", frame_text(*a->finding.subject_frame));
+        }
+        if (reports > 1) {
+          absl::StrAppend(
+              &item, " (and ", reports - 1,
+              reports == 2 ? " similar report)" : " similar reports)");
         }
         absl::StrAppend(&item, c.mismatch.empty() ? "" : " (**MISMATCH**)");
         items.push_back(std::move(item));

@@ -14,6 +14,7 @@
 #include "absl/strings/str_split.h"
 #include "atomic_file.h"
 #include "report_internal.h"
+#include "symbol_names.h"
 
 namespace racelab {
 namespace report {
@@ -366,6 +367,71 @@ std::vector<Mode> report_modes(const std::vector<CaseResult>& cases,
   return modes;
 }
 
+namespace {
+
+// "20", or "2 to 20" when the cases differ.
+std::string span_text(const std::vector<int>& values) {
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  return *lo == *hi ? std::to_string(*lo) : absl::StrCat(*lo, " to ", *hi);
+}
+
+const char* plural(int n, const char* one, const char* many) {
+  return n == 1 ? one : many;
+}
+
+}  // namespace
+
+std::string what_ran(const std::vector<CaseResult>& cases,
+                     const GateOptions& options) {
+  std::vector<std::string> parts;
+  for (Mode mode : report_modes(cases, options.modes)) {
+    std::vector<int> runs, schedules;
+    for (const CaseResult& c : cases) {
+      if (c.mode != mode) continue;
+      runs.push_back(c.runs);
+      schedules.push_back(c.schedules);
+    }
+    if (runs.empty()) continue;
+    const bool one_run = span_text(runs) == "1";
+    if (mode == Mode::kStress) {
+      parts.push_back(absl::StrCat("stress: ", span_text(runs),
+                                   one_run ? " run" : " runs", " per case"));
+      continue;
+    }
+    const RunRequest& r = options.run.request;
+    parts.push_back(absl::StrCat(
+        "controlled (", r.strategy, ", up to ", r.budget,
+        plural(r.budget, " schedule", " schedules"),
+        " per search): ", span_text(runs), one_run ? " search" : " searches",
+        " per case, ", span_text(schedules),
+        span_text(schedules) == "1" ? " schedule" : " schedules",
+        " tried per case"));
+  }
+  parts.push_back(absl::StrCat("seed ", options.run.seed));
+  return absl::StrJoin(parts, "; ");
+}
+
+std::string runs_text(const CaseResult& c, int found) {
+  if (c.mode == Mode::kControlled) {
+    return absl::StrCat(found, "/", c.runs,
+                        plural(c.runs, " search", " searches"));
+  }
+  return absl::StrCat(found, "/", c.runs, plural(c.runs, " run", " runs"));
+}
+
+std::string effort_text(const CaseResult& c) {
+  if (c.mode != Mode::kControlled) return runs_text(c, c.runs_with_finding);
+  if (c.runs > 1) {
+    return absl::StrCat(runs_text(c, c.runs_with_finding), ", ", c.schedules,
+                        plural(c.schedules, " schedule", " schedules"));
+  }
+  if (c.first_failing >= 0) {
+    return absl::StrCat("schedule ", c.first_failing + 1, " of ", c.schedules);
+  }
+  return absl::StrCat(c.schedules,
+                      plural(c.schedules, " schedule", " schedules"));
+}
+
 std::string format_seconds(double seconds) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3f", seconds > 0 ? seconds : 0.0);
@@ -402,6 +468,62 @@ std::string percent_encode_path(std::string_view path) {
 bool is_project_file(std::string_view file) {
   return !file.empty() && file.front() != '/' && !file.starts_with("<") &&
          !file.starts_with("..");
+}
+
+std::string frame_name(const Frame& f, bool parameters) {
+  return f.function.empty() ? std::string("?")
+                            : readable_symbol(f.function, parameters);
+}
+
+StackView stack_view(const std::vector<Frame>& stack) {
+  StackView view;
+  std::size_t last_own = stack.size();
+  for (std::size_t i = 0; i < stack.size(); ++i) {
+    if (stack[i].origin != FrameOrigin::kUser) continue;
+    if (view.shown.size() < StackView::kMaxShown) view.shown.push_back(i);
+    last_own = i;
+  }
+  if (view.shown.empty()) {
+    for (std::size_t i = 0; i < stack.size(); ++i) {
+      if (stack[i].origin == FrameOrigin::kLibrary) continue;
+      view.shown.push_back(i);
+      break;
+    }
+    if (view.shown.empty() && !stack.empty()) view.shown.push_back(0);
+  }
+  view.folded_end = last_own < stack.size()
+                        ? std::min(last_own + 2, stack.size())
+                        : stack.size();
+  view.folded_end = std::min(view.folded_end, StackView::kMaxFolded);
+  for (std::size_t i = 0; i < view.folded_end; ++i) {
+    view.library += stack[i].origin == FrameOrigin::kLibrary;
+    view.racelab += stack[i].origin == FrameOrigin::kRacelab;
+  }
+  return view;
+}
+
+std::string finding_group_key(const Finding& f) {
+  auto field = [](std::string_view text) {
+    return absl::StrCat(text.size(), ":", std::string(text), ";");
+  };
+  auto place = [&](const Frame& frame) {
+    return field(absl::StrCat(frame.file, ":", frame.line));
+  };
+  // Per access, its store frames; the accesses as a set, since the same
+  // race is reported from either side.
+  std::vector<std::string> sides;
+  for (const Access& a : f.accesses) {
+    std::string side;
+    for (const Frame& frame : a.stack) {
+      if (frame.origin == FrameOrigin::kUser) side += place(frame);
+    }
+    sides.push_back(field(side));
+  }
+  std::sort(sides.begin(), sides.end());
+  std::string key = absl::StrCat(field(racelab::to_string(f.kind)),
+                                 field(f.oracle), absl::StrJoin(sides, ""));
+  if (f.accesses.empty() && f.subject_frame) key += place(*f.subject_frame);
+  return key;
 }
 
 Frame primary_frame(const CaseResult& c, const Finding& f) {

@@ -9,6 +9,7 @@
 
 #include "racelab/case.h"
 #include "racelab/finding.h"
+#include "racelab/gate.h"
 #include "racelab/runner.h"
 
 namespace racelab::report {
@@ -35,6 +36,21 @@ std::string case_title(const CaseResult& c);
 std::vector<Mode> report_modes(const std::vector<CaseResult>& cases,
                                const std::vector<Mode>& option_modes);
 
+// What ran, for a report's header: per mode, runs per stress case and
+// searches and schedules per controlled case, as the cases report them
+// ("stress: 20 runs per case; controlled (pct, up to 1000 schedules per
+// search): 1 search per case, 5 to 1000 schedules tried per case; seed 1").
+std::string what_ran(const std::vector<CaseResult>& cases,
+                     const GateOptions& options);
+
+// How much of a case found a finding, in the unit of its mode: "3/20 runs"
+// (stress) or "1/1 searches" (controlled).
+std::string runs_text(const CaseResult& c, int found);
+
+// The effort of a case in a word or two, for a matrix cell: "3/20 runs"
+// (stress), "schedule 5 of 5" or "1000 schedules" (controlled).
+std::string effort_text(const CaseResult& c);
+
 // Seconds with millisecond precision: "1.250".
 std::string format_seconds(double seconds);
 
@@ -50,6 +66,34 @@ Frame primary_frame(const CaseResult& c, const Finding& f);
 
 // True when `file` names a file of the repository (a relative path).
 bool is_project_file(std::string_view file);
+
+// A frame's function as written in code (readable_symbol()), "?" when
+// unknown; without `parameters`, its parameter list reads "(...)".
+// results.json keeps the full name.
+std::string frame_name(const Frame& f, bool parameters = true);
+
+// How a stack reads in a report: the store's own frames open, the rest
+// folded. `shown` indexes the frames shown open: the store's frames (at most
+// kMaxShown), or the first frame that is not the library's when the stack has
+// none. The folded stack is frames [0, folded_end): up to the caller of the
+// last store frame (the frames below it start the thread and run the
+// scenario), all of a stack without store frames; at most kMaxFolded.
+struct StackView {
+  static constexpr std::size_t kMaxShown = 8;
+  static constexpr std::size_t kMaxFolded = 24;
+  std::vector<std::size_t> shown;
+  std::size_t folded_end = 0;
+  int library = 0;  // library and racelab frames in [0, folded_end)
+  int racelab = 0;
+};
+StackView stack_view(const std::vector<Frame>& stack);
+
+// Findings a person reads as one: the same kind and oracle at the same store
+// frames (file and line) of their accesses, taken as a set (TSan reports a
+// race from either side), or at the same subject frame for a finding without
+// accesses. Threads, sizes, call paths through racelab and the library, and
+// the keys in the summary may differ.
+std::string finding_group_key(const Finding& f);
 
 // Percent-encodes a path for a relative URI reference (keeps the unreserved
 // characters and '/'); the SARIF locations and the page's source links.

@@ -55,10 +55,10 @@ std::string sarif_text(std::string_view text) {
   return out;
 }
 
-
 json artifact_location(const std::string& file) {
   if (report::is_project_file(file)) {
-    return {{"uri", report::percent_encode_path(file)}, {"uriBaseId", kSrcRoot}};
+    return {{"uri", report::percent_encode_path(file)},
+            {"uriBaseId", kSrcRoot}};
   }
   return {{"uri", absl::StrCat("file://", report::percent_encode_path(file))}};
 }
@@ -74,8 +74,10 @@ json location(const Frame& frame, const std::string& message) {
     loc["physicalLocation"] = std::move(physical);
   }
   if (!frame.function.empty()) {
-    loc["logicalLocations"] = json::array(
-        {{{"fullyQualifiedName", frame.function}, {"kind", "function"}}});
+    // As written in code; results.json has the symbolizer's full name.
+    loc["logicalLocations"] =
+        json::array({{{"fullyQualifiedName", report::frame_name(frame)},
+                      {"kind", "function"}}});
   }
   if (!message.empty()) loc["message"] = {{"text", sarif_text(message)}};
   return loc;
@@ -164,6 +166,9 @@ struct Pending {
   std::vector<std::string> modes;
   int runs = 0;
   int total_runs = 0;
+  // Per case that saw it, in its mode's unit: "stress: 3/20 runs",
+  // "controlled: 1/1 searches".
+  std::vector<std::string> seen_in;
   std::string mismatch;
 };
 
@@ -173,8 +178,8 @@ json build_result(const Pending& p, const std::string& fingerprint) {
   std::string text;
   if (p.finding != nullptr) {
     text = absl::StrCat(p.finding->summary, " (", to_string(p.finding->kind),
-                        " in ", c.subject, " x ", c.scenario, ", ", modes, ": ",
-                        p.runs, "/", p.total_runs, " runs; expected ",
+                        " in ", c.subject, " x ", c.scenario, "; ",
+                        absl::StrJoin(p.seen_in, ", "), "; expected ",
                         c.expected, ")");
   } else {
     text = absl::StrCat("expected ", c.expected, " in ", c.subject, " x ",
@@ -285,6 +290,8 @@ nlohmann::json sarif_log(const GateResult& result, const GateOptions& options) {
       Pending* q = add(fp, std::move(p), c);
       q->runs += a.runs;
       q->total_runs += c.runs;
+      q->seen_in.push_back(absl::StrCat(racelab::to_string(c.mode), ": ",
+                                        report::runs_text(c, a.runs)));
       if (mismatch && !report::is_expected_kind(c, a.finding.kind)) {
         q->error = true;
         if (q->mismatch.empty()) q->mismatch = c.mismatch;
@@ -339,7 +346,7 @@ nlohmann::json sarif_log(const GateResult& result, const GateOptions& options) {
               {"results", std::move(results)},
               {"properties",
                {{"modes", modes},
-                {"runs", options.run.runs},
+                {"ran", report::what_ran(result.cases, options)},
                 {"seed", options.run.seed}}}};
   if (!result.run_id.empty()) run["properties"]["runId"] = result.run_id;
   if (options.shard_count > 1) {
@@ -351,7 +358,9 @@ nlohmann::json sarif_log(const GateResult& result, const GateOptions& options) {
 #ifdef RACELAB_SOURCE_DIR
   run["originalUriBaseIds"] = {
       {kSrcRoot,
-       {{"uri", absl::StrCat("file://", report::percent_encode_path(RACELAB_SOURCE_DIR), "/")}}}};
+       {{"uri",
+         absl::StrCat("file://",
+                      report::percent_encode_path(RACELAB_SOURCE_DIR), "/")}}}};
 #endif
   return {{"$schema", kSarifSchema},
           {"version", "2.1.0"},

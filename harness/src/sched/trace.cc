@@ -15,32 +15,8 @@ bool is_utf8_continuation(char c) {
   return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
 }
 
-// Splits `text` into pieces of at most `width` bytes: at the last space that
-// fits when there is one in the second half of the piece, else at the width
-// (never inside a UTF-8 sequence). Control characters print as '?'.
-std::vector<std::string> wrap(std::string_view text, std::size_t width) {
-  std::string clean(text);
-  for (char& c : clean) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
-  }
-  std::vector<std::string> lines;
-  std::string_view rest = clean;
-  while (rest.size() > width) {
-    std::size_t cut = width;
-    const std::size_t space = rest.rfind(' ', width);
-    if (space != std::string_view::npos && space >= width / 2 && space > 0) {
-      cut = space;
-    } else {
-      while (cut > 1 && is_utf8_continuation(rest[cut])) --cut;
-    }
-    std::string_view piece = rest.substr(0, cut);
-    while (!piece.empty() && piece.back() == ' ') piece.remove_suffix(1);
-    lines.emplace_back(piece);
-    rest.remove_prefix(cut);
-    while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
-  }
-  if (!rest.empty() || lines.empty()) lines.emplace_back(rest);
-  return lines;
+bool breaks_after(char c) {
+  return c == ',' || c == ';' || c == ')' || c == ']' || c == '}';
 }
 
 void append_padded(std::string& out, std::string_view text, std::size_t width,
@@ -56,7 +32,138 @@ void end_line(std::string& out) {
   out.push_back('\n');
 }
 
+void merge_locks(std::vector<std::pair<std::string, int>>& into,
+                 const std::vector<std::pair<std::string, int>>& from) {
+  for (const auto& lock : from) {
+    auto it = std::find_if(into.begin(), into.end(), [&](const auto& l) {
+      return l.first == lock.first;
+    });
+    if (it == into.end()) {
+      into.push_back(lock);
+    } else {
+      it->second += lock.second;
+    }
+  }
+}
+
+// The text after a lock row's verb: "acquired 'mu' (shared)" -> "'mu'
+// (shared)".
+std::string lock_of(std::string_view text) {
+  const std::size_t space = text.find(' ');
+  return std::string(space == std::string_view::npos ? text
+                                                     : text.substr(space + 1));
+}
+
 }  // namespace
+
+std::vector<std::string> wrap_text(std::string_view text, std::size_t width) {
+  width = std::max<std::size_t>(width, 1);
+  std::string clean(text);
+  for (char& c : clean) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
+  }
+  std::vector<std::string> lines;
+  std::string_view rest = clean;
+  while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+  while (rest.size() > width) {
+    std::size_t cut = 0;
+    const std::size_t space = rest.rfind(' ', width);
+    if (space != std::string_view::npos && space > 0) {
+      cut = space;
+    } else {
+      for (std::size_t i = width - 1; i > 0 && cut == 0; --i) {
+        if (breaks_after(rest[i])) cut = i + 1;
+      }
+      if (cut == 0) {
+        cut = width;
+        while (cut > 1 && is_utf8_continuation(rest[cut])) --cut;
+      }
+    }
+    std::string_view piece = rest.substr(0, cut);
+    while (!piece.empty() && piece.back() == ' ') piece.remove_suffix(1);
+    lines.emplace_back(piece);
+    rest.remove_prefix(cut);
+    while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+  }
+  if (!rest.empty() || lines.empty()) lines.emplace_back(rest);
+  return lines;
+}
+
+std::string FoldedRow::text(std::string_view row_text) const {
+  std::string locks_text;
+  for (const auto& [lock, n] : locks) {
+    if (!locks_text.empty()) locks_text += ", ";
+    locks_text += lock;
+    if (n > 1) locks_text += " x" + std::to_string(n);
+  }
+  if (lock_pair) return "locked " + locks_text;
+  if (locks.empty()) return std::string(row_text);
+  return std::string(row_text) + " [locked " + locks_text + "]";
+}
+
+std::vector<FoldedRow> fold_lock_pairs(const std::vector<FoldInput>& rows) {
+  std::vector<FoldedRow> out;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const FoldInput& row = rows[i];
+    if (row.role == FoldRole::kRelease) {
+      // The acquisition: the shown row before this thread's folded pairs.
+      std::size_t j = out.size();
+      while (j > 0 && out[j - 1].lock_pair &&
+             rows[out[j - 1].row].thread == row.thread) {
+        --j;
+      }
+      const bool paired = j > 0 && !out[j - 1].lock_pair &&
+                          rows[out[j - 1].row].role == FoldRole::kAcquire &&
+                          rows[out[j - 1].row].thread == row.thread &&
+                          rows[out[j - 1].row].lock == row.lock;
+      if (paired) {
+        const std::size_t acquire = out[j - 1].row;
+        std::vector<std::pair<std::string, int>> locks = {{row.lock, 1}};
+        for (std::size_t k = j; k < out.size(); ++k)
+          merge_locks(locks, out[k].locks);
+        out.resize(j - 1);
+        if (!out.empty()) {
+          FoldedRow& before = out.back();
+          const FoldInput& b = rows[before.row];
+          if (b.thread == row.thread &&
+              (before.lock_pair || b.role == FoldRole::kOperation)) {
+            merge_locks(before.locks, locks);
+            continue;
+          }
+        }
+        out.push_back({acquire, true, std::move(locks)});
+        continue;
+      }
+    }
+    out.push_back({i, false, {}});
+  }
+  return out;
+}
+
+std::vector<FoldInput> fold_inputs(const Trace& trace) {
+  std::vector<FoldInput> inputs;
+  inputs.reserve(trace.rows.size());
+  for (const TraceRow& row : trace.rows) {
+    FoldInput in{row.thread, FoldRole::kOther, {}};
+    switch (row.kind) {
+      case TraceKind::kOperation:
+        if (!row.text.starts_with("->")) in.role = FoldRole::kOperation;
+        break;
+      case TraceKind::kLockAcquired:
+        in.role = FoldRole::kAcquire;
+        in.lock = lock_of(row.text);
+        break;
+      case TraceKind::kLockReleased:
+        in.role = FoldRole::kRelease;
+        in.lock = lock_of(row.text);
+        break;
+      default:
+        break;
+    }
+    inputs.push_back(std::move(in));
+  }
+  return inputs;
+}
 
 std::string_view to_string(TraceKind kind) {
   switch (kind) {
@@ -106,8 +213,10 @@ std::string format_trace(const Trace& trace, int width) {
   }
   end_line(out);
 
-  for (const TraceRow& row : trace.rows) {
-    const std::vector<std::string> lines = wrap(row.text, cell_width);
+  for (const FoldedRow& folded : fold_lock_pairs(fold_inputs(trace))) {
+    const TraceRow& row = trace.rows[folded.row];
+    const std::vector<std::string> lines =
+        wrap_text(folded.text(row.text), cell_width);
     for (std::size_t i = 0; i < lines.size(); ++i) {
       append_padded(out, i == 0 ? std::to_string(row.step) : std::string(),
                     step_width, /*right_align=*/true);

@@ -11,6 +11,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace racelab::sched {
@@ -53,9 +54,49 @@ struct Trace {
 //      1 |                                   | get(k1) begins
 //
 // Columns share `width` characters (at least 12 per thread); a cell longer
-// than its column wraps onto continuation lines, at a space when there is one.
-// Lines carry no trailing spaces and end with '\n'.
+// than its column wraps onto continuation lines at word boundaries
+// (wrap_text()). A lock taken and released with no switch in between folds
+// into its operation's row (fold_lock_pairs()): "commit(s0,p0) [locked
+// 'checkpoint.mu' x2]". Lines carry no trailing spaces and end with '\n'.
 std::string format_trace(const Trace& trace, int width = 80);
+
+// Splits `text` into lines of at most `width` bytes: at the last space that
+// fits (the space is dropped), else after the last ',', ';', ')', ']' or '}'
+// that fits, and only a word longer than the line is cut (never inside a
+// UTF-8 sequence). Control characters print as '?'. At least one line.
+std::vector<std::string> wrap_text(std::string_view text, std::size_t width);
+
+// Folding of lock pairs, for every view of a trace (this table, the report's
+// swimlane). A pair is a lock's acquisition and its release by one thread
+// with no other row in between, except pairs already folded (nested locks):
+// no other thread can have run, so the pair says nothing about the
+// interleaving. It folds into the row before it when that row is the same
+// thread's operation (not a result, "->") or a pair of its own; else it
+// stays as one row of its own, "locked 'mu'".
+enum class FoldRole { kOperation, kAcquire, kRelease, kOther };
+
+struct FoldInput {
+  int thread = 0;
+  FoldRole role = FoldRole::kOther;
+  std::string lock;  // acquire and release: the lock as shown, "'mu' (shared)"
+};
+
+struct FoldedRow {
+  std::size_t row = 0;     // the input row shown
+  bool lock_pair = false;  // a pair of its own; `row` is its acquisition
+  // The locks folded into this row, in order, with how many pairs of each.
+  std::vector<std::pair<std::string, int>> locks;
+
+  // The text shown: "commit(s0) [locked 'mu' x2]" for an operation that
+  // took locks, "locked 'mu'" for a pair of its own.
+  std::string text(std::string_view row_text) const;
+};
+
+std::vector<FoldedRow> fold_lock_pairs(const std::vector<FoldInput>& rows);
+
+// The roles of a trace's rows: operations (not results), acquisitions and
+// releases with the lock's name as the row shows it.
+std::vector<FoldInput> fold_inputs(const Trace& trace);
 
 }  // namespace racelab::sched
 
