@@ -17,40 +17,22 @@
 
 #include "interrupt.h"
 #include "racelab/runner.h"
+#include "scratch_dir.h"
 
 namespace racelab {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::slurp;
 
-class AtomicFile : public ::testing::Test {
+class AtomicFile : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("racelab-atomic-" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir_))
-      names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-  fs::path dir_;
+  std::vector<std::string> entries() const { return testing::entries(root_); }
 };
 
 TEST_F(AtomicFile, WritesAndReplacesLeavingNoTemporary) {
-  const fs::path file = dir_ / "results.json";
+  const fs::path file = root_ / "results.json";
   write_file_atomically(file, "first");
   EXPECT_EQ(slurp(file), "first");
   write_file_atomically(file, std::string(100000, 'x'));
@@ -62,14 +44,14 @@ TEST_F(AtomicFile, WritesAndReplacesLeavingNoTemporary) {
 }
 
 TEST_F(AtomicFile, ALongNameStillGetsATemporary) {
-  const fs::path file = dir_ / std::string(250, 'n');
+  const fs::path file = root_ / std::string(250, 'n');
   write_file_atomically(file, "long");
   EXPECT_EQ(slurp(file), "long");
   EXPECT_EQ(entries().size(), 1u);
 }
 
 TEST_F(AtomicFile, AFolderInTheWayFailsNamingTheFile) {
-  const fs::path file = dir_ / "index.html";
+  const fs::path file = root_ / "index.html";
   fs::create_directories(file / "inside");
   try {
     write_file_atomically(file, "content");
@@ -84,7 +66,7 @@ TEST_F(AtomicFile, AFolderInTheWayFailsNamingTheFile) {
 
 TEST_F(AtomicFile, AFailedWriteKeepsTheOldFile) {
   report_write_errors_instead_of_dying();  // SIGXFSZ must not kill the test
-  const fs::path file = dir_ / "junit.xml";
+  const fs::path file = root_ / "junit.xml";
   write_file_atomically(file, "old content");
   struct rlimit saved;
   ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
@@ -107,15 +89,15 @@ TEST_F(AtomicFile, AFailedWriteKeepsTheOldFile) {
 }
 
 TEST_F(AtomicFile, AMissingFolderFails) {
-  EXPECT_THROW(write_file_atomically(dir_ / "no" / "file", "x"), OutputError);
+  EXPECT_THROW(write_file_atomically(root_ / "no" / "file", "x"), OutputError);
 }
 
 TEST_F(AtomicFile, CheckRefusesWhatCannotBeWrittenAndCreatesNothing) {
-  std::ofstream(dir_ / "plain") << "x";
-  fs::create_directories(dir_ / "folder");
+  std::ofstream(root_ / "plain") << "x";
+  fs::create_directories(root_ / "folder");
   for (const fs::path& bad :
-       {dir_ / "folder", dir_ / "plain" / "below", dir_ / "missing" / "file",
-        dir_ / std::string(300, 'l'), fs::path("/dev/null"),
+       {root_ / "folder", root_ / "plain" / "below", root_ / "missing" / "file",
+        root_ / std::string(300, 'l'), fs::path("/dev/null"),
         fs::path("/proc/racelab-no-such-folder/file")}) {
     try {
       check_output_file("--json", bad);
@@ -126,8 +108,8 @@ TEST_F(AtomicFile, CheckRefusesWhatCannotBeWrittenAndCreatesNothing) {
       EXPECT_EQ(what.find('\n'), std::string::npos) << what;
     }
   }
-  EXPECT_NO_THROW(check_output_file("--json", dir_ / "new.json"));
-  EXPECT_NO_THROW(check_output_file("--json", dir_ / "plain"));
+  EXPECT_NO_THROW(check_output_file("--json", root_ / "new.json"));
+  EXPECT_NO_THROW(check_output_file("--json", root_ / "plain"));
   EXPECT_EQ(entries(), (std::vector<std::string>{"folder", "plain"}));
 }
 

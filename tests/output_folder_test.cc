@@ -13,36 +13,20 @@
 
 #include "atomic_file.h"
 #include "racelab/runner.h"
+#include "scratch_dir.h"
 
 namespace racelab {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::slurp;
 
-class OutputFolderTest : public ::testing::Test {
+class OutputFolderTest : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("racelab-outfolder-" + std::to_string(::getpid()));
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-  }
-  void TearDown() override { fs::remove_all(root_); }
   std::vector<std::string> entries(const fs::path& dir) const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir))
-      names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
+    return testing::entries(dir);
   }
-  fs::path root_;
 };
 
 TEST_F(OutputFolderTest, NewFolderAppearsOnlyOnCommit) {

@@ -167,8 +167,8 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
   std::vector<std::thread> workers;
   const int job_count = usable_jobs(options.jobs);
   if (job_count < options.jobs) {
-    progress << "racelab: --jobs " << options.jobs << " capped to "
-             << job_count << " (what this machine's cores and memory hold)\n";
+    progress << "racelab: --jobs " << options.jobs << " capped to " << job_count
+             << " (what this machine's cores and memory hold)\n";
   }
   for (int w = 0; w < job_count; ++w) workers.emplace_back(worker);
   for (std::thread& t : workers) t.join();

@@ -153,8 +153,7 @@ pid_t spawn_child(char* const* argv, char* const* envp, int log_fd,
   // stops the world of a TSan process) is not needed.
   const long pid = syscall(SYS_fork);
   if (pid == 0) {
-    exec_child(argv, envp, parent, log_fd, result_fd, replay_fd,
-               error_pipe[1]);
+    exec_child(argv, envp, parent, log_fd, result_fd, replay_fd, error_pipe[1]);
   }
   ::close(error_pipe[1]);
   if (pid < 0) {
@@ -268,8 +267,8 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
     pid = spawn_child(argv.data(), envp.data(), log_pipe[1], result_pipe[1],
                       replay_fd);
   } catch (...) {
-    for (int fd : {result_pipe[0], result_pipe[1], log_pipe[0], log_pipe[1],
-                   replay_fd})
+    for (int fd :
+         {result_pipe[0], result_pipe[1], log_pipe[0], log_pipe[1], replay_fd})
       if (fd >= 0) ::close(fd);
     throw;
   }

@@ -17,32 +17,24 @@
 #include "racelab/report.h"
 #include "racelab/runner.h"
 #include "report_fixture.h"
+#include "scratch_dir.h"
 
 namespace racelab {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::slurp;
 
-class ResultsRoundTrip : public ::testing::Test {
+class ResultsRoundTrip : public testing::ScratchDirTest {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("racelab-roundtrip-" + std::to_string(::getpid()));
-    fs::remove_all(root_);
-    fs::create_directories(root_);
+    ScratchDirTest::SetUp();
     result_ = testing::fixture_result();
     result_.run_id = "20250101T000000Z-0123456789abcdef";
     result_.cases_total = result_.cases.size();
     options_ = testing::fixture_options();
   }
-  void TearDown() override { fs::remove_all(root_); }
 
   // The shard K of N of the fixture, written into its own folder.
   fs::path write_shard(int k, int n, const std::string& name) {
@@ -75,7 +67,6 @@ class ResultsRoundTrip : public ::testing::Test {
     return all;
   }
 
-  fs::path root_;
   GateResult result_;
   GateOptions options_;
 };

@@ -17,18 +17,14 @@
 #include "racelab/gate.h"
 #include "racelab/report.h"
 #include "report_fixture.h"
+#include "scratch_dir.h"
 
 namespace racelab {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::slurp;
 
 TEST(ReportFixture, WritesEveryReportNextToResultsJson) {
   const char* env = std::getenv("RACELAB_REPORT_FIXTURE_DIR");

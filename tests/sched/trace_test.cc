@@ -114,8 +114,13 @@ TEST(TraceTest, LongWordsBreakAfterPunctuationThenAnywhere) {
   EXPECT_EQ(wrap_text("abcdefghij", 4),
             (std::vector<std::string>{"abcd", "efgh", "ij"}));
   // Never inside a UTF-8 sequence: "é" is two bytes.
-  EXPECT_EQ(wrap_text("ab\xc3\xa9" "cd", 3),
-            (std::vector<std::string>{"ab", "\xc3\xa9" "c", "d"}));
+  EXPECT_EQ(wrap_text("ab\xc3\xa9"
+                      "cd",
+                      3),
+            (std::vector<std::string>{"ab",
+                                      "\xc3\xa9"
+                                      "c",
+                                      "d"}));
 }
 
 TEST(TraceTest, EveryLineFitsAndNoWordIsCutWhenAllFit) {

@@ -629,31 +629,24 @@ void findings_html(std::string& out, const CaseResult& c, PageIndex& page) {
     const bool error = unexpected(&a);
     // Past the first few, a finding is one line: its stacks are those of
     // its kind above, or in results.json.
-    if (g >= kMaxFindingsInFull) {
-      absl::StrAppend(
-          &out, "<li class=\"finding brief", error ? " unexpected" : "",
-          "\" data-kind=\"", to_string(f.kind), "\" data-reports=\"",
-          group.size(), "\"><span class=\"kind\">", to_string(f.kind),
-          "</span> <span class=\"oracle\">", html_escape(f.oracle),
-          "</span> <span class=\"runs\">", report::runs_text(c, a.runs),
-          "</span> <span class=\"summary\">",
-          html_escape(report::truncate_utf8(f.summary, kMaxSummaryBytes)),
-          "</span>",
-          group.size() > 1 ? absl::StrCat(" <span class=\"note\">and ",
-                                          group.size() - 1, " similar</span>")
-                           : "",
-          "</li>\n");
-      continue;
-    }
+    const bool brief = g >= kMaxFindingsInFull;
     absl::StrAppend(
-        &out, "<li class=\"finding", error ? " unexpected" : "",
-        "\" data-kind=\"", to_string(f.kind), "\" data-reports=\"",
-        group.size(), "\"><span class=\"kind\">", to_string(f.kind),
-        "</span> <span class=\"oracle\">", html_escape(f.oracle),
-        "</span> <span class=\"runs\">", report::runs_text(c, a.runs),
-        "</span> <span class=\"summary\">",
+        &out, "<li class=\"finding", brief ? " brief" : "",
+        error ? " unexpected" : "", "\" data-kind=\"", to_string(f.kind),
+        "\" data-reports=\"", group.size(), "\"><span class=\"kind\">",
+        to_string(f.kind), "</span> <span class=\"oracle\">",
+        html_escape(f.oracle), "</span> <span class=\"runs\">",
+        report::runs_text(c, a.runs), "</span> <span class=\"summary\">",
         html_escape(report::truncate_utf8(f.summary, kMaxSummaryBytes)),
         "</span>");
+    if (brief) {
+      if (group.size() > 1) {
+        absl::StrAppend(&out, " <span class=\"note\">and ", group.size() - 1,
+                        " similar</span>");
+      }
+      absl::StrAppend(&out, "</li>\n");
+      continue;
+    }
     if (group.size() > 1) {
       const std::size_t others = group.size() - 1;
       absl::StrAppend(&out, "<details class=\"similar\"><summary>and ", others,
