@@ -157,8 +157,6 @@ class Watchdog {
 
 }  // namespace
 
-void heartbeat() { note_progress(); }
-
 int child_main(const Registry& registry, const std::string& subject,
                const std::string& scenario, const RunOptions& options,
                int run_index) {

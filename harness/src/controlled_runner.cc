@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "racelab/progress.h"
 #include "racelab/runner.h"
 #include "racelab/sched/shrink.h"
 #include "racelab/sched/trace.h"
@@ -177,7 +178,7 @@ RunObservation explore(const ScheduleRunner& run_schedule,
   std::unique_ptr<sched::Strategy> strategy = sched::make_strategy(
       request.strategy, request.seed, request.depth, request.preemptions);
   for (int i = 0; i < request.budget; ++i) {
-    heartbeat();
+    note_progress();
     const std::uint64_t program_seed =
         request.seed + static_cast<std::uint64_t>(i);
     ScheduleOutcome outcome = run_schedule(program_seed, nullptr, *strategy);
@@ -196,7 +197,7 @@ RunObservation explore(const ScheduleRunner& run_schedule,
     const std::vector<std::string> found = encode(program_seed);
     MinimalFailure minimal = minimize_failure(
         [&](const std::vector<std::string>& program, sched::Strategy& rerun) {
-          heartbeat();
+          note_progress();
           return run_schedule(program_seed,
                               program == found ? nullptr : &program, rerun);
         },

@@ -107,10 +107,6 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
 CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
                     const RunOptions& options);
 
-// Tells the child's watchdog that the run is making progress (the same as
-// racelab::note_progress()).
-void heartbeat();
-
 // The child side: runs one run of the case and reports on file descriptor 3.
 // Returns the process exit status.
 int child_main(const Registry& registry, const std::string& subject,

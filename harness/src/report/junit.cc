@@ -93,6 +93,18 @@ std::string findings_text(const CaseResult& c) {
   return out;
 }
 
+// One <testcase> of `suite` for subject x scenario in `mode`.
+pugi::xml_node append_testcase(pugi::xml_node suite, const std::string& subject,
+                               const std::string& scenario, Mode mode,
+                               double seconds) {
+  pugi::xml_node tc = suite.append_child("testcase");
+  set_attr(tc, "name", scenario);
+  set_attr(tc, "classname", absl::StrCat(subject, " (", to_string(mode), ")"));
+  set_attr(tc, "time", format_seconds(seconds));
+  set_attr(tc, "file", report::subject_source(subject));
+  return tc;
+}
+
 }  // namespace
 
 std::string junit_xml(const GateResult& result, const GateOptions& options) {
@@ -165,12 +177,8 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
 
     for (const CaseResult& c : result.cases) {
       if (c.mode != mode) continue;
-      pugi::xml_node tc = suite.append_child("testcase");
-      set_attr(tc, "name", c.scenario);
-      set_attr(tc, "classname",
-               absl::StrCat(c.subject, " (", to_string(c.mode), ")"));
-      set_attr(tc, "time", format_seconds(c.seconds));
-      set_attr(tc, "file", report::subject_source(c.subject));
+      pugi::xml_node tc =
+          append_testcase(suite, c.subject, c.scenario, c.mode, c.seconds);
       if (!c.mismatch.empty()) {
         pugi::xml_node failure = tc.append_child("failure");
         set_attr(failure, "message", report::mismatch_message(c));
@@ -195,12 +203,8 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
     }
     for (const PlannedCase& p : result.not_run) {
       if (p.mode != mode) continue;
-      pugi::xml_node tc = suite.append_child("testcase");
-      set_attr(tc, "name", p.scenario);
-      set_attr(tc, "classname",
-               absl::StrCat(p.subject, " (", to_string(p.mode), ")"));
-      set_attr(tc, "time", format_seconds(0));
-      set_attr(tc, "file", report::subject_source(p.subject));
+      pugi::xml_node tc =
+          append_testcase(suite, p.subject, p.scenario, p.mode, 0);
       set_attr(tc.append_child("skipped"), "message",
                "not run: the gate was interrupted");
     }
