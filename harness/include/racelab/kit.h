@@ -60,6 +60,7 @@
 #include "racelab/sched/scheduler.h"
 #include "racelab/sched/shrink.h"
 #include "racelab/sched/strategy.h"
+#include "racelab/session.h"
 #include "racelab/stress_runner.h"
 
 namespace racelab {
@@ -313,11 +314,13 @@ CheckResult check_stress(StoreFactory<F> factory, const Scenario<F>& scenario,
 // schedule, shrinks it (its preemptions, then its program: threads and
 // operations the failure does not need are dropped), saves it
 // (CheckResult::schedule_file) and records its trace; stress mode stops at
-// the first run with a finding. One check at a time per process (the
-// controlled scheduler's hooks are global).
+// the first run with a finding. Each check has a Session of its own
+// (session.h): checks one after the other in one process do not see each
+// other's state; a check started inside another throws std::logic_error.
 template <Family F>
 CheckResult check_store(StoreFactory<F> factory, const Scenario<F>& scenario,
                         const CheckOptions& options = {}) {
+  Session session;
   if (options.mode == Mode::kControlled) {
     return kit_internal::check_controlled<F>(factory, scenario, options);
   }
@@ -332,6 +335,7 @@ template <Family F>
 CheckResult replay_store(StoreFactory<F> factory, const Scenario<F>& scenario,
                          const std::string& schedule_file,
                          const CheckOptions& options = {}) {
+  Session session;
   std::vector<std::string> lines;
   sched::ScheduleFile file = kit_internal::read_schedule(schedule_file, &lines);
   const Program<typename F::Op> program = decode_program<F>(lines);
