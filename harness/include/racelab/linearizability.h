@@ -75,6 +75,30 @@ concept SequentialModel = std::copyable<typename M::State> &&
   { M::describe(state) } -> std::convertible_to<std::string>;
 };
 
+// A model of an object made of independent parts (the sessions of a
+// checkpoint manager, the keys of a map whose operations each touch one
+// key) can say so, and the history is then checked one part at a time:
+//
+//   static std::string partition(const Input& input);  // "s1"
+//   static constexpr const char* kPartitionName = "session";  // optional
+//
+// M::State is then the state of one part, and M::step sees only the
+// operations of that part. Linearizability is local (Herlihy & Wing): the
+// whole history is linearizable exactly when every part's is, so the split
+// loses nothing, and it turns one search over all operations into several
+// small ones. The key is a string or an integer; kPartitionName names it in
+// findings ("session 's1': thread 2: ...").
+template <class M>
+concept PartitionedModel = SequentialModel<M> &&
+    requires(const typename M::Input& input) {
+  M::partition(input);
+  requires std::totally_ordered<
+      std::remove_cvref_t<decltype(M::partition(input))>>;
+  requires std::convertible_to<decltype(M::partition(input)),
+                               std::string_view> ||
+      std::integral<std::remove_cvref_t<decltype(M::partition(input))>>;
+};
+
 // One completed operation of a history.
 template <class M>
 struct Operation {
