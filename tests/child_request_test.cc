@@ -78,6 +78,15 @@ std::string error_of(const std::string& text) {
   return "(no error)";
 }
 
+// `text` with its one `from` replaced by `to`.
+std::string replaced(std::string text, const std::string& from,
+                     const std::string& to) {
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
 TEST(ChildRequest, MalformedRequestsAreRefusedInOneLine) {
   std::string good = write_child_request(sample());
   std::string other_version = good;
@@ -97,9 +106,17 @@ TEST(ChildRequest, MalformedRequestsAreRefusedInOneLine) {
       {"{}", "has version (none)"},
       {other_version, "has version 9; this racelab reads version 1"},
       {bad_mode, "unknown mode 'sideways'"},
-      {bad_type, "field 'budget' is missing or of the wrong type"},
+      {bad_type, "field 'budget' is \"x\", not a whole number in range"},
+      {replaced(good, "\"strategy\":\"dfs\"", "\"strategy\":7"),
+       "field 'strategy' is missing or of the wrong type"},
       {"{\"version\":1}", "field 'subject' is missing"},
       {bad_oracle, "nope"},
+      {replaced(good, "\"seed\":18446744073709551615", "\"seed\":-1"),
+       "field 'seed' is -1, not a whole number in range"},
+      {replaced(good, "\"depth\":4", "\"depth\":4294967296"),
+       "field 'depth' is 4294967296, not a whole number in range"},
+      {replaced(good, "\"pause_us\":123", "\"pause_us\":1.5"),
+       "field 'pause_us' is 1.5, not a whole number in range"},
   };
   for (const auto& [text, want] : cases) {
     const std::string message = error_of(text);
@@ -121,18 +138,23 @@ int run_child(const std::string& request, std::string* err) {
   }
   int errs[2], results[2];
   if (::pipe(errs) != 0 || ::pipe(results) != 0) return -1;
+  // Above the descriptors the child is set up on, so that setting those up
+  // overwrites none of them.
+  const int high_memfd = ::fcntl(memfd, F_DUPFD, 10);
+  const int high_err = ::fcntl(errs[1], F_DUPFD, 10);
+  const int high_results = ::fcntl(results[1], F_DUPFD, 10);
   const pid_t pid = ::fork();
   if (pid == 0) {
-    ::dup2(errs[1], 2);
-    ::dup2(results[1], 3);
-    ::dup2(memfd, 4);
+    ::dup2(high_err, 2);
+    ::dup2(high_results, 3);
+    ::dup2(high_memfd, 4);
     ::execl(RACELAB_BINARY, RACELAB_BINARY, "__child",
             static_cast<char*>(nullptr));
     ::_exit(127);
   }
-  ::close(errs[1]);
-  ::close(results[1]);
-  ::close(memfd);
+  for (int fd :
+       {errs[1], results[1], memfd, high_memfd, high_err, high_results})
+    ::close(fd);
   char buf[4096];
   for (ssize_t n; (n = ::read(errs[0], buf, sizeof buf)) > 0;)
     err->append(buf, static_cast<std::size_t>(n));

@@ -4,8 +4,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "racelab/runner.h"
@@ -70,7 +73,33 @@ ChildRequest parse_child_request(std::string_view text) {
   try {
     auto get = [&](const char* name, auto& into) {
       field = name;
-      j.at(name).get_to(into);
+      const nlohmann::json& value = j.at(name);
+      using T = std::remove_cvref_t<decltype(into)>;
+      if constexpr (std::is_same_v<T, bool>) {
+        into = value.get<bool>();
+      } else if constexpr (std::is_integral_v<T>) {
+        // Whole numbers in the field's range only: nlohmann would wrap -1
+        // into a seed or truncate a large number into an int.
+        const bool in_range =
+            value.is_number_unsigned()
+                ? value.get<std::uint64_t>() <=
+                      static_cast<std::uint64_t>(std::numeric_limits<T>::max())
+                : value.is_number_integer() && std::is_signed_v<T> &&
+                      value.get<std::int64_t>() >=
+                          static_cast<std::int64_t>(
+                              std::numeric_limits<T>::min()) &&
+                      value.get<std::int64_t>() <=
+                          static_cast<std::int64_t>(
+                              std::numeric_limits<T>::max());
+        if (!in_range) {
+          throw InputError(absl::StrCat("the run's request: field '", name,
+                                        "' is ", value.dump(),
+                                        ", not a whole number in range"));
+        }
+        into = value.get<T>();
+      } else {
+        value.get_to(into);
+      }
     };
     std::string mode, oracles;
     get("subject", request.subject);
@@ -110,7 +139,9 @@ ChildRequest read_child_request(int fd) {
   char buf[4096];
   off_t at = 0;
   for (;;) {
-    const ssize_t n = ::pread(fd, buf, sizeof buf, at);
+    // From the start of a file; a pipe is read as it comes.
+    ssize_t n = ::pread(fd, buf, sizeof buf, at);
+    if (n < 0 && errno == ESPIPE) n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       throw InputError(absl::StrCat("cannot read the run's request on fd ", fd,

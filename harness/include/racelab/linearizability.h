@@ -7,6 +7,10 @@
 // linearization"): Wing & Gong's depth-first search over the operations that
 // may take effect next, with Lowe's memoization of every configuration
 // (the set of operations already linearized, the model state) already explored.
+// It is a template over the model, and stays in this header on purpose: the
+// search copies, hashes and compares M::State values and calls M::step in its
+// inner loop, and behind a non-template interface each of those would become
+// an indirect call on a heap-allocated, type-erased state.
 //
 // Usage:
 //   std::vector<racelab::Operation<MyModel>> history = ...;  // recorded
