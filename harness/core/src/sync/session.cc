@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "session_state.h"
+#include "racelab/session_state.h"
 
 namespace racelab {
 namespace session_internal {

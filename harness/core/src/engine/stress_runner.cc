@@ -10,7 +10,7 @@
 
 #include "racelab/progress.h"
 #include "racelab/sync.h"
-#include "session_state.h"
+#include "racelab/session_state.h"
 
 namespace racelab::stress_internal {
 namespace {

@@ -6,11 +6,11 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "racelab/input_error.h"
 #include "racelab/progress.h"
-#include "racelab/runner.h"
 #include "racelab/sched/shrink.h"
 #include "racelab/sched/trace.h"
-#include "session_state.h"
+#include "racelab/session_state.h"
 
 namespace racelab::controlled_internal {
 namespace {

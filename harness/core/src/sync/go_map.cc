@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "session_state.h"
+#include "racelab/session_state.h"
 
 namespace racelab {
 namespace {

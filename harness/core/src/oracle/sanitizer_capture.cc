@@ -13,7 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "racelab_sanitizer_options.h"
-#include "session_state.h"
+#include "racelab/session_state.h"
 #include "symbol_names.h"
 
 #if defined(__has_feature)
