@@ -19,7 +19,7 @@
 namespace racelab {
 
 namespace session_internal {
-struct State;  // harness/src/session_state.h
+struct State;  // harness/core/internal/racelab/session_state.h
 }  // namespace session_internal
 
 class Session {

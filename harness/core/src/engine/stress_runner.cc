@@ -9,8 +9,8 @@
 #include <thread>
 
 #include "racelab/progress.h"
-#include "racelab/sync.h"
 #include "racelab/session_state.h"
+#include "racelab/sync.h"
 
 namespace racelab::stress_internal {
 namespace {

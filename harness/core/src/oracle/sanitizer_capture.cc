@@ -12,8 +12,8 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "racelab_sanitizer_options.h"
 #include "racelab/session_state.h"
+#include "racelab_sanitizer_options.h"
 #include "symbol_names.h"
 
 #if defined(__has_feature)
