@@ -71,7 +71,7 @@ void CheckpointFamily::check_linearizability(const History<Op, Result>& history,
       const Operation<SessionModel>& stuck = ops[*r.stuck_operation];
       findings.push_back(
           {FindingKind::kNotLinearizable,
-           "linearizability",
+           Oracle::kLinearizability,
            absl::StrCat("session '", session, "': thread ", stuck.thread, ": ",
                         SessionModel::describe(stuck.input, stuck.output),
                         " has no valid place in any sequential order"),

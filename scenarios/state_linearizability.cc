@@ -89,7 +89,7 @@ void StateFamily::check_linearizability(const History<Op, Result>& history,
   const Operation<MapModel>& stuck = ops[*r.stuck_operation];
   findings.push_back(
       {FindingKind::kNotLinearizable,
-       "linearizability",
+       Oracle::kLinearizability,
        absl::StrCat("thread ", stuck.thread, ": ",
                     StateFamily::describe(stuck.input),
                     " returned a result no sequential order explains"),

@@ -13,15 +13,6 @@ namespace {
 
 using Op = StateOp;
 
-Finding invariant_violation(std::string summary) {
-  return Finding{FindingKind::kNotLinearizable,
-                 "invariant",
-                 std::move(summary),
-                 {},
-                 std::nullopt,
-                 {}};
-}
-
 std::string key_list(const std::set<std::string>& keys) {
   std::string out;
   int shown = 0;

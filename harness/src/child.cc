@@ -143,7 +143,7 @@ class Watchdog {
       RunObservation observation;
       observation.findings = take_tsan_findings();
       observation.findings.push_back(
-          {FindingKind::kTimeout, "timeout", message, {}, std::nullopt, {}});
+          {FindingKind::kTimeout, Oracle::kTimeout, message, {}, std::nullopt, {}});
       write_line(run_done_line(observation));
       exit_now();
     }
@@ -199,7 +199,7 @@ int child_main(const Registry& registry, const std::string& subject,
     // Anything else escaped the subject or a check of the state it left.
     observation.findings.push_back(
         {FindingKind::kCrash,
-         "crash",
+         Oracle::kCrash,
          absl::StrCat("the run threw an exception: ", e.what()),
          {},
          std::nullopt,

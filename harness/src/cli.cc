@@ -258,9 +258,10 @@ void print_list(const Registry& registry, std::ostream& out) {
 // is this output).
 void print_truth_table(const Registry& registry, std::ostream& out) {
   out << "| subject | scenario | modes | verdict |";
-  for (const std::string& o : truth_table_oracles()) out << " " << o << " |";
+  for (OracleSet column : truth_table_columns())
+    out << " " << column_heading(column) << " |";
   out << " why |\n|---|---|---|---|";
-  for (size_t i = 0; i < truth_table_oracles().size(); ++i) out << "---|";
+  for (size_t i = 0; i < truth_table_columns().size(); ++i) out << "---|";
   out << "---|\n";
   for (const Expectation& e : registry.expectations()) {
     std::string modes = absl::StrJoin(
@@ -268,8 +269,8 @@ void print_truth_table(const Registry& registry, std::ostream& out) {
         [](std::string* o, Mode m) { absl::StrAppend(o, to_string(m)); });
     out << "| " << e.subject << " | " << e.scenario << " | " << modes << " | "
         << (e.catches.empty() ? "clean" : "caught") << " |";
-    for (const std::string& o : truth_table_oracles()) {
-      out << " " << to_string(duty_of(e, o)) << " |";
+    for (OracleSet column : truth_table_columns()) {
+      out << " " << to_string(duty_of(e, column)) << " |";
     }
     out << " " << e.why << " |\n";
   }
@@ -298,7 +299,7 @@ void add_run_options(CLI::App* cmd, RunOptions& run) {
       "--oracles",
       [&run](const std::string& list) {
         try {
-          run.oracles = parse_oracles(list);
+          run.oracles = parse_oracle_set(list);
         } catch (const std::invalid_argument& e) {
           throw CLI::ValidationError("--oracles", e.what());
         }
@@ -327,7 +328,7 @@ void print_case(const CaseResult& c, std::ostream& out) {
       << " runs with a finding; observed " << c.observed() << ", expected "
       << c.expected << "\n";
   for (const auto& [outcome, n] : c.histogram) {
-    out << absl::StrFormat("  %4d  %s\n", n, outcome);
+    out << absl::StrFormat("  %4d  %s\n", n, to_string(outcome));
   }
   constexpr size_t kShown = 8;
   for (size_t i = 0; i < c.findings.size() && i < kShown; ++i) {
@@ -351,8 +352,8 @@ void print_case(const CaseResult& c, std::ostream& out) {
         << c.trace_table;
   }
   for (const AggregatedFinding& a : c.findings) {
-    if (a.finding.oracle == "linearizability" ||
-        a.finding.oracle == "deadlock") {
+    if (a.finding.oracle == Oracle::kLinearizability ||
+        a.finding.oracle == Oracle::kDeadlock) {
       out << "  " << a.finding.detail << "\n";
     }
   }
@@ -427,7 +428,7 @@ int run_cli(const Registry& registry, int argc, char** argv,
       "--oracles",
       [&run_options](const std::vector<std::string>& v) {
         try {
-          run_options.oracles = parse_oracles(v.front());
+          run_options.oracles = parse_oracle_set(v.front());
         } catch (const std::invalid_argument& e) {
           throw CLI::ValidationError("--oracles", e.what());
         }

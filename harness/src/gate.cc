@@ -249,7 +249,7 @@ nlohmann::json gate_settings(const GateOptions& options) {
           {"jitter", run.jitter},
           {"pause_us", run.pause_us},
           {"run_timeout_ms", run.run_timeout_ms},
-          {"oracles", format_oracles(run.oracles)},
+          {"oracles", to_string(run.oracles)},
           {"strategy", r.strategy},
           {"depth", r.depth},
           {"preemptions", r.preemptions},
@@ -267,7 +267,7 @@ void apply_gate_settings(const nlohmann::json& s, GateOptions& options) {
   run.pause_us = s.at("pause_us").get<int>();
   run.run_timeout_ms = s.at("run_timeout_ms").get<int>();
   try {
-    run.oracles = parse_oracles(s.at("oracles").get<std::string>());
+    run.oracles = parse_oracle_set(s.at("oracles").get<std::string>());
   } catch (const std::invalid_argument& e) {
     throw nlohmann::json::other_error::create(501, e.what(), &s);
   }

@@ -256,7 +256,7 @@ std::vector<Finding> take_tsan_findings() {
   for (int r = 0; r < end; ++r) {
     const RawReport& raw = g_reports[r];
     Finding f{
-        tsan_report_kind(raw.description), "tsan", "", "", std::nullopt, {}};
+        tsan_report_kind(raw.description), Oracle::kTsan, "", "", std::nullopt, {}};
     std::string who[kMaxMops];
     for (int m = 0; m < raw.mops; ++m) {
       int logical = -1;

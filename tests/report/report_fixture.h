@@ -32,7 +32,7 @@ inline GateOptions fixture_options() {
 }
 
 inline Finding race_finding(const std::string& summary, int line) {
-  Finding f{FindingKind::kDataRace, "tsan",       summary,
+  Finding f{FindingKind::kDataRace, Oracle::kTsan,       summary,
             kHostile + kHostileCtl, std::nullopt, {}};
   f.subject_frame =
       Frame{kHostileFunction, "subjects/checkpoint/unsynchronized.cc", line};
@@ -68,7 +68,7 @@ inline GateResult fixture_result() {
   caught.kinds = {FindingKind::kDataRace};
   caught.runs = 4;
   caught.runs_with_finding = 3;
-  caught.histogram = {{"clean", 1}, {"data_race", 3}};
+  caught.histogram = {{KindSet{}, 1}, {KindSet{FindingKind::kDataRace}, 3}};
   caught.findings.push_back(
       {race_finding("ThreadSanitizer: data race " + kHostile, 42), 3});
   caught.first_failure_log =
@@ -84,7 +84,7 @@ inline GateResult fixture_result() {
   clean.mode = Mode::kStress;
   clean.expected = "clean";
   clean.runs = 4;
-  clean.histogram = {{"clean", 4}};
+  clean.histogram = {{KindSet{}, 4}};
   clean.seconds = 0.5;
   result.cases.push_back(clean);
 
@@ -96,7 +96,7 @@ inline GateResult fixture_result() {
   missed.mode = Mode::kControlled;
   missed.expected = "not_linearizable";
   missed.runs = 4;
-  missed.histogram = {{"clean", 4}};
+  missed.histogram = {{KindSet{}, 4}};
   missed.mismatch = "expected not_linearizable but no run found anything";
   missed.seconds = 2;
   result.cases.push_back(missed);
@@ -112,18 +112,19 @@ inline GateResult fixture_result() {
   hostile.kinds = {FindingKind::kDataRace, FindingKind::kDeadlock};
   hostile.runs = 4;
   hostile.runs_with_finding = 2;
-  hostile.histogram = {{"clean", 2}, {"data_race+deadlock", 2}};
+  hostile.histogram = {{KindSet{}, 2},
+                       {KindSet{FindingKind::kDataRace, FindingKind::kDeadlock}, 2}};
   hostile.mismatch =
       "expected clean, but the case reported " + kHostile + kHostileCtl;
   hostile.findings.push_back({Finding{FindingKind::kDataRace,
-                                      "tsan",
+                                      Oracle::kTsan,
                                       "race " + kHostile + kHostileCtl,
                                       "",
                                       std::nullopt,
                                       {}},
                               2});
   Finding deadlock{
-      FindingKind::kDeadlock, "deadlock", "self-deadlock on 'state.mu'", "",
+      FindingKind::kDeadlock, Oracle::kDeadlock, "self-deadlock on 'state.mu'", "",
       std::nullopt,           {}};
   deadlock.subject_frame =
       Frame{"racelab::state::HoldLock::all", "subjects/state/hold_lock.cc", 0};
@@ -151,7 +152,7 @@ inline GateResult fixture_result() {
   caught2.mode = Mode::kControlled;
   caught2.findings[0] = {
       race_finding("ThreadSanitizer: data race " + kHostile, 44), 4};
-  caught2.histogram = {{"data_race", 4}};
+  caught2.histogram = {{KindSet{FindingKind::kDataRace}, 4}};
   caught2.runs_with_finding = 4;
   caught2.first_failure_log.clear();
   result.cases.push_back(caught2);

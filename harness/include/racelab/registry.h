@@ -23,11 +23,17 @@ class Registry {
   }
   void add_case(CaseSpec spec) { cases_.push_back(std::move(spec)); }
   void add_expectation(Expectation e) { expectations_.push_back(std::move(e)); }
+  void add_anti_pattern(AntiPattern p) {
+    anti_patterns_.push_back(std::move(p));
+  }
 
   const std::vector<CatalogEntry>& subjects() const { return subjects_; }
   const std::vector<CatalogEntry>& scenarios() const { return scenarios_; }
   const std::vector<CaseSpec>& cases() const { return cases_; }
   const std::vector<Expectation>& expectations() const { return expectations_; }
+  const std::vector<AntiPattern>& anti_patterns() const {
+    return anti_patterns_;
+  }
 
   const CatalogEntry* find_subject(std::string_view name) const;
   const CatalogEntry* find_scenario(std::string_view name) const;
@@ -48,6 +54,7 @@ class Registry {
   std::vector<CatalogEntry> scenarios_;
   std::vector<CaseSpec> cases_;
   std::vector<Expectation> expectations_;
+  std::vector<AntiPattern> anti_patterns_;
 };
 
 }  // namespace racelab

@@ -14,6 +14,7 @@
 
 #include "racelab/case.h"
 #include "racelab/expectation.h"
+#include "racelab/kind_set.h"
 #include "racelab/registry.h"
 
 namespace racelab {
@@ -41,7 +42,7 @@ struct RunOptions {
     if (run_timeout_ms > 0) return run_timeout_ms;
     return mode == Mode::kControlled ? 30000 : 5000;
   }
-  Oracles oracles;
+  OracleSet oracles = OracleSet::selectable();
   // Controlled mode: strategy, depth, preemption bound, budget, replay.
   RunRequest request;
   std::string save_schedule;  // write the failing schedule here (run, replay)
@@ -67,7 +68,7 @@ struct CaseResult {
   std::string mismatch;            // empty when the expectation holds
   int runs = 0;
   int runs_with_finding = 0;
-  std::map<std::string, int> histogram;  // outcome of a run -> how many runs
+  std::map<KindSet, int> histogram;  // outcome of a run -> how many runs
   std::vector<AggregatedFinding> findings;
   std::string first_failure_log;  // the sanitizer text of the first failing run
   double seconds = 0;

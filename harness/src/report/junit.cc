@@ -60,13 +60,13 @@ std::string findings_text(const CaseResult& c) {
   if (!c.histogram.empty()) {
     out += "outcomes:";
     for (const auto& [outcome, runs] : c.histogram) {
-      absl::StrAppend(&out, " ", outcome, "=", runs);
+      absl::StrAppend(&out, " ", to_string(outcome), "=", runs);
     }
     out += "\n";
   }
   for (const AggregatedFinding& a : c.findings) {
     const Finding& f = a.finding;
-    absl::StrAppend(&out, "\n", to_string(f.kind), " (", f.oracle, ", ",
+    absl::StrAppend(&out, "\n", to_string(f.kind), " (", to_string(f.oracle), ", ",
                     report::runs_text(c, a.runs), "): ", f.summary, "\n");
     if (f.subject_frame)
       absl::StrAppend(&out, "  at ", frame_text(*f.subject_frame), "\n");

@@ -248,6 +248,10 @@ const char* describe_kind(FindingKind kind) {
     case FindingKind::kNotLinearizable:
       return "The history of operations matches no sequential order of the "
              "family's model: a lost update, a stale or torn read.";
+    case FindingKind::kInvariantViolation:
+      return "A check the scenario makes over the finished run failed: a "
+             "committed result lost, an id returned twice, a key yielded "
+             "twice.";
     case FindingKind::kDeadlock:
       return "Every thread waits for a lock another thread (or itself) holds.";
     case FindingKind::kConcurrentMapWrite:
@@ -521,7 +525,7 @@ std::string finding_group_key(const Finding& f) {
   }
   std::sort(sides.begin(), sides.end());
   std::string key = absl::StrCat(field(racelab::to_string(f.kind)),
-                                 field(f.oracle), absl::StrJoin(sides, ""));
+                                 field(racelab::to_string(f.oracle)), absl::StrJoin(sides, ""));
   if (f.accesses.empty() && f.subject_frame) key += place(*f.subject_frame);
   return key;
 }

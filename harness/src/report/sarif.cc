@@ -101,6 +101,8 @@ const char* rule_name(FindingKind kind) {
       return "UseAfterFree";
     case FindingKind::kNotLinearizable:
       return "NotLinearizable";
+    case FindingKind::kInvariantViolation:
+      return "InvariantViolation";
     case FindingKind::kDeadlock:
       return "Deadlock";
     case FindingKind::kConcurrentMapWrite:
@@ -123,6 +125,8 @@ const char* rule_title(FindingKind kind) {
       return "Use after free";
     case FindingKind::kNotLinearizable:
       return "Not linearizable";
+    case FindingKind::kInvariantViolation:
+      return "Invariant violated";
     case FindingKind::kDeadlock:
       return "Deadlock";
     case FindingKind::kConcurrentMapWrite:
@@ -202,7 +206,7 @@ json build_result(const Pending& p, const std::string& fingerprint) {
                      {"mismatch", p.error}};
   if (p.finding != nullptr) {
     const Finding& f = *p.finding;
-    properties["oracle"] = f.oracle;
+    properties["oracle"] = to_string(f.oracle);
     properties["summary"] = f.summary;
     json related = json::array();
     json stacks = json::array();
