@@ -43,7 +43,7 @@ void register_family(
              }
              return run_stress<F>(*sc, make, request);
            },
-           scenario.modes, &program_line_error<F>});
+           scenario.modes, &program_line_error<F>, std::string(s.source)});
     }
   }
 }
@@ -51,6 +51,7 @@ void register_family(
 }  // namespace
 
 void register_builtin_catalog(Registry& registry) {
+  registry.add_source_root("subjects/");
   register_family<checkpoint::CheckpointFamily>(
       registry, checkpoint_subjects(), checkpoint::checkpoint_scenarios());
   register_family<state::StateFamily>(registry, state_subjects(),

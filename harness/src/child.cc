@@ -169,6 +169,7 @@ int child_main(const Registry& registry, const std::string& subject,
   // The death signal was set before exec (runner.cc, exec_child): a run never
   // outlives the harness that started it.
   set_sanitizer_notice_fd(kResultFd);
+  set_source_roots(registry.source_roots());
   install_asan_death_callback();
   set_self_deadlock_handler(&on_self_deadlock);
 

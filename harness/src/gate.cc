@@ -186,7 +186,7 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
     result.not_run.push_back(
         {spec.family, spec.subject, spec.scenario, jobs[i].mode,
          e != nullptr ? describe_expected(*e) : std::string("(no expectation)"),
-         jobs[i].index});
+         jobs[i].index, spec.source});
   }
   result.interrupted = !result.not_run.empty();
   return result;
@@ -224,9 +224,14 @@ void print_gate_table(const GateResult& result, std::ostream& out) {
 namespace {
 
 nlohmann::json planned_json(const PlannedCase& p) {
-  return {{"family", p.family},     {"subject", p.subject},
-          {"scenario", p.scenario}, {"mode", std::string(to_string(p.mode))},
-          {"expected", p.expected}, {"index", p.index}};
+  nlohmann::json j = {{"family", p.family},
+                      {"subject", p.subject},
+                      {"scenario", p.scenario},
+                      {"mode", std::string(to_string(p.mode))},
+                      {"expected", p.expected},
+                      {"index", p.index}};
+  if (!p.source.empty()) j["source"] = p.source;
+  return j;
 }
 
 std::string signal_name(int sig) {

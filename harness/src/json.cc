@@ -120,6 +120,7 @@ nlohmann::json to_json(const CaseResult& r) {
                       {"seconds", r.seconds},
                       {"histogram", histogram_to_json(r.histogram)},
                       {"findings", findings}};
+  if (!r.source.empty()) j["source"] = r.source;
   if (r.mode == Mode::kControlled) {
     j["schedules"] = r.schedules;
     j["first_failing_schedule"] = r.first_failing;
@@ -139,6 +140,7 @@ CaseResult case_result_from_json(const nlohmann::json& j) {
   r.family = j.at("family").get<std::string>();
   r.subject = j.at("subject").get<std::string>();
   r.scenario = j.at("scenario").get<std::string>();
+  r.source = j.value("source", std::string());
   const std::string mode = j.at("mode").get<std::string>();
   if (mode == "stress") {
     r.mode = Mode::kStress;

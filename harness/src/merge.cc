@@ -92,7 +92,8 @@ GateOutput read_gate_output(const fs::path& dir) {
                            p.at("scenario").get<std::string>(),
                            mode_from_json(p.at("mode")),
                            p.at("expected").get<std::string>(),
-                           p.at("index").get<std::size_t>()});
+                           p.at("index").get<std::size_t>(),
+                           p.value("source", std::string())});
     }
     for (const nlohmann::json& c : doc.at("cases")) {
       CaseResult result = case_result_from_json(c);

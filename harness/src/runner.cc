@@ -459,6 +459,7 @@ CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
   result.family = spec.family;
   result.subject = spec.subject;
   result.scenario = spec.scenario;
+  result.source = spec.source;
   result.mode = options.mode;
   result.expected =
       expectation ? describe_expected(*expectation) : "(no expectation)";

@@ -146,13 +146,6 @@ std::vector<Frame> symbolize_trace(void* const* trace, int frames) {
   return stack;
 }
 
-const Frame* first_subject_frame(const std::vector<Frame>& stack) {
-  for (const Frame& f : stack) {
-    if (f.file.starts_with("subjects/")) return &f;
-  }
-  return nullptr;
-}
-
 // A frame as the detail text shows it: the name as written in code (the
 // accesses keep the full one).
 std::string where(const Frame& f) {
@@ -249,6 +242,30 @@ bool built_with_asan() {
 }
 
 int tsan_reports_seen() { return g_reports_seen.load(); }
+
+namespace {
+std::vector<std::string>& source_roots() {
+  static auto* roots = new std::vector<std::string>;
+  return *roots;
+}
+}  // namespace
+
+void set_source_roots(std::vector<std::string> roots) {
+  source_roots() = std::move(roots);
+}
+
+const Frame* first_subject_frame(const std::vector<Frame>& stack) {
+  for (const Frame& f : stack) {
+    if (source_roots().empty()) {
+      if (f.origin == FrameOrigin::kUser && !f.file.empty()) return &f;
+      continue;
+    }
+    for (const std::string& root : source_roots()) {
+      if (f.file.starts_with(root)) return &f;
+    }
+  }
+  return nullptr;
+}
 
 std::vector<Finding> take_tsan_findings() {
   std::vector<Finding> findings;

@@ -62,6 +62,7 @@ inline GateResult fixture_result() {
   CaseResult caught;
   caught.family = "checkpoint";
   caught.subject = "checkpoint/unsynchronized";
+  caught.source = "subjects/" + std::string("checkpoint/unsynchronized") + ".cc";
   caught.scenario = "seed_concurrent_sessions";
   caught.mode = Mode::kStress;
   caught.expected = "data_race";
@@ -80,6 +81,7 @@ inline GateResult fixture_result() {
   CaseResult clean;
   clean.family = "checkpoint";
   clean.subject = "checkpoint/mutex";
+  clean.source = "subjects/" + std::string("checkpoint/mutex") + ".cc";
   clean.scenario = "seed_concurrent_sessions";
   clean.mode = Mode::kStress;
   clean.expected = "clean";
@@ -92,6 +94,7 @@ inline GateResult fixture_result() {
   CaseResult missed;
   missed.family = "checkpoint";
   missed.subject = "checkpoint/split_lock";
+  missed.source = "subjects/" + std::string("checkpoint/split_lock") + ".cc";
   missed.scenario = "same_session_first_commit";
   missed.mode = Mode::kControlled;
   missed.expected = "not_linearizable";
@@ -106,6 +109,7 @@ inline GateResult fixture_result() {
   CaseResult hostile;
   hostile.family = "state";
   hostile.subject = kHostileSubject;
+  hostile.source = "subjects/" + std::string(kHostileSubject) + ".cc";
   hostile.scenario = kHostileScenario;
   hostile.mode = Mode::kControlled;
   hostile.expected = "clean";

@@ -84,6 +84,9 @@ struct CaseSpec {
   // family's, else what is wrong. Unset: lines are checked by the run only.
   std::function<std::string(std::string_view line)> check_program_line =
       nullptr;
+  // The subject's source file, from its catalog entry (Registry::add_case
+  // fills it in): where reports place findings that have no frame.
+  std::string source = {};
 
   bool runs_in(Mode mode) const {
     for (Mode m : modes) {

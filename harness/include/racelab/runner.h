@@ -62,6 +62,7 @@ struct CaseResult {
   std::string family;
   std::string subject;
   std::string scenario;
+  std::string source;  // the subject's source file (CaseSpec::source)
   Mode mode = Mode::kStress;
   std::string expected;            // "clean" or "data_race or ..."
   std::vector<FindingKind> kinds;  // observed over all runs, in enum order

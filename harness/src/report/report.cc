@@ -297,10 +297,6 @@ std::string run_line(const GateResult& result, const GateOptions& options) {
   return absl::StrJoin(parts, "; ");
 }
 
-std::string subject_source(std::string_view subject) {
-  return absl::StrCat("subjects/", std::string(subject), ".cc");
-}
-
 std::string finding_fingerprint(std::string_view rule, std::string_view subject,
                                 std::string_view scenario,
                                 std::string_view file,
@@ -540,7 +536,7 @@ Frame primary_frame(const CaseResult& c, const Finding& f) {
   }
   Frame frame;
   if (f.subject_frame) frame.function = f.subject_frame->function;
-  frame.file = subject_source(c.subject);
+  frame.file = c.source;  // the catalog entry's file, or none
   frame.line = 0;
   return frame;
 }

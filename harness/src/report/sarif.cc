@@ -304,7 +304,7 @@ nlohmann::json sarif_log(const GateResult& result, const GateOptions& options) {
     if (mismatch &&
         std::string_view(report::mismatch_type(c)) == "missed_finding") {
       Frame primary;
-      primary.file = report::subject_source(c.subject);
+      primary.file = c.source;
       const std::string fp = report::finding_fingerprint(
           report::kMissedRuleId, c.subject, c.scenario, primary.file,
           primary.function);
