@@ -127,9 +127,9 @@ Report run_family(const std::vector<SubjectEntry<Store>>& subjects,
   InterleavingCoverage coverage(op_kinds(report.program),
                                 g_config.interleaving_coverage);
   coverage.attach(scheduler());
-  controlled_internal::ScheduleOutcome outcome =
-      run_schedule<F>(scenario, subject.make, c.program, OracleSet::selectable(), scheduler(),
-                      strategy, take_tsan_findings);
+  controlled_internal::ScheduleOutcome outcome = run_schedule<F>(
+      scenario, subject.make, c.program, OracleSet::selectable(), scheduler(),
+      strategy, take_tsan_findings);
   report.findings = std::move(outcome.findings);
   report.run = std::move(outcome.run);
   return report;

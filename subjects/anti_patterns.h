@@ -9,9 +9,9 @@
 namespace racelab {
 
 struct AntiPatternText {
-  const char* name;      // "check-then-act" (docs/anti-patterns/<name>.md)
-  const char* buggy;     // subject
-  const char* fixed;     // subject
+  const char* name;   // "check-then-act" (docs/anti-patterns/<name>.md)
+  const char* buggy;  // subject
+  const char* fixed;  // subject
   const char* scenario;
   const char* marker;   // the excerpt centres on the first line with this
   const char* summary;  // one line, for the list

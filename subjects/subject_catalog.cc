@@ -34,15 +34,27 @@ constexpr KindList kRaceFallout =
 
 // checkpoint/unsynchronized: no lock at all.
 constexpr ExpectationRow kUnsynchronized[] = {
-    {"seed_concurrent_sessions", kBoth, {kDataRace}, kRaceFallout,
+    {"seed_concurrent_sessions",
+     kBoth,
+     {kDataRace},
+     kRaceFallout,
      "first commits of 64 sessions insert into one unlocked map"},
-    {"same_session_first_commit", kBoth, {kDataRace}, kRaceFallout,
+    {"same_session_first_commit",
+     kBoth,
+     {kDataRace},
+     kRaceFallout,
      "8 threads' unlocked commits write the session map and one session's "
      "vector"},
-    {"index_reader_vs_committer", kBoth, {kDataRace}, kRaceFallout,
+    {"index_reader_vs_committer",
+     kBoth,
+     {kDataRace},
+     kRaceFallout,
      "unlocked push_back while the index is copied"},
     // Generated programs (controlled mode: a new program for every schedule).
-    {"generated", kControlledOnly, {kDataRace}, kRaceFallout,
+    {"generated",
+     kControlledOnly,
+     {kDataRace},
+     kRaceFallout,
      "any two threads write the unlocked session map"},
 };
 
@@ -65,11 +77,15 @@ constexpr ExpectationRow kEscapingIndex[] = {
      "then"},
     {"same_session_first_commit", kBoth, kClean, kClean,
      "no index is read while commits run"},
-    {"index_reader_vs_committer", kBoth, {kDataRace, kUseAfterFree},
+    {"index_reader_vs_committer",
+     kBoth,
+     {kDataRace, kUseAfterFree},
      kFallout + KindList{kNotLinearizable, kInvariantViolation},
      "the reader ranges over the live vector while commits push_back (and "
      "reallocate) it"},
-    {"generated", kControlledOnly, {kDataRace},
+    {"generated",
+     kControlledOnly,
+     {kDataRace},
      kFallout + KindList{kUseAfterFree, kNotLinearizable, kInvariantViolation},
      "an index read pauses while another thread commits to the same session"},
 };
@@ -79,15 +95,20 @@ constexpr ExpectationRow kSplitLock[] = {
     {"seed_concurrent_sessions", kBoth, kClean, kClean,
      "one first commit per session: the check-then-act window has no "
      "competitor"},
-    {"same_session_first_commit", kBoth,
-     {kNotLinearizable, kInvariantViolation}, kFallout,
+    {"same_session_first_commit",
+     kBoth,
+     {kNotLinearizable, kInvariantViolation},
+     kFallout,
      "two first commits both create the session; the second publish drops "
      "the first"},
     {"index_reader_vs_committer", kBoth, kClean, kClean,
      "the session exists before the run, so every commit takes the locked "
      "path"},
-    {"generated", kControlledOnly, {kNotLinearizable, kInvariantViolation},
-     kFallout, "two threads' first commits to one session overlap"},
+    {"generated",
+     kControlledOnly,
+     {kNotLinearizable, kInvariantViolation},
+     kFallout,
+     "two threads' first commits to one session overlap"},
 };
 
 // checkpoint/sharded: fixed and fast.
@@ -103,24 +124,30 @@ constexpr ExpectationRow kSharded[] = {
 
 // state/unlock_during_iteration: the seed bug.
 constexpr ExpectationRow kUnlockDuringIteration[] = {
-    {"seed_slow_reader", kBoth,
+    {"seed_slow_reader",
+     kBoth,
      {kNotLinearizable, kInvariantViolation, kDataRace,
       kMapIterationDuringWrite},
      kFallout + KindList{kUseAfterFree},
      "inserts rehash the map under the paused iterator; the yielded value is "
      "read unlocked"},
-    {"erase_during_iteration", kBoth,
+    {"erase_during_iteration",
+     kBoth,
      {kUseAfterFree, kDataRace, kNotLinearizable, kInvariantViolation,
       kMapIterationDuringWrite},
-     kFallout, "erase frees the node the paused iterator stands on"},
-    {"reentrant_yield", kBoth,
+     kFallout,
+     "erase frees the node the paused iterator stands on"},
+    {"reentrant_yield",
+     kBoth,
      {kNotLinearizable, kInvariantViolation, kMapIterationDuringWrite},
      kFallout + KindList{kUseAfterFree},
      "the callback's inserts rehash the map under the iterator"},
-    {"generated", kControlledOnly,
+    {"generated",
+     kControlledOnly,
      {kNotLinearizable, kInvariantViolation, kDataRace, kUseAfterFree,
       kMapIterationDuringWrite},
-     kFallout, "an iteration pauses while another thread sets or erases keys"},
+     kFallout,
+     "an iteration pauses while another thread sets or erases keys"},
 };
 
 // state/snapshot: the seed's fix.
@@ -138,7 +165,10 @@ constexpr ExpectationRow kHoldLock[] = {
     {"seed_slow_reader", kBoth, kClean, kClean, "writers wait for the reader"},
     {"erase_during_iteration", kBoth, kClean, kClean,
      "writers wait for the reader"},
-    {"reentrant_yield", kBoth, {kDeadlock}, kFallout,
+    {"reentrant_yield",
+     kBoth,
+     {kDeadlock},
+     kFallout,
      "set() from the callback needs the write lock its own thread holds "
      "shared"},
     {"generated", kControlledOnly, kClean, kClean,
@@ -167,8 +197,8 @@ checkpoint_subjects() {
        "no lock at all: concurrent map writes (the seed bug)",
        checkpoint::make_unsynchronized, kUnsynchronized},
       {"mutex", "subjects/checkpoint/mutex.cc", false,
-       "one mutex around every method (the seed's fix)",
-       checkpoint::make_mutex, kMutex},
+       "one mutex around every method (the seed's fix)", checkpoint::make_mutex,
+       kMutex},
       {"escaping_index", "subjects/checkpoint/escaping_index.cc", true,
        "locked, but retrieve_index returns a view read after the lock is gone",
        checkpoint::make_escaping_index, kEscapingIndex},

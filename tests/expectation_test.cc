@@ -11,7 +11,7 @@ using enum FindingKind;
 
 Expectation buggy(std::vector<FindingKind> catches,
                   std::vector<FindingKind> may_also = {kCrash, kTimeout}) {
-  return {"f/buggy", "s", {Mode::kStress}, std::move(catches),
+  return {"f/buggy",           "s",  {Mode::kStress}, std::move(catches),
           std::move(may_also), "why"};
 }
 
@@ -79,9 +79,8 @@ TEST(ExpectationDuty, TheOnlyNamedOracleMustFire) {
 }
 
 TEST(ExpectationDuty, SeveralNamedOraclesAreOneOf) {
-  const Expectation e =
-      buggy({kNotLinearizable, kInvariantViolation},
-            {kCrash, kTimeout, kUseAfterFree});
+  const Expectation e = buggy({kNotLinearizable, kInvariantViolation},
+                              {kCrash, kTimeout, kUseAfterFree});
   EXPECT_EQ(duty_of(e, {Oracle::kLinearizability}), OracleDuty::kOneOf);
   EXPECT_EQ(duty_of(e, {Oracle::kInvariants}), OracleDuty::kOneOf);
   EXPECT_EQ(duty_of(e, {Oracle::kAsan}), OracleDuty::kMay);
@@ -115,12 +114,12 @@ TEST(ExpectationDuty, ColumnHeadings) {
             "crash/timeout");
 }
 
-constexpr ExpectationRow kRow = {"s",
-                                 {Mode::kStress, Mode::kControlled},
-                                 {kDataRace},
-                                 KindList{kCrash, kTimeout} +
-                                     KindList{kUseAfterFree},
-                                 "why"};
+constexpr ExpectationRow kRow = {
+    "s",
+    {Mode::kStress, Mode::kControlled},
+    {kDataRace},
+    KindList{kCrash, kTimeout} + KindList{kUseAfterFree},
+    "why"};
 
 TEST(ExpectationRow, BecomesAnExpectation) {
   const Expectation e = expectation_of("f/v", kRow);

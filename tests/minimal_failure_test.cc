@@ -62,8 +62,12 @@ class ProgramJudge {
                                   {}});
     }
     if (!guarded) {
-      outcome.findings.push_back(
-          {FindingKind::kCrash, Oracle::kCrash, "unguarded", {}, std::nullopt, {}});
+      outcome.findings.push_back({FindingKind::kCrash,
+                                  Oracle::kCrash,
+                                  "unguarded",
+                                  {},
+                                  std::nullopt,
+                                  {}});
     }
     return outcome;
   }

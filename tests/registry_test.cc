@@ -20,8 +20,8 @@ Registry one_case() {
   r.add_subject({"f", "f/v", "a store", "src/f/v.cc", false});
   r.add_scenario({"f", "s", "a scenario", "", false});
   r.add_case({"f", "f/v", "s", &nothing});
-  r.add_expectation({"f/v", "s", {Mode::kStress, Mode::kControlled}, {}, {},
-                     "why"});
+  r.add_expectation(
+      {"f/v", "s", {Mode::kStress, Mode::kControlled}, {}, {}, "why"});
   return r;
 }
 
@@ -49,8 +49,9 @@ TEST(RegistryValidate, MissingExpectationForAMode) {
 TEST(RegistryValidate, ExpectationForAnUnknownCase) {
   Registry r = one_case();
   r.add_expectation({"f/v", "typo", {Mode::kStress}, {}, {}, "why"});
-  EXPECT_TRUE(has_problem(r, "expectation for f/v x typo names no registered "
-                             "case"));
+  EXPECT_TRUE(has_problem(r,
+                          "expectation for f/v x typo names no registered "
+                          "case"));
 }
 
 TEST(RegistryValidate, TwoExpectationsForOneMode) {
@@ -62,16 +63,20 @@ TEST(RegistryValidate, TwoExpectationsForOneMode) {
 TEST(RegistryValidate, ExpectationForAModeTheCaseDoesNotRunIn) {
   Registry r;
   r.add_case({"f", "f/v", "s", &nothing, {Mode::kControlled}});
-  r.add_expectation({"f/v", "s", {Mode::kStress, Mode::kControlled}, {}, {},
-                     "why"});
+  r.add_expectation(
+      {"f/v", "s", {Mode::kStress, Mode::kControlled}, {}, {}, "why"});
   EXPECT_TRUE(has_problem(r, "in stress mode, which the case does not run in"));
 }
 
 TEST(RegistryValidate, BuggyRowMustAllowCrashAndTimeout) {
   Registry r;
   r.add_case({"f", "f/v", "s", &nothing});
-  r.add_expectation({"f/v", "s", {Mode::kStress, Mode::kControlled},
-                     {kDataRace}, {kCrash}, "why"});
+  r.add_expectation({"f/v",
+                     "s",
+                     {Mode::kStress, Mode::kControlled},
+                     {kDataRace},
+                     {kCrash},
+                     "why"});
   const std::vector<std::string> problems = r.validate();
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_EQ(problems[0],
@@ -79,8 +84,12 @@ TEST(RegistryValidate, BuggyRowMustAllowCrashAndTimeout) {
             "beside it");
   Registry ok;
   ok.add_case({"f", "f/v", "s", &nothing});
-  ok.add_expectation({"f/v", "s", {Mode::kStress, Mode::kControlled},
-                      {kDataRace}, {kCrash, kTimeout}, "why"});
+  ok.add_expectation({"f/v",
+                      "s",
+                      {Mode::kStress, Mode::kControlled},
+                      {kDataRace},
+                      {kCrash, kTimeout},
+                      "why"});
   EXPECT_TRUE(ok.validate().empty());
 }
 

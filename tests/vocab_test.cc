@@ -46,9 +46,8 @@ TEST(VocabOracleSet, SelectableIsTheDefault) {
 }
 
 TEST(VocabOracleSet, TextRoundTrips) {
-  for (const char* text :
-       {"tsan", "invariants,gomap", "tsan,invariants,linearizability,gomap",
-        "none"}) {
+  for (const char* text : {"tsan", "invariants,gomap",
+                           "tsan,invariants,linearizability,gomap", "none"}) {
     EXPECT_EQ(to_string(parse_oracle_set(text)), text);
   }
   EXPECT_EQ(parse_oracle_set("all"), OracleSet::selectable());
@@ -75,7 +74,8 @@ TEST(VocabOracleSet, InsertEraseIterate) {
   s.insert(Oracle::kTimeout);
   s.insert(Oracle::kTsan);
   s.insert(Oracle::kTsan);
-  EXPECT_EQ(s.members(), (std::vector<Oracle>{Oracle::kTsan, Oracle::kTimeout}));
+  EXPECT_EQ(s.members(),
+            (std::vector<Oracle>{Oracle::kTsan, Oracle::kTimeout}));
   s.erase(Oracle::kTsan);
   EXPECT_FALSE(s.contains(Oracle::kTsan));
   EXPECT_EQ(s, OracleSet{Oracle::kTimeout});
@@ -102,9 +102,9 @@ TEST(VocabFindingKind, InvariantViolationComesFromTheInvariantsOracle) {
 TEST(VocabKindSet, TextRoundTrips) {
   EXPECT_EQ(to_string(KindSet{}), "clean");
   EXPECT_EQ(to_string(KindSet{kCrash, kDataRace}), "data_race+crash");
-  for (const KindSet& s : {KindSet{}, KindSet{kDataRace},
-                           KindSet{kDataRace, kCrash, kTimeout},
-                           KindSet{kInvariantViolation, kNotLinearizable}}) {
+  for (const KindSet& s :
+       {KindSet{}, KindSet{kDataRace}, KindSet{kDataRace, kCrash, kTimeout},
+        KindSet{kInvariantViolation, kNotLinearizable}}) {
     EXPECT_EQ(parse_kind_set(to_string(s)), s) << to_string(s);
   }
   EXPECT_EQ(parse_kind_set("data_race+typo"), std::nullopt);
@@ -113,10 +113,8 @@ TEST(VocabKindSet, TextRoundTrips) {
 }
 
 TEST(VocabKindSet, OrderedAsTheirNamesRead) {
-  std::vector<KindSet> sets = {KindSet{kDeadlock},
-                               KindSet{kDataRace, kCrash},
-                               KindSet{},
-                               KindSet{kDataRace},
+  std::vector<KindSet> sets = {KindSet{kDeadlock}, KindSet{kDataRace, kCrash},
+                               KindSet{}, KindSet{kDataRace},
                                KindSet{kNotLinearizable}};
   std::sort(sets.begin(), sets.end());
   std::vector<std::string> names;
@@ -128,11 +126,10 @@ TEST(VocabKindSet, OrderedAsTheirNamesRead) {
 }
 
 TEST(VocabHistogram, RoundTripsThroughResultsJson) {
-  const std::map<KindSet, int> histogram = {
-      {KindSet{}, 2},
-      {KindSet{kDataRace}, 3},
-      {KindSet{kDataRace, kCrash}, 1},
-      {KindSet{kInvariantViolation}, 4}};
+  const std::map<KindSet, int> histogram = {{KindSet{}, 2},
+                                            {KindSet{kDataRace}, 3},
+                                            {KindSet{kDataRace, kCrash}, 1},
+                                            {KindSet{kInvariantViolation}, 4}};
   const nlohmann::json j = histogram_to_json(histogram);
   EXPECT_EQ(j.at("clean"), 2);
   EXPECT_EQ(j.at("data_race+crash"), 1);

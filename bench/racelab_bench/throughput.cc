@@ -105,7 +105,9 @@ double stress_rate(int threads, int ops, OracleSet oracles, int ms,
 }
 
 double throughput_section(const BenchOptions& options, std::ostream& out) {
-  const OracleSet oracles = OracleSet::selectable();  // all on; tsan is the build's own (no reports expected)
+  const OracleSet oracles =
+      OracleSet::selectable();  // all on; tsan is the build's own (no reports
+                                // expected)
   out << "== controlled vs stress: the same fixed program, in process ==\n"
       << "subject state/snapshot; each thread cycles set/get/set/all over 3 "
          "keys; oracles "

@@ -142,8 +142,12 @@ class Watchdog {
       syscall(SYS_alarm, kReportMs / 1000);
       RunObservation observation;
       observation.findings = take_tsan_findings();
-      observation.findings.push_back(
-          {FindingKind::kTimeout, Oracle::kTimeout, message, {}, std::nullopt, {}});
+      observation.findings.push_back({FindingKind::kTimeout,
+                                      Oracle::kTimeout,
+                                      message,
+                                      {},
+                                      std::nullopt,
+                                      {}});
       write_line(run_done_line(observation));
       exit_now();
     }

@@ -103,9 +103,9 @@ std::string findings_text(const CaseResult& result, size_t cap) {
   std::string out;
   for (size_t i = 0; i < result.findings.size() && i < cap; ++i) {
     const Finding& f = result.findings[i].finding;
-    out += wrap(
-        absl::StrCat("[", to_string(f.kind), ", ", to_string(f.oracle), "] ", f.summary),
-        "    ");
+    out += wrap(absl::StrCat("[", to_string(f.kind), ", ", to_string(f.oracle),
+                             "] ", f.summary),
+                "    ");
   }
   if (result.findings.size() > cap) {
     out +=

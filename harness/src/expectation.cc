@@ -55,14 +55,14 @@ Expectation expectation_of(const std::string& subject,
 }
 
 const std::vector<OracleSet>& truth_table_columns() {
-  static const auto* columns = new std::vector<OracleSet>{
-      {Oracle::kTsan},
-      {Oracle::kAsan},
-      {Oracle::kLinearizability},
-      {Oracle::kInvariants},
-      {Oracle::kGomap},
-      {Oracle::kDeadlock},
-      {Oracle::kCrash, Oracle::kTimeout}};
+  static const auto* columns =
+      new std::vector<OracleSet>{{Oracle::kTsan},
+                                 {Oracle::kAsan},
+                                 {Oracle::kLinearizability},
+                                 {Oracle::kInvariants},
+                                 {Oracle::kGomap},
+                                 {Oracle::kDeadlock},
+                                 {Oracle::kCrash, Oracle::kTimeout}};
   return *columns;
 }
 

@@ -224,12 +224,10 @@ void print_gate_table(const GateResult& result, std::ostream& out) {
 namespace {
 
 nlohmann::json planned_json(const PlannedCase& p) {
-  nlohmann::json j = {{"family", p.family},
-                      {"subject", p.subject},
-                      {"scenario", p.scenario},
-                      {"mode", std::string(to_string(p.mode))},
-                      {"expected", p.expected},
-                      {"index", p.index}};
+  nlohmann::json j = {
+      {"family", p.family},     {"subject", p.subject},
+      {"scenario", p.scenario}, {"mode", std::string(to_string(p.mode))},
+      {"expected", p.expected}, {"index", p.index}};
   if (!p.source.empty()) j["source"] = p.source;
   return j;
 }

@@ -20,18 +20,16 @@ bool KindSet::operator<(const KindSet& other) const {
   const std::vector<FindingKind> a = members();
   const std::vector<FindingKind> b = other.members();
   return std::lexicographical_compare(
-      a.begin(), a.end(), b.begin(), b.end(),
-      [](FindingKind x, FindingKind y) {
+      a.begin(), a.end(), b.begin(), b.end(), [](FindingKind x, FindingKind y) {
         return std::string_view(to_string(x)) < std::string_view(to_string(y));
       });
 }
 
 std::string to_string(const KindSet& kinds) {
   if (kinds.empty()) return "clean";
-  return absl::StrJoin(kinds.members(), "+",
-                       [](std::string* out, FindingKind k) {
-                         out->append(to_string(k));
-                       });
+  return absl::StrJoin(
+      kinds.members(), "+",
+      [](std::string* out, FindingKind k) { out->append(to_string(k)); });
 }
 
 std::optional<KindSet> parse_kind_set(std::string_view text) {

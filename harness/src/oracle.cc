@@ -99,10 +99,9 @@ OracleSet parse_oracle_set(std::string_view list) {
           "unknown oracle '", name, "' (known: ", selectable_names(), ")"));
     }
     if (!is_selectable(*oracle)) {
-      throw std::invalid_argument(
-          absl::StrCat("oracle '", name,
-                       "' is always on and cannot be selected (known: ",
-                       selectable_names(), ")"));
+      throw std::invalid_argument(absl::StrCat(
+          "oracle '", name, "' is always on and cannot be selected (known: ",
+          selectable_names(), ")"));
     }
     set.insert(*oracle);
   }

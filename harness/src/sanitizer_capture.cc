@@ -115,12 +115,25 @@ std::string thread_label(const RawReport& r, int tid, int* logical) {
   return absl::StrCat("T", tid);
 }
 
+// The name without its leading namespaces ("racelab::kv::(anonymous
+// namespace)::Store::put" -> "Store::put"): by the project's style a
+// namespace is lower case and a class is not.
 std::string short_function(const std::string& demangled) {
   std::string name = readable_symbol(demangled);
-  for (std::string_view prefix :
-       {"racelab::", "checkpoint::", "state::", "(anonymous namespace)::"}) {
-    for (size_t at; (at = name.find(prefix)) != std::string::npos;)
-      name.erase(at, prefix.size());
+  constexpr std::string_view kAnonymous = "(anonymous namespace)::";
+  for (;;) {
+    if (name.starts_with(kAnonymous)) {
+      name.erase(0, kAnonymous.size());
+      continue;
+    }
+    const size_t colons = name.find("::");
+    if (colons == std::string::npos || colons == 0) break;
+    const std::string_view head(name.data(), colons);
+    const bool is_namespace =
+        head.find_first_of("<>()[] ") == std::string_view::npos &&
+        head.front() >= 'a' && head.front() <= 'z';
+    if (!is_namespace) break;
+    name.erase(0, colons + 2);
   }
   size_t paren = name.find('(');
   if (paren != std::string::npos && paren > 0) name.erase(paren);
@@ -272,8 +285,12 @@ std::vector<Finding> take_tsan_findings() {
   const int end = std::min(g_report_count.load(), kMaxReports);
   for (int r = 0; r < end; ++r) {
     const RawReport& raw = g_reports[r];
-    Finding f{
-        tsan_report_kind(raw.description), Oracle::kTsan, "", "", std::nullopt, {}};
+    Finding f{tsan_report_kind(raw.description),
+              Oracle::kTsan,
+              "",
+              "",
+              std::nullopt,
+              {}};
     std::string who[kMaxMops];
     for (int m = 0; m < raw.mops; ++m) {
       int logical = -1;

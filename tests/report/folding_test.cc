@@ -100,7 +100,12 @@ TEST(FindingGroupKey, OneRaceFromEitherSideThreadsAndPathsAside) {
 }
 
 TEST(FindingGroupKey, FindingsWithoutStacksGroupBySubjectFrame) {
-  Finding a{FindingKind::kInvariantViolation, Oracle::kInvariants, "lost s0", "", {}, {}};
+  Finding a{FindingKind::kInvariantViolation,
+            Oracle::kInvariants,
+            "lost s0",
+            "",
+            {},
+            {}};
   Finding b = a;
   b.summary = "lost s1";
   EXPECT_EQ(report::finding_group_key(a), report::finding_group_key(b));

@@ -32,8 +32,8 @@ inline GateOptions fixture_options() {
 }
 
 inline Finding race_finding(const std::string& summary, int line) {
-  Finding f{FindingKind::kDataRace, Oracle::kTsan,       summary,
-            kHostile + kHostileCtl, std::nullopt, {}};
+  Finding f{FindingKind::kDataRace, Oracle::kTsan, summary,
+            kHostile + kHostileCtl, std::nullopt,  {}};
   f.subject_frame =
       Frame{kHostileFunction, "subjects/checkpoint/unsynchronized.cc", line};
   f.accesses.push_back(Access{
@@ -62,7 +62,8 @@ inline GateResult fixture_result() {
   CaseResult caught;
   caught.family = "checkpoint";
   caught.subject = "checkpoint/unsynchronized";
-  caught.source = "subjects/" + std::string("checkpoint/unsynchronized") + ".cc";
+  caught.source =
+      "subjects/" + std::string("checkpoint/unsynchronized") + ".cc";
   caught.scenario = "seed_concurrent_sessions";
   caught.mode = Mode::kStress;
   caught.expected = "data_race";
@@ -116,8 +117,9 @@ inline GateResult fixture_result() {
   hostile.kinds = {FindingKind::kDataRace, FindingKind::kDeadlock};
   hostile.runs = 4;
   hostile.runs_with_finding = 2;
-  hostile.histogram = {{KindSet{}, 2},
-                       {KindSet{FindingKind::kDataRace, FindingKind::kDeadlock}, 2}};
+  hostile.histogram = {
+      {KindSet{}, 2},
+      {KindSet{FindingKind::kDataRace, FindingKind::kDeadlock}, 2}};
   hostile.mismatch =
       "expected clean, but the case reported " + kHostile + kHostileCtl;
   hostile.findings.push_back({Finding{FindingKind::kDataRace,
@@ -127,9 +129,12 @@ inline GateResult fixture_result() {
                                       std::nullopt,
                                       {}},
                               2});
-  Finding deadlock{
-      FindingKind::kDeadlock, Oracle::kDeadlock, "self-deadlock on 'state.mu'", "",
-      std::nullopt,           {}};
+  Finding deadlock{FindingKind::kDeadlock,
+                   Oracle::kDeadlock,
+                   "self-deadlock on 'state.mu'",
+                   "",
+                   std::nullopt,
+                   {}};
   deadlock.subject_frame =
       Frame{"racelab::state::HoldLock::all", "subjects/state/hold_lock.cc", 0};
   hostile.findings.push_back({deadlock, 1});

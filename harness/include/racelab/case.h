@@ -109,9 +109,9 @@ struct CatalogEntry {
 // buggy and the fixed subject that show it, the scenario that breaks it, and
 // the texts that explain it. Catalogs register them beside their subjects.
 struct AntiPattern {
-  std::string name;     // "check-then-act"
-  std::string buggy;    // subject
-  std::string fixed;    // subject
+  std::string name;   // "check-then-act"
+  std::string buggy;  // subject
+  std::string fixed;  // subject
   std::string scenario;
   std::string marker;   // the excerpt centres on the first line with this
   std::string summary;  // one line, for the list

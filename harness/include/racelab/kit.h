@@ -53,6 +53,7 @@
 #include "racelab/finding.h"
 #include "racelab/history.h"
 #include "racelab/linearizability.h"
+#include "racelab/sanitizer_capture.h"
 #include "racelab/op_context.h"
 #include "racelab/operation_history.h"
 #include "racelab/scenario.h"
@@ -161,6 +162,11 @@ struct CheckOptions {
   std::string store_name;
   // Folder for schedule files; empty: $TMPDIR, else /tmp.
   std::string schedule_dir;
+  // The folders of the store's own code (absolute, or as the debug
+  // information names them): a finding's subject frame is its first frame
+  // under one of them. Empty: its first frame outside racelab's folders and
+  // outside system and library paths.
+  std::vector<std::string> source_roots;
 };
 
 // The verdict of check_store.
@@ -294,7 +300,8 @@ CheckResult check_stress(StoreFactory<F> factory, const Scenario<F>& scenario,
     request.oracles = options.oracles;
     RunObservation obs = run_stress<F>(scenario, factory, request);
     ++result.runs;
-    for (Finding& f : take_sanitizer_findings(options.oracles.contains(Oracle::kTsan))) {
+    for (Finding& f :
+         take_sanitizer_findings(options.oracles.contains(Oracle::kTsan))) {
       obs.findings.push_back(std::move(f));
     }
     if (!obs.findings.empty()) {
@@ -318,6 +325,7 @@ CheckResult check_stress(StoreFactory<F> factory, const Scenario<F>& scenario,
 template <Family F>
 CheckResult check_store(StoreFactory<F> factory, const Scenario<F>& scenario,
                         const CheckOptions& options = {}) {
+  set_source_roots(options.source_roots);
   if (options.mode == Mode::kControlled) {
     return kit_internal::check_controlled<F>(factory, scenario, options);
   }
@@ -332,6 +340,7 @@ template <Family F>
 CheckResult replay_store(StoreFactory<F> factory, const Scenario<F>& scenario,
                          const std::string& schedule_file,
                          const CheckOptions& options = {}) {
+  set_source_roots(options.source_roots);
   std::vector<std::string> lines;
   sched::ScheduleFile file = kit_internal::read_schedule(schedule_file, &lines);
   const Program<typename F::Op> program = decode_program<F>(lines);
@@ -436,8 +445,8 @@ std::vector<KitCase> kit_cases(bool per_oracle = true,
         cases.push_back({i, scenarios[i].name, mode, std::nullopt});
         continue;
       }
-      for (Oracle oracle : {Oracle::kTsan, Oracle::kInvariants,
-                             Oracle::kLinearizability}) {
+      for (Oracle oracle :
+           {Oracle::kTsan, Oracle::kInvariants, Oracle::kLinearizability}) {
         cases.push_back({i, scenarios[i].name, mode, oracle});
       }
     }

@@ -43,9 +43,7 @@ class Registry {
   const std::vector<CatalogEntry>& scenarios() const { return scenarios_; }
   const std::vector<CaseSpec>& cases() const { return cases_; }
   const std::vector<Expectation>& expectations() const { return expectations_; }
-  const std::vector<std::string>& source_roots() const {
-    return source_roots_;
-  }
+  const std::vector<std::string>& source_roots() const { return source_roots_; }
   const std::vector<AntiPattern>& anti_patterns() const {
     return anti_patterns_;
   }

@@ -129,7 +129,8 @@ RunObservation run_stress(const Scenario<F>& scenario,
     F::check_linearizability(history, observation.findings);
   }
   note_progress();
-  collect_go_map_findings(request.oracles.contains(Oracle::kGomap), observation.findings);
+  collect_go_map_findings(request.oracles.contains(Oracle::kGomap),
+                          observation.findings);
   return observation;
 }
 

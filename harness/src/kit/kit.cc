@@ -152,8 +152,8 @@ void compose_message(CheckResult& result, const std::string& store,
 std::string format_findings(const std::vector<Finding>& findings) {
   std::string out;
   for (const Finding& f : findings) {
-    absl::StrAppend(&out, "  [", to_string(f.kind), "/", to_string(f.oracle), "] ",
-                    f.summary, "\n");
+    absl::StrAppend(&out, "  [", to_string(f.kind), "/", to_string(f.oracle),
+                    "] ", f.summary, "\n");
     if (f.subject_frame && !f.subject_frame->function.empty()) {
       absl::StrAppend(&out, "      at ",
                       readable_symbol(f.subject_frame->function), " ",

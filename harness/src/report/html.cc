@@ -673,7 +673,8 @@ void findings_html(std::string& out, const CaseResult& c, PageIndex& page) {
       out += "</div>";
     }
     // A sanitizer's detail text is its stacks again, shown above.
-    const bool detail_is_stacks = f.oracle == Oracle::kTsan && !f.accesses.empty();
+    const bool detail_is_stacks =
+        f.oracle == Oracle::kTsan && !f.accesses.empty();
     if (!f.detail.empty() && !detail_is_stacks) {
       auto [it, first] = page.details.try_emplace(
           f.detail, static_cast<int>(page.details.size()) + 1);

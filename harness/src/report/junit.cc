@@ -66,8 +66,8 @@ std::string findings_text(const CaseResult& c) {
   }
   for (const AggregatedFinding& a : c.findings) {
     const Finding& f = a.finding;
-    absl::StrAppend(&out, "\n", to_string(f.kind), " (", to_string(f.oracle), ", ",
-                    report::runs_text(c, a.runs), "): ", f.summary, "\n");
+    absl::StrAppend(&out, "\n", to_string(f.kind), " (", to_string(f.oracle),
+                    ", ", report::runs_text(c, a.runs), "): ", f.summary, "\n");
     if (f.subject_frame)
       absl::StrAppend(&out, "  at ", frame_text(*f.subject_frame), "\n");
     for (const Access& access : f.accesses) {
@@ -178,9 +178,8 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
 
     for (const CaseResult& c : result.cases) {
       if (c.mode != mode) continue;
-      pugi::xml_node tc =
-          append_testcase(suite, c.subject, c.scenario, c.source, c.mode,
-                          c.seconds);
+      pugi::xml_node tc = append_testcase(suite, c.subject, c.scenario,
+                                          c.source, c.mode, c.seconds);
       if (!c.mismatch.empty()) {
         pugi::xml_node failure = tc.append_child("failure");
         set_attr(failure, "message", report::mismatch_message(c));

@@ -521,7 +521,8 @@ std::string finding_group_key(const Finding& f) {
   }
   std::sort(sides.begin(), sides.end());
   std::string key = absl::StrCat(field(racelab::to_string(f.kind)),
-                                 field(racelab::to_string(f.oracle)), absl::StrJoin(sides, ""));
+                                 field(racelab::to_string(f.oracle)),
+                                 absl::StrJoin(sides, ""));
   if (f.accesses.empty() && f.subject_frame) key += place(*f.subject_frame);
   return key;
 }
