@@ -26,6 +26,7 @@
 #include "racelab/demo.h"
 #include "racelab/gate.h"
 #include "racelab/json.h"
+#include "racelab/report.h"
 #include "racelab/runner.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/sched/schedule_file.h"
