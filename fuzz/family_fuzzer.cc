@@ -74,7 +74,7 @@ std::string format_report(const Report& r) {
   std::string out = absl::StrCat("racelab fuzz: ", r.findings.size(),
                                  " finding(s) on ", r.subject, "\n");
   for (const Finding& f : r.findings) {
-    absl::StrAppend(&out, "  ", to_string(f.kind), " (", f.oracle,
+    absl::StrAppend(&out, "  ", to_string(f.kind), " (", to_string(f.oracle),
                     "): ", f.summary, "\n");
     if (f.subject_frame) {
       absl::StrAppend(&out, "    at ", f.subject_frame->function, " ",
@@ -127,9 +127,9 @@ Report run_family(const std::vector<SubjectEntry<Store>>& subjects,
   InterleavingCoverage coverage(op_kinds(report.program),
                                 g_config.interleaving_coverage);
   coverage.attach(scheduler());
-  controlled_internal::ScheduleOutcome outcome =
-      run_schedule<F>(scenario, subject.make, c.program, Oracles{}, scheduler(),
-                      strategy, take_tsan_findings);
+  controlled_internal::ScheduleOutcome outcome = run_schedule<F>(
+      scenario, subject.make, c.program, OracleSet::selectable(), scheduler(),
+      strategy, take_tsan_findings);
   report.findings = std::move(outcome.findings);
   report.run = std::move(outcome.run);
   return report;

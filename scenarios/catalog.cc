@@ -1,13 +1,10 @@
 // The built-in catalog: every subject of a family crossed with every scenario
-// of that family, plus the expectation table from subjects/.
+// of that family, with each subject's expectations from subjects/.
 #include "catalog.h"
 
-#include <stdexcept>
-
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
+#include "anti_patterns.h"
 #include "checkpoint_scenarios.h"
-#include "expectations.h"
 #include "racelab/controlled_runner.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/stress_runner.h"
@@ -27,6 +24,10 @@ void register_family(
     registry.add_subject({family, absl::StrCat(family, "/", s.variant),
                           std::string(s.description), std::string(s.source),
                           s.buggy});
+    for (const ExpectationRow& row : s.expectations) {
+      registry.add_expectation(
+          expectation_of(absl::StrCat(family, "/", s.variant), row));
+    }
   }
   for (const Scenario<F>& scenario : scenarios) {
     registry.add_scenario(
@@ -42,52 +43,22 @@ void register_family(
              }
              return run_stress<F>(*sc, make, request);
            },
-           scenario.modes, &program_line_error<F>});
+           scenario.modes, &program_line_error<F>, std::string(s.source)});
     }
   }
-}
-
-std::vector<FindingKind> parse_kinds(const char* list,
-                                     const ExpectationRow& row) {
-  std::vector<FindingKind> kinds;
-  for (std::string name :
-       std::vector<std::string>(absl::StrSplit(list, ',', absl::SkipEmpty()))) {
-    std::optional<FindingKind> kind = parse_finding_kind(name);
-    if (!kind) {
-      throw std::logic_error(
-          absl::StrCat("expectation table: ", row.subject, " x ", row.scenario,
-                       ": unknown finding kind '", name, "'"));
-    }
-    kinds.push_back(*kind);
-  }
-  return kinds;
 }
 
 }  // namespace
 
 void register_builtin_catalog(Registry& registry) {
+  registry.add_source_root("subjects/");
   register_family<checkpoint::CheckpointFamily>(
       registry, checkpoint_subjects(), checkpoint::checkpoint_scenarios());
   register_family<state::StateFamily>(registry, state_subjects(),
                                       state::state_scenarios());
-  for (const ExpectationRow& row : expectation_table()) {
-    Expectation e{std::string(row.subject),
-                  std::string(row.scenario),
-                  {},
-                  parse_kinds(row.catches, row),
-                  parse_kinds(row.may_also, row),
-                  std::string(row.why)};
-    for (std::string mode : std::vector<std::string>(
-             absl::StrSplit(row.modes, ',', absl::SkipEmpty()))) {
-      if (mode == "stress")
-        e.modes.push_back(Mode::kStress);
-      else if (mode == "controlled")
-        e.modes.push_back(Mode::kControlled);
-      else
-        throw std::logic_error(
-            absl::StrCat("expectation table: unknown mode '", mode, "'"));
-    }
-    registry.add_expectation(std::move(e));
+  for (const AntiPatternText& p : anti_pattern_texts()) {
+    registry.add_anti_pattern({p.name, p.buggy, p.fixed, p.scenario, p.marker,
+                               p.summary, p.story, p.oracles});
   }
 }
 

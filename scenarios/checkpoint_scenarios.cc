@@ -14,15 +14,6 @@ namespace {
 
 using Op = CheckpointOp;
 
-Finding invariant_violation(std::string summary) {
-  return Finding{FindingKind::kNotLinearizable,
-                 "invariant",
-                 std::move(summary),
-                 {},
-                 std::nullopt,
-                 {}};
-}
-
 std::string thread_name(int thread) {
   return thread == kSetupThread ? "setup" : absl::StrCat("thread ", thread);
 }

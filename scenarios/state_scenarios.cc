@@ -13,15 +13,6 @@ namespace {
 
 using Op = StateOp;
 
-Finding invariant_violation(std::string summary) {
-  return Finding{FindingKind::kNotLinearizable,
-                 "invariant",
-                 std::move(summary),
-                 {},
-                 std::nullopt,
-                 {}};
-}
-
 std::string key_list(const std::set<std::string>& keys) {
   std::string out;
   int shown = 0;
@@ -64,7 +55,8 @@ Program<Op> erase_during_iteration(std::uint64_t /*seed*/, ProgramSize size) {
   std::vector<Op> reader, eraser;
   for (int r = 0; r < rounds; ++r) {
     reader.push_back(Op::all(/*pause_each=*/true));
-    for (int i = 0; i < keys; ++i) eraser.push_back(Op::erase(absl::StrCat("k", i)));
+    for (int i = 0; i < keys; ++i)
+      eraser.push_back(Op::erase(absl::StrCat("k", i)));
     if (r + 1 == rounds) break;
     for (int i = 0; i < keys; ++i) {
       eraser.push_back(Op::set(absl::StrCat("k", i), absl::StrCat(i)));

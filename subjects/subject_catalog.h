@@ -1,13 +1,16 @@
 // The subject catalog: every store implementation racelab ships, by family,
-// with a one-line description and whether it is a deliberately buggy variant.
-// Plain data; subjects know nothing of the harness.
+// with a one-line description, whether it is a deliberately buggy variant, and
+// the verdict each scenario of its family must produce. Plain data; the store
+// files themselves know nothing of the harness.
 #ifndef RACELAB_SUBJECTS_SUBJECT_CATALOG_H_
 #define RACELAB_SUBJECTS_SUBJECT_CATALOG_H_
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "checkpoint/checkpoint_store.h"
+#include "racelab/expectation.h"
 #include "state/state_store.h"
 
 namespace racelab {
@@ -19,6 +22,8 @@ struct SubjectEntry {
   bool buggy;               // deliberately broken
   const char* description;  // the anti-pattern or the fix, one line
   std::unique_ptr<Store> (*make)();
+  // One row per scenario of the family (and mode set).
+  std::span<const ExpectationRow> expectations;
 };
 
 const std::vector<SubjectEntry<checkpoint::CheckpointStore>>&

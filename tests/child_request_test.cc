@@ -25,8 +25,8 @@ ChildRequest sample() {
   r.run.run_index = 7;
   r.run.jitter = true;
   r.run.pause_us = 123;
-  r.run.oracles.tsan = false;
-  r.run.oracles.gomap = false;
+  r.run.oracles.erase(Oracle::kTsan);
+  r.run.oracles.erase(Oracle::kGomap);
   r.run.strategy = "dfs";
   r.run.depth = 4;
   r.run.preemptions = 3;
@@ -49,7 +49,7 @@ TEST(ChildRequest, RoundTrips) {
   EXPECT_EQ(out.run.run_index, in.run.run_index);
   EXPECT_EQ(out.run.jitter, in.run.jitter);
   EXPECT_EQ(out.run.pause_us, in.run.pause_us);
-  EXPECT_EQ(format_oracles(out.run.oracles), format_oracles(in.run.oracles));
+  EXPECT_EQ(out.run.oracles, in.run.oracles);
   EXPECT_EQ(out.run.strategy, in.run.strategy);
   EXPECT_EQ(out.run.depth, in.run.depth);
   EXPECT_EQ(out.run.preemptions, in.run.preemptions);

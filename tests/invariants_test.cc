@@ -36,7 +36,8 @@ void expect_one_says(const std::vector<Finding>& findings,
                      std::string_view what) {
   bool found = false;
   for (const Finding& f : findings) {
-    EXPECT_EQ(f.oracle, "invariant") << f.summary;
+    EXPECT_EQ(f.oracle, Oracle::kInvariants) << f.summary;
+    EXPECT_EQ(f.kind, FindingKind::kInvariantViolation) << f.summary;
     found = found || f.summary.find(what) != std::string::npos;
   }
   EXPECT_TRUE(found) << "no finding says '" << what << "'; findings:\n"

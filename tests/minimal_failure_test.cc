@@ -55,15 +55,19 @@ class ProgramJudge {
     }
     if (bugs >= 2) {
       outcome.findings.push_back({FindingKind::kNotLinearizable,
-                                  "linearizability",
+                                  Oracle::kLinearizability,
                                   "two bugs",
                                   {},
                                   std::nullopt,
                                   {}});
     }
     if (!guarded) {
-      outcome.findings.push_back(
-          {FindingKind::kCrash, "crash", "unguarded", {}, std::nullopt, {}});
+      outcome.findings.push_back({FindingKind::kCrash,
+                                  Oracle::kCrash,
+                                  "unguarded",
+                                  {},
+                                  std::nullopt,
+                                  {}});
     }
     return outcome;
   }
@@ -133,8 +137,13 @@ TEST(MinimalFailure, SplitLockLosesACommitWithTwoThreadsOfOneCommit) {
   ASSERT_FALSE(found.findings.empty());
   bool invariant = false;
   for (const Finding& f : found.findings) {
-    EXPECT_EQ(f.kind, FindingKind::kNotLinearizable) << f.summary;
-    invariant |= f.oracle == "invariant";
+    if (f.oracle == Oracle::kInvariants) {
+      EXPECT_EQ(f.kind, FindingKind::kInvariantViolation) << f.summary;
+      invariant = true;
+    } else {
+      EXPECT_EQ(f.oracle, Oracle::kLinearizability) << f.summary;
+      EXPECT_EQ(f.kind, FindingKind::kNotLinearizable) << f.summary;
+    }
   }
   EXPECT_TRUE(invariant) << "the scenario's invariants saw nothing";
   const std::vector<std::string>& lines = found.schedule.program;

@@ -51,9 +51,9 @@ std::string fmt(double value);
 // program of `threads` x `ops` operations on state/snapshot, in process, with
 // `oracles` (the sanitizer oracle is the process's own: see oracle_section).
 // `problems` counts runs that reported a finding (there should be none).
-double controlled_rate(int threads, int ops, const Oracles& oracles, int ms,
+double controlled_rate(int threads, int ops, OracleSet oracles, int ms,
                        std::uint64_t seed, int* problems);
-double stress_rate(int threads, int ops, const Oracles& oracles, int ms,
+double stress_rate(int threads, int ops, OracleSet oracles, int ms,
                    std::uint64_t seed, int* problems);
 
 // The throughput of the fixed state programs (in process, subject

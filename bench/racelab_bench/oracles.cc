@@ -17,19 +17,18 @@ namespace {
 
 struct Toggle {
   const char* name;
-  Oracles oracles;
+  OracleSet oracles;
 };
 
 std::vector<Toggle> toggles() {
-  Oracles all;
-  Oracles no_invariants = all;
-  no_invariants.invariants = false;
-  Oracles no_lin = all;
-  no_lin.linearizability = false;
-  Oracles no_gomap = all;
-  no_gomap.gomap = false;
-  Oracles none = all;
-  none.invariants = none.linearizability = none.gomap = false;
+  const OracleSet all = OracleSet::selectable();
+  OracleSet no_invariants = all;
+  no_invariants.erase(Oracle::kInvariants);
+  OracleSet no_lin = all;
+  no_lin.erase(Oracle::kLinearizability);
+  OracleSet no_gomap = all;
+  no_gomap.erase(Oracle::kGomap);
+  const OracleSet none = {Oracle::kTsan};
   return {{"all on", all},
           {"invariants off", no_invariants},
           {"linearizability off", no_lin},
@@ -45,7 +44,7 @@ double child_seconds(const CaseSpec& spec, const BenchOptions& options,
   run.request.seed = options.seed;
   run.self_exe = options.self_exe;
   run.run_timeout_ms = 60000;
-  run.request.oracles.tsan = tsan;
+  if (!tsan) run.request.oracles.erase(Oracle::kTsan);
   run.request.strategy = "random";
   run.request.budget = budget;
   run.request.shrink = false;

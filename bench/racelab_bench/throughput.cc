@@ -73,7 +73,7 @@ std::vector<Finding> no_sanitizer_findings() { return {}; }
 
 }  // namespace
 
-double controlled_rate(int threads, int ops, const Oracles& oracles, int ms,
+double controlled_rate(int threads, int ops, OracleSet oracles, int ms,
                        std::uint64_t seed, int* problems) {
   const Scenario<StateFamily> scenario = fixed_scenario(threads, ops);
   const Program<StateOp> program = scenario.program(seed, ProgramSize::kSmall);
@@ -88,7 +88,7 @@ double controlled_rate(int threads, int ops, const Oracles& oracles, int ms,
   });
 }
 
-double stress_rate(int threads, int ops, const Oracles& oracles, int ms,
+double stress_rate(int threads, int ops, OracleSet oracles, int ms,
                    std::uint64_t seed, int* problems) {
   const Scenario<StateFamily> scenario = fixed_scenario(threads, ops);
   auto make = snapshot_factory();
@@ -105,11 +105,13 @@ double stress_rate(int threads, int ops, const Oracles& oracles, int ms,
 }
 
 double throughput_section(const BenchOptions& options, std::ostream& out) {
-  Oracles oracles;  // all on; tsan is the build's own (no reports expected)
+  const OracleSet oracles =
+      OracleSet::selectable();  // all on; tsan is the build's own (no reports
+                                // expected)
   out << "== controlled vs stress: the same fixed program, in process ==\n"
       << "subject state/snapshot; each thread cycles set/get/set/all over 3 "
          "keys; oracles "
-      << format_oracles(oracles)
+      << to_string(oracles)
       << "; controlled = run_schedule<F> in a loop with a random strategy "
          "(fibers on one OS thread), stress = run_stress<F> (threads spawned "
          "and joined every run, no jitter); no child processes; median of "

@@ -30,13 +30,6 @@ TEST(XmlSafe, ReplacesMalformedUtf8AndNonCharacters) {
   EXPECT_EQ(report::xml_safe("\xef\xbf\xbe"), "\uFFFD");  // U+FFFE
 }
 
-TEST(SubjectSource, DerivesTheVariantFile) {
-  EXPECT_EQ(report::subject_source("checkpoint/mutex"),
-            "subjects/checkpoint/mutex.cc");
-  EXPECT_EQ(report::subject_source("state/unlock_during_iteration"),
-            "subjects/state/unlock_during_iteration.cc");
-}
-
 TEST(Verdict, FromMismatchAndKinds) {
   CaseResult c;
   EXPECT_EQ(report::verdict_of(c), report::Verdict::kCleanOk);

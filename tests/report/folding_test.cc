@@ -67,7 +67,7 @@ TEST(StackView, CapsWhatItShowsAndFolds) {
 Finding race(int thread_a, int thread_b, int line_a, int line_b,
              std::string engine_frame) {
   Finding f{FindingKind::kDataRace,
-            "tsan",
+            Oracle::kTsan,
             "race between thread " + std::to_string(thread_a) + " and " +
                 std::to_string(thread_b),
             "",
@@ -100,13 +100,18 @@ TEST(FindingGroupKey, OneRaceFromEitherSideThreadsAndPathsAside) {
 }
 
 TEST(FindingGroupKey, FindingsWithoutStacksGroupBySubjectFrame) {
-  Finding a{FindingKind::kNotLinearizable, "invariant", "lost s0", "", {}, {}};
+  Finding a{FindingKind::kInvariantViolation,
+            Oracle::kInvariants,
+            "lost s0",
+            "",
+            {},
+            {}};
   Finding b = a;
   b.summary = "lost s1";
   EXPECT_EQ(report::finding_group_key(a), report::finding_group_key(b));
   b.subject_frame = own("kv::Store::put", 3);
   EXPECT_NE(report::finding_group_key(a), report::finding_group_key(b));
-  b.oracle = "linearizability";
+  b.oracle = Oracle::kLinearizability;
   a.subject_frame = b.subject_frame;
   EXPECT_NE(report::finding_group_key(a), report::finding_group_key(b));
 }

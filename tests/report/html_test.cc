@@ -150,7 +150,7 @@ TEST(HtmlSwimlane, ResultRowEndsAHoldWhenTheTraceHasNoReleaseRows) {
   c.kinds = {FindingKind::kDeadlock};
   c.runs = 1;
   c.runs_with_finding = 1;
-  c.histogram = {{"deadlock", 1}};
+  c.histogram = {{KindSet{FindingKind::kDeadlock}, 1}};
   c.trace_threads = 1;
   c.trace = {{0, 0, "op", "set"},
              {0, 0, "lock", "lock m"},
@@ -176,7 +176,7 @@ TEST(HtmlSwimlane, DrawsTheControlledSchedulersVocabulary) {
   c.kinds = {FindingKind::kDataRace};
   c.runs = 1;
   c.runs_with_finding = 1;
-  c.histogram = {{"data_race", 1}};
+  c.histogram = {{KindSet{FindingKind::kDataRace}, 1}};
   c.trace_threads = 2;
   c.trace = {{0, 0, "operation", "set(k1,v) begins"},
              {0, 0, "lock acquired", "acquired 'mu'"},
@@ -229,7 +229,7 @@ Finding store_race(int thread_a, int thread_b, int line,
                    const std::string& runner) {
   Finding f{
       FindingKind::kDataRace,
-      "tsan",
+      Oracle::kTsan,
       "ThreadSanitizer: data-race: write by thread " +
           std::to_string(thread_a) + " vs previous write by thread " +
           std::to_string(thread_b) + " in Store::put",
@@ -256,7 +256,7 @@ CaseResult store_case(Mode mode, int reports) {
   c.runs_with_finding = c.runs;
   c.schedules = mode == Mode::kStress ? 0 : 5;
   c.first_failing = mode == Mode::kStress ? -1 : 4;
-  c.histogram = {{"data_race", c.runs}};
+  c.histogram = {{KindSet{FindingKind::kDataRace}, c.runs}};
   for (int i = 0; i < reports; ++i) {
     c.findings.push_back({store_race(i % 7, (i + 1) % 7, 42,
                                      "racelab::run_stress<kv::Family>()"),

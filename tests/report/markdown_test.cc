@@ -139,7 +139,7 @@ TEST(MarkdownFindings, ReportsOfOneRaceAreOneItem) {
   c.first_failing = 4;
   for (int t = 0; t < 3; ++t) {
     Finding f{FindingKind::kDataRace,
-              "tsan",
+              Oracle::kTsan,
               "race by thread " + std::to_string(t),
               "",
               Frame{"kv::Store::put(std::__cxx11::basic_string<char, "

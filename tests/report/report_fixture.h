@@ -32,8 +32,8 @@ inline GateOptions fixture_options() {
 }
 
 inline Finding race_finding(const std::string& summary, int line) {
-  Finding f{FindingKind::kDataRace, "tsan",       summary,
-            kHostile + kHostileCtl, std::nullopt, {}};
+  Finding f{FindingKind::kDataRace, Oracle::kTsan, summary,
+            kHostile + kHostileCtl, std::nullopt,  {}};
   f.subject_frame =
       Frame{kHostileFunction, "subjects/checkpoint/unsynchronized.cc", line};
   f.accesses.push_back(Access{
@@ -62,13 +62,15 @@ inline GateResult fixture_result() {
   CaseResult caught;
   caught.family = "checkpoint";
   caught.subject = "checkpoint/unsynchronized";
+  caught.source =
+      "subjects/" + std::string("checkpoint/unsynchronized") + ".cc";
   caught.scenario = "seed_concurrent_sessions";
   caught.mode = Mode::kStress;
   caught.expected = "data_race";
   caught.kinds = {FindingKind::kDataRace};
   caught.runs = 4;
   caught.runs_with_finding = 3;
-  caught.histogram = {{"clean", 1}, {"data_race", 3}};
+  caught.histogram = {{KindSet{}, 1}, {KindSet{FindingKind::kDataRace}, 3}};
   caught.findings.push_back(
       {race_finding("ThreadSanitizer: data race " + kHostile, 42), 3});
   caught.first_failure_log =
@@ -80,11 +82,12 @@ inline GateResult fixture_result() {
   CaseResult clean;
   clean.family = "checkpoint";
   clean.subject = "checkpoint/mutex";
+  clean.source = "subjects/" + std::string("checkpoint/mutex") + ".cc";
   clean.scenario = "seed_concurrent_sessions";
   clean.mode = Mode::kStress;
   clean.expected = "clean";
   clean.runs = 4;
-  clean.histogram = {{"clean", 4}};
+  clean.histogram = {{KindSet{}, 4}};
   clean.seconds = 0.5;
   result.cases.push_back(clean);
 
@@ -92,11 +95,12 @@ inline GateResult fixture_result() {
   CaseResult missed;
   missed.family = "checkpoint";
   missed.subject = "checkpoint/split_lock";
+  missed.source = "subjects/" + std::string("checkpoint/split_lock") + ".cc";
   missed.scenario = "same_session_first_commit";
   missed.mode = Mode::kControlled;
   missed.expected = "not_linearizable";
   missed.runs = 4;
-  missed.histogram = {{"clean", 4}};
+  missed.histogram = {{KindSet{}, 4}};
   missed.mismatch = "expected not_linearizable but no run found anything";
   missed.seconds = 2;
   result.cases.push_back(missed);
@@ -106,25 +110,31 @@ inline GateResult fixture_result() {
   CaseResult hostile;
   hostile.family = "state";
   hostile.subject = kHostileSubject;
+  hostile.source = "subjects/" + std::string(kHostileSubject) + ".cc";
   hostile.scenario = kHostileScenario;
   hostile.mode = Mode::kControlled;
   hostile.expected = "clean";
   hostile.kinds = {FindingKind::kDataRace, FindingKind::kDeadlock};
   hostile.runs = 4;
   hostile.runs_with_finding = 2;
-  hostile.histogram = {{"clean", 2}, {"data_race+deadlock", 2}};
+  hostile.histogram = {
+      {KindSet{}, 2},
+      {KindSet{FindingKind::kDataRace, FindingKind::kDeadlock}, 2}};
   hostile.mismatch =
       "expected clean, but the case reported " + kHostile + kHostileCtl;
   hostile.findings.push_back({Finding{FindingKind::kDataRace,
-                                      "tsan",
+                                      Oracle::kTsan,
                                       "race " + kHostile + kHostileCtl,
                                       "",
                                       std::nullopt,
                                       {}},
                               2});
-  Finding deadlock{
-      FindingKind::kDeadlock, "deadlock", "self-deadlock on 'state.mu'", "",
-      std::nullopt,           {}};
+  Finding deadlock{FindingKind::kDeadlock,
+                   Oracle::kDeadlock,
+                   "self-deadlock on 'state.mu'",
+                   "",
+                   std::nullopt,
+                   {}};
   deadlock.subject_frame =
       Frame{"racelab::state::HoldLock::all", "subjects/state/hold_lock.cc", 0};
   hostile.findings.push_back({deadlock, 1});
@@ -151,7 +161,7 @@ inline GateResult fixture_result() {
   caught2.mode = Mode::kControlled;
   caught2.findings[0] = {
       race_finding("ThreadSanitizer: data race " + kHostile, 44), 4};
-  caught2.histogram = {{"data_race", 4}};
+  caught2.histogram = {{KindSet{FindingKind::kDataRace}, 4}};
   caught2.runs_with_finding = 4;
   caught2.first_failure_log.clear();
   result.cases.push_back(caught2);

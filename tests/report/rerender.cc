@@ -36,7 +36,7 @@ CaseResult case_from_json(const nlohmann::json& j) {
   c.runs = j.at("runs");
   c.runs_with_finding = j.at("runs_with_finding");
   c.seconds = j.value("seconds", 0.0);
-  c.histogram = j.at("histogram").get<std::map<std::string, int>>();
+  c.histogram = racelab::histogram_from_json(j.at("histogram"));
   std::set<FindingKind> kinds;
   for (const nlohmann::json& f : j.at("findings")) {
     AggregatedFinding a{finding_from_json(f), f.value("runs", 0)};

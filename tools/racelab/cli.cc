@@ -261,9 +261,10 @@ void print_list(const Registry& registry, std::ostream& out) {
 // is this output).
 void print_truth_table(const Registry& registry, std::ostream& out) {
   out << "| subject | scenario | modes | verdict |";
-  for (const std::string& o : truth_table_oracles()) out << " " << o << " |";
+  for (OracleSet column : truth_table_columns())
+    out << " " << column_heading(column) << " |";
   out << " why |\n|---|---|---|---|";
-  for (size_t i = 0; i < truth_table_oracles().size(); ++i) out << "---|";
+  for (size_t i = 0; i < truth_table_columns().size(); ++i) out << "---|";
   out << "---|\n";
   for (const Expectation& e : registry.expectations()) {
     std::string modes = absl::StrJoin(
@@ -271,8 +272,8 @@ void print_truth_table(const Registry& registry, std::ostream& out) {
         [](std::string* o, Mode m) { absl::StrAppend(o, to_string(m)); });
     out << "| " << e.subject << " | " << e.scenario << " | " << modes << " | "
         << (e.catches.empty() ? "clean" : "caught") << " |";
-    for (const std::string& o : truth_table_oracles()) {
-      out << " " << to_string(duty_of(e, o)) << " |";
+    for (OracleSet column : truth_table_columns()) {
+      out << " " << to_string(duty_of(e, column)) << " |";
     }
     out << " " << e.why << " |\n";
   }
@@ -289,7 +290,7 @@ void print_case(const CaseResult& c, std::ostream& out) {
       << " runs with a finding; observed " << c.observed() << ", expected "
       << c.expected << "\n";
   for (const auto& [outcome, n] : c.histogram) {
-    out << absl::StrFormat("  %4d  %s\n", n, outcome);
+    out << absl::StrFormat("  %4d  %s\n", n, to_string(outcome));
   }
   constexpr size_t kShown = 8;
   for (size_t i = 0; i < c.findings.size() && i < kShown; ++i) {
@@ -313,8 +314,8 @@ void print_case(const CaseResult& c, std::ostream& out) {
         << c.trace_table;
   }
   for (const AggregatedFinding& a : c.findings) {
-    if (a.finding.oracle == "linearizability" ||
-        a.finding.oracle == "deadlock") {
+    if (a.finding.oracle == Oracle::kLinearizability ||
+        a.finding.oracle == Oracle::kDeadlock) {
       out << "  " << a.finding.detail << "\n";
     }
   }
@@ -355,12 +356,12 @@ struct Subcommand {
   std::function<int()> run;
 };
 
-void add_oracles_option(CLI::App* cmd, Oracles& oracles) {
+void add_oracles_option(CLI::App* cmd, OracleSet& oracles) {
   cmd->add_option_function<std::string>(
       "--oracles",
       [&oracles](const std::string& list) {
         try {
-          oracles = parse_oracles(list);
+          oracles = parse_oracle_set(list);
         } catch (const std::invalid_argument& e) {
           throw CLI::ValidationError("--oracles", e.what());
         }
@@ -530,7 +531,7 @@ Subcommand add_run_command(CLI::App& app, const Registry& registry) {
 // racelab replay
 struct ReplayFlags {
   std::string path;
-  Oracles oracles;
+  OracleSet oracles = OracleSet::selectable();
 };
 
 int handle_replay(const Registry& registry, const ReplayFlags& flags) {

@@ -1,5 +1,6 @@
-// The teaching demo (racelab/demo.h): one walk-through per anti-pattern of
-// the reference catalog, built from real runs of racelab's own cases.
+// The teaching demo (racelab/demo.h): one walk-through per anti-pattern the
+// registry holds, built from real runs of the catalog's own cases. The texts
+// and the subjects they name come from the catalog.
 #include "racelab/demo.h"
 
 #include <stdio.h>
@@ -29,90 +30,6 @@ constexpr int kWidth = 78;
 constexpr int kBudget = 300;  // schedules per controlled search
 constexpr int kMaxDiffLines = 60;
 constexpr int kStressRuns = 3;
-
-struct AntiPattern {
-  const char* name;
-  const char* buggy;  // subject
-  const char* fixed;  // subject
-  const char* scenario;
-  const char* marker;   // the excerpt centres on the first line with this
-  const char* summary;  // one line, for the list
-  const char* story;    // what goes wrong
-  const char* oracles;  // which oracle sees it, and why the others do not
-};
-
-const std::vector<AntiPattern>& anti_patterns() {
-  static const auto* list = new std::vector<AntiPattern>{
-      {"concurrent-map-write", "checkpoint/unsynchronized", "checkpoint/mutex",
-       "seed_concurrent_sessions", "unsynchronized map write",
-       "shared maps written with no lock at all (the checkpoint seed)",
-       "Every commit inserts into one session map that no lock protects. Two "
-       "first commits to different sessions insert at once; in Go the runtime "
-       "dies with 'concurrent map writes', in C++ the hash table's buckets are "
-       "corrupted silently.",
-       "This is a data race in the plain sense: two threads write the same "
-       "memory with no happens-before edge between them, so TSan reports it "
-       "on the first schedule that interleaves the two inserts. The gomap "
-       "oracle reports it the way Go's runtime would. Linearizability and the "
-       "invariants only notice when the corruption happens to lose a commit."},
-      {"iteration-during-write", "state/unlock_during_iteration",
-       "state/snapshot", "seed_slow_reader", "BUG",
-       "an iterator held across unlock / yield / relock (the state seed)",
-       "all() walks the hash map, releasing the read lock around every "
-       "callback and re-taking it to advance. A set() in that window rehashes "
-       "the map under the paused iterator: keys are skipped or yielded twice, "
-       "and the reference handed to the callback may be overwritten or freed.",
-       "Every map access in all() happens under the lock, so a "
-       "happens-before detector sees mostly ordered accesses: on the Go "
-       "original, -race reported nothing in 20 of 20 runs. TSan fires only "
-       "when the callback reads a yielded value that a concurrent set() "
-       "overwrites after the unlock. What breaks is the promise of all() "
-       "(one consistent state): the linearizability oracle sees it when the "
-       "rehash actually reorders the buckets under the iterator, which the "
-       "full-size program (1000 keys) does and the small controlled one (8 "
-       "keys) rarely does; gomap flags any write during an iteration, "
-       "whatever its effect, as Go's runtime does."},
-      {"escaping-reference", "checkpoint/escaping_index", "checkpoint/mutex",
-       "index_reader_vs_committer", "BUG",
-       "a view of locked data returned to the caller, read after unlock",
-       "retrieve_index() takes the lock, but returns a view of the session's "
-       "internal vector; the caller ranges over it after the lock is gone "
-       "while a commit push_back()s into the same vector, possibly "
-       "reallocating it.",
-       "The reader's access happens after the unlock, so no lock orders it "
-       "against the committer's write: TSan reports the race. ASan reports "
-       "heap-use-after-free when the vector reallocates (the asan build). "
-       "Linearizability sees a stale or torn index only sometimes."},
-      {"check-then-act", "checkpoint/split_lock", "checkpoint/mutex",
-       "same_session_first_commit", "BUG",
-       "a check under the lock, the act under a second acquisition",
-       "commit() looks the session up under the lock; when it is missing it "
-       "builds the session outside the lock and publishes it under the lock "
-       "again. Two first commits to one session both see 'missing', both "
-       "build, and the second publish overwrites the first: a commit that "
-       "returned an id is lost.",
-       "Every shared access is under the lock, so there is no data race and "
-       "TSan is silent on every schedule: a happens-before detector checks "
-       "that accesses are ordered, not that the check still holds when the "
-       "act happens. The lost commit is a result no sequential order "
-       "explains: the linearizability oracle and the scenario's invariants "
-       "catch it."},
-      {"lock-held-across-callback", "state/hold_lock", "state/snapshot",
-       "reentrant_yield", "held across every callback",
-       "the read lock held while user callbacks run (deadlocks on re-entry)",
-       "all() holds the read lock for the whole iteration, callbacks "
-       "included. A callback that writes to the state calls set(), which "
-       "needs the write lock its own thread already holds shared: the lock "
-       "is not re-entrant, and the thread waits for itself forever.",
-       "Nothing races and no result is wrong, so TSan, linearizability and "
-       "the invariants have nothing to judge: the run never finishes. The "
-       "deadlock is reported whichever oracles are selected: in controlled "
-       "mode the scheduler sees every live thread blocked and reports the "
-       "wait-for cycle at once; in stress mode racelab's locks notice a "
-       "thread requesting a lock it already holds."},
-  };
-  return *list;
-}
 
 // Word-wraps `text` to kWidth columns, each line starting with `indent`.
 std::string wrap(const std::string& text, const std::string& indent = "  ") {
@@ -169,7 +86,7 @@ std::string excerpt(const std::string& path, const std::string& marker) {
   return out;
 }
 
-RunOptions controlled_options(const Oracles& oracles) {
+RunOptions controlled_options(OracleSet oracles) {
   RunOptions options;
   options.request.mode = Mode::kControlled;
   options.runs = 1;
@@ -181,23 +98,14 @@ RunOptions controlled_options(const Oracles& oracles) {
   return options;
 }
 
-Oracles only(const std::string& name) {
-  Oracles o;
-  o.tsan = name == "tsan";
-  o.linearizability = name == "linearizability";
-  o.invariants = name == "invariants";
-  o.gomap = name == "gomap";
-  return o;
-}
-
 // The findings of a case, one wrapped line each (at most `cap`).
 std::string findings_text(const CaseResult& result, size_t cap) {
   std::string out;
   for (size_t i = 0; i < result.findings.size() && i < cap; ++i) {
     const Finding& f = result.findings[i].finding;
-    out += wrap(
-        absl::StrCat("[", to_string(f.kind), ", ", f.oracle, "] ", f.summary),
-        "    ");
+    out += wrap(absl::StrCat("[", to_string(f.kind), ", ", to_string(f.oracle),
+                             "] ", f.summary),
+                "    ");
   }
   if (result.findings.size() > cap) {
     out +=
@@ -257,9 +165,9 @@ std::string unified_diff(const std::string& a, const std::string& b,
   return out;
 }
 
-void list(std::ostream& out) {
-  out << "racelab demo: anti-patterns of the reference catalog\n\n";
-  for (const AntiPattern& p : anti_patterns()) {
+void list(const Registry& registry, std::ostream& out) {
+  out << "racelab demo: anti-patterns of the catalog\n\n";
+  for (const AntiPattern& p : registry.anti_patterns()) {
     out << "  " << p.name << "\n"
         << wrap(p.summary, "      ")
         << wrap(absl::StrCat(p.buggy, " -> ", p.fixed, " (", p.scenario, ")"),
@@ -291,7 +199,7 @@ int walk(const Registry& registry, const AntiPattern& p, std::ostream& out) {
   out << heading(2, "The minimal failing interleaving");
   CaseResult result = run_case(
       *buggy, registry.find_expectation(p.buggy, p.scenario, Mode::kControlled),
-      controlled_options(Oracles{}));
+      controlled_options(OracleSet::selectable()));
   std::string schedule_path;
   if (result.findings.empty()) {
     out << wrap(absl::StrCat("No schedule failed within ", result.schedules,
@@ -329,14 +237,15 @@ int walk(const Registry& registry, const AntiPattern& p, std::ostream& out) {
       "  %-16s %-30s %s\n", "oracle",
       absl::StrCat("controlled (", kBudget, " schedules)"),
       absl::StrCat("stress (", kStressRuns, " runs, full size)"));
-  for (const char* oracle :
-       {"tsan", "linearizability", "invariants", "gomap"}) {
-    if (std::string(oracle) == "tsan" && !built_with_tsan()) {
+  for (Oracle oracle : OracleSet::selectable()) {
+    if (oracle == Oracle::kTsan && !built_with_tsan()) {
       out << absl::StrFormat(
-          "  %-16s not in this build (use build/tsan/racelab)\n", oracle);
+          "  %-16s not in this build (use build/tsan/racelab)\n",
+          to_string(oracle));
       continue;
     }
-    CaseResult c = run_case(*buggy, nullptr, controlled_options(only(oracle)));
+    CaseResult c =
+        run_case(*buggy, nullptr, controlled_options(OracleSet{oracle}));
     std::string controlled =
         c.findings.empty()
             ? std::string("silent")
@@ -346,7 +255,7 @@ int walk(const Registry& registry, const AntiPattern& p, std::ostream& out) {
       RunOptions options;
       options.request.mode = Mode::kStress;
       options.runs = kStressRuns;
-      options.request.oracles = only(oracle);
+      options.request.oracles = OracleSet{oracle};
       options.run_timeout_ms = 5000;
       CaseResult r = run_case(*buggy, nullptr, options);
       stress = r.findings.empty()
@@ -354,7 +263,8 @@ int walk(const Registry& registry, const AntiPattern& p, std::ostream& out) {
                    : absl::StrCat(r.observed(), " ", r.runs_with_finding, "/",
                                   r.runs);
     }
-    out << absl::StrFormat("  %-16s %-30s %s\n", oracle, controlled, stress);
+    out << absl::StrFormat("  %-16s %-30s %s\n", to_string(oracle), controlled,
+                           stress);
   }
   out << "  (@N: first failing schedule; k/n: runs with a finding)\n";
   out << wrap(p.oracles);
@@ -371,7 +281,7 @@ int walk(const Registry& registry, const AntiPattern& p, std::ostream& out) {
     const std::string fixed_path =
         schedule_path.substr(0, schedule_path.size() - 9) + ".fixed.schedule";
     if (!write_schedule_file(result, p.fixed, fixed_path).empty()) {
-      RunOptions options = controlled_options(Oracles{});
+      RunOptions options = controlled_options(OracleSet::selectable());
       options.replay_schedule = read_schedule_source(fixed_path);
       try {
         CaseResult r = run_case(*fixed, nullptr, options);
@@ -392,7 +302,7 @@ int walk(const Registry& registry, const AntiPattern& p, std::ostream& out) {
   }
   CaseResult clean = run_case(
       *fixed, registry.find_expectation(p.fixed, p.scenario, Mode::kControlled),
-      controlled_options(Oracles{}));
+      controlled_options(OracleSet::selectable()));
   out << wrap(absl::StrCat(
       replayed ? "And beyond that one schedule: " : "Instead: ",
       "the fixed store under the same program and the same strategy seed (pct, "
@@ -409,10 +319,10 @@ int walk(const Registry& registry, const AntiPattern& p, std::ostream& out) {
 int run_demo(const Registry& registry, const std::vector<std::string>& args,
              std::ostream& out) {
   if (args.empty()) {
-    list(out);
+    list(registry, out);
     return 0;
   }
-  for (const AntiPattern& p : anti_patterns()) {
+  for (const AntiPattern& p : registry.anti_patterns()) {
     if (args.front() == p.name) return walk(registry, p, out);
   }
   std::cerr << "racelab: demo: unknown anti-pattern '" << args.front()

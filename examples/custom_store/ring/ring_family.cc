@@ -10,7 +10,6 @@
 namespace ring {
 
 using racelab::Finding;
-using racelab::FindingKind;
 using racelab::History;
 using racelab::Program;
 using racelab::ProgramSize;
@@ -137,25 +136,16 @@ void check_conservation(const Program<RingOp>& /*program*/,
   while (std::optional<int> v = store.pop()) ++popped[*v];
   for (const auto& [value, n] : accepted) {
     if (popped[value] < n) {
-      findings.push_back({FindingKind::kNotLinearizable,
-                          "invariant",
-                          "push(" + std::to_string(value) +
-                              ") was accepted but the item was never popped: "
-                              "it was lost",
-                          {},
-                          std::nullopt,
-                          {}});
+      findings.push_back(racelab::invariant_violation(
+          "push(" + std::to_string(value) +
+          ") was accepted but the item was never popped: it was lost"));
     }
   }
   for (const auto& [value, n] : popped) {
     if (accepted[value] < n) {
-      findings.push_back({FindingKind::kNotLinearizable,
-                          "invariant",
-                          "pop() returned " + std::to_string(value) +
-                              " more often than it was pushed",
-                          {},
-                          std::nullopt,
-                          {}});
+      findings.push_back(racelab::invariant_violation(
+          "pop() returned " + std::to_string(value) +
+          " more often than it was pushed"));
     }
   }
 }

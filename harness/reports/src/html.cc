@@ -227,17 +227,9 @@ void stack_html(std::string& out, const std::vector<Frame>& stack,
 
 // How an outcome of a run ("clean", "data_race+crash") reads against the
 // case's expectation, as jcstress grades its outcomes.
-const char* outcome_grade(const CaseResult& c, std::string_view outcome) {
+const char* outcome_grade(const CaseResult& c, const KindSet& outcome) {
   const std::vector<FindingKind> expected = report::expected_kinds(c);
-  std::vector<FindingKind> kinds;
-  for (absl::string_view word :
-       absl::StrSplit(absl::string_view(outcome.data(), outcome.size()),
-                      absl::ByAnyChar("+, "), absl::SkipEmpty())) {
-    if (auto k =
-            parse_finding_kind(std::string_view(word.data(), word.size()))) {
-      kinds.push_back(*k);
-    }
-  }
+  const std::vector<FindingKind> kinds = outcome.members();
   if (kinds.empty()) return expected.empty() ? "acceptable" : "missed";
   if (expected.empty()) return "forbidden";
   const bool any_other =
@@ -262,7 +254,8 @@ void histogram_svg(std::string& out, const CaseResult& c) {
   std::size_t max_label = 4;
   for (const auto& [outcome, runs] : c.histogram) {
     max_runs = std::max(max_runs, runs);
-    max_label = std::max(max_label, std::min<std::size_t>(outcome.size(), 48));
+    max_label = std::max(max_label,
+                         std::min<std::size_t>(to_string(outcome).size(), 48));
   }
   const int label_width =
       static_cast<int>(static_cast<double>(max_label) * kCharWidth) + 12;
@@ -279,13 +272,14 @@ void histogram_svg(std::string& out, const CaseResult& c) {
     const double w =
         std::max(1.0, static_cast<double>(kBarMaxWidth) * runs / max_runs);
     const std::string grade = outcome_grade(c, outcome);
+    const std::string name = to_string(outcome);
     absl::StrAppend(&out, "<g class=\"bar ", grade, "\" data-outcome=\"",
-                    html_escape(outcome), "\" data-runs=\"", runs, "\"><title>",
-                    html_escape(outcome), ": ", runs, " of ", c.runs, " ", unit,
+                    html_escape(name), "\" data-runs=\"", runs, "\"><title>",
+                    html_escape(name), ": ", runs, " of ", c.runs, " ", unit,
                     " (", grade, ")</title>");
     absl::StrAppend(&out, "<text class=\"outcome\" x=\"", label_width - 6,
                     "\" y=\"", y + kBarHeight - 4, "\">",
-                    html_escape(clip(outcome, 48)), "</text>");
+                    html_escape(clip(name, 48)), "</text>");
     absl::StrAppend(&out, "<rect x=\"", label_width, "\" y=\"", y,
                     "\" width=\"", num(w), "\" height=\"", kBarHeight, "\"/>");
     absl::StrAppend(&out, "<text class=\"count\" x=\"",
@@ -635,7 +629,7 @@ void findings_html(std::string& out, const CaseResult& c, PageIndex& page) {
         error ? " unexpected" : "", "\" data-kind=\"", to_string(f.kind),
         "\" data-reports=\"", group.size(), "\"><span class=\"kind\">",
         to_string(f.kind), "</span> <span class=\"oracle\">",
-        html_escape(f.oracle), "</span> <span class=\"runs\">",
+        to_string(f.oracle), "</span> <span class=\"runs\">",
         report::runs_text(c, a.runs), "</span> <span class=\"summary\">",
         html_escape(report::truncate_utf8(f.summary, kMaxSummaryBytes)),
         "</span>");
@@ -679,7 +673,8 @@ void findings_html(std::string& out, const CaseResult& c, PageIndex& page) {
       out += "</div>";
     }
     // A sanitizer's detail text is its stacks again, shown above.
-    const bool detail_is_stacks = f.oracle == "tsan" && !f.accesses.empty();
+    const bool detail_is_stacks =
+        f.oracle == Oracle::kTsan && !f.accesses.empty();
     if (!f.detail.empty() && !detail_is_stacks) {
       auto [it, first] = page.details.try_emplace(
           f.detail, static_cast<int>(page.details.size()) + 1);

@@ -60,14 +60,14 @@ std::string findings_text(const CaseResult& c) {
   if (!c.histogram.empty()) {
     out += "outcomes:";
     for (const auto& [outcome, runs] : c.histogram) {
-      absl::StrAppend(&out, " ", outcome, "=", runs);
+      absl::StrAppend(&out, " ", to_string(outcome), "=", runs);
     }
     out += "\n";
   }
   for (const AggregatedFinding& a : c.findings) {
     const Finding& f = a.finding;
-    absl::StrAppend(&out, "\n", to_string(f.kind), " (", f.oracle, ", ",
-                    report::runs_text(c, a.runs), "): ", f.summary, "\n");
+    absl::StrAppend(&out, "\n", to_string(f.kind), " (", to_string(f.oracle),
+                    ", ", report::runs_text(c, a.runs), "): ", f.summary, "\n");
     if (f.subject_frame)
       absl::StrAppend(&out, "  at ", frame_text(*f.subject_frame), "\n");
     for (const Access& access : f.accesses) {
@@ -95,13 +95,14 @@ std::string findings_text(const CaseResult& c) {
 
 // One <testcase> of `suite` for subject x scenario in `mode`.
 pugi::xml_node append_testcase(pugi::xml_node suite, const std::string& subject,
-                               const std::string& scenario, Mode mode,
+                               const std::string& scenario,
+                               const std::string& source, Mode mode,
                                double seconds) {
   pugi::xml_node tc = suite.append_child("testcase");
   set_attr(tc, "name", scenario);
   set_attr(tc, "classname", absl::StrCat(subject, " (", to_string(mode), ")"));
   set_attr(tc, "time", format_seconds(seconds));
-  set_attr(tc, "file", report::subject_source(subject));
+  if (!source.empty()) set_attr(tc, "file", source);
   return tc;
 }
 
@@ -177,8 +178,8 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
 
     for (const CaseResult& c : result.cases) {
       if (c.mode != mode) continue;
-      pugi::xml_node tc =
-          append_testcase(suite, c.subject, c.scenario, c.mode, c.seconds);
+      pugi::xml_node tc = append_testcase(suite, c.subject, c.scenario,
+                                          c.source, c.mode, c.seconds);
       if (!c.mismatch.empty()) {
         pugi::xml_node failure = tc.append_child("failure");
         set_attr(failure, "message", report::mismatch_message(c));
@@ -204,7 +205,7 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
     for (const PlannedCase& p : result.not_run) {
       if (p.mode != mode) continue;
       pugi::xml_node tc =
-          append_testcase(suite, p.subject, p.scenario, p.mode, 0);
+          append_testcase(suite, p.subject, p.scenario, p.source, p.mode, 0);
       set_attr(tc.append_child("skipped"), "message",
                "not run: the gate was interrupted");
     }

@@ -112,7 +112,7 @@ std::string summary_markdown(const GateResult& result,
       for (const auto& [a, reports] : groups) {
         std::string item = absl::StrCat(
             "- ", case_line(c), ", ", report::runs_text(c, a->runs), ", ",
-            markdown_cell(a->finding.oracle), ": ",
+            to_string(a->finding.oracle), ": ",
             markdown_cell(
                 report::truncate_utf8(a->finding.summary, kMaxSummaryBytes)));
         if (a->finding.subject_frame) {

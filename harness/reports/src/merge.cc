@@ -87,12 +87,12 @@ GateOutput read_gate_output(const fs::path& dir) {
     r.cases_total = doc.at("cases_total").get<std::size_t>();
     r.interrupted = doc.at("interrupted").get<bool>();
     for (const nlohmann::json& p : doc.at("not_run")) {
-      r.not_run.push_back({p.at("family").get<std::string>(),
-                           p.at("subject").get<std::string>(),
-                           p.at("scenario").get<std::string>(),
-                           mode_from_json(p.at("mode")),
-                           p.at("expected").get<std::string>(),
-                           p.at("index").get<std::size_t>()});
+      r.not_run.push_back(
+          {p.at("family").get<std::string>(),
+           p.at("subject").get<std::string>(),
+           p.at("scenario").get<std::string>(), mode_from_json(p.at("mode")),
+           p.at("expected").get<std::string>(),
+           p.at("index").get<std::size_t>(), p.value("source", std::string())});
     }
     for (const nlohmann::json& c : doc.at("cases")) {
       CaseResult result = case_result_from_json(c);

@@ -248,6 +248,10 @@ const char* describe_kind(FindingKind kind) {
     case FindingKind::kNotLinearizable:
       return "The history of operations matches no sequential order of the "
              "family's model: a lost update, a stale or torn read.";
+    case FindingKind::kInvariantViolation:
+      return "A check the scenario makes over the finished run failed: a "
+             "committed result lost, an id returned twice, a key yielded "
+             "twice.";
     case FindingKind::kDeadlock:
       return "Every thread waits for a lock another thread (or itself) holds.";
     case FindingKind::kConcurrentMapWrite:
@@ -291,10 +295,6 @@ std::string run_line(const GateResult& result, const GateOptions& options) {
         result.not_run.size() == 1 ? " case" : " cases", " not run"));
   }
   return absl::StrJoin(parts, "; ");
-}
-
-std::string subject_source(std::string_view subject) {
-  return absl::StrCat("subjects/", std::string(subject), ".cc");
 }
 
 std::string finding_fingerprint(std::string_view rule, std::string_view subject,
@@ -521,7 +521,8 @@ std::string finding_group_key(const Finding& f) {
   }
   std::sort(sides.begin(), sides.end());
   std::string key = absl::StrCat(field(racelab::to_string(f.kind)),
-                                 field(f.oracle), absl::StrJoin(sides, ""));
+                                 field(racelab::to_string(f.oracle)),
+                                 absl::StrJoin(sides, ""));
   if (f.accesses.empty() && f.subject_frame) key += place(*f.subject_frame);
   return key;
 }
@@ -536,7 +537,7 @@ Frame primary_frame(const CaseResult& c, const Finding& f) {
   }
   Frame frame;
   if (f.subject_frame) frame.function = f.subject_frame->function;
-  frame.file = subject_source(c.subject);
+  frame.file = c.source;  // the catalog entry's file, or none
   frame.line = 0;
   return frame;
 }

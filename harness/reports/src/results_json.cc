@@ -15,9 +15,12 @@ namespace racelab {
 namespace {
 
 nlohmann::json planned_json(const PlannedCase& p) {
-  return {{"family", p.family},     {"subject", p.subject},
-          {"scenario", p.scenario}, {"mode", std::string(to_string(p.mode))},
-          {"expected", p.expected}, {"index", p.index}};
+  nlohmann::json j = {
+      {"family", p.family},     {"subject", p.subject},
+      {"scenario", p.scenario}, {"mode", std::string(to_string(p.mode))},
+      {"expected", p.expected}, {"index", p.index}};
+  if (!p.source.empty()) j["source"] = p.source;
+  return j;
 }
 
 std::string signal_name(int sig) {

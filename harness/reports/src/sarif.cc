@@ -101,6 +101,8 @@ const char* rule_name(FindingKind kind) {
       return "UseAfterFree";
     case FindingKind::kNotLinearizable:
       return "NotLinearizable";
+    case FindingKind::kInvariantViolation:
+      return "InvariantViolation";
     case FindingKind::kDeadlock:
       return "Deadlock";
     case FindingKind::kConcurrentMapWrite:
@@ -123,6 +125,8 @@ const char* rule_title(FindingKind kind) {
       return "Use after free";
     case FindingKind::kNotLinearizable:
       return "Not linearizable";
+    case FindingKind::kInvariantViolation:
+      return "Invariant violated";
     case FindingKind::kDeadlock:
       return "Deadlock";
     case FindingKind::kConcurrentMapWrite:
@@ -202,7 +206,7 @@ json build_result(const Pending& p, const std::string& fingerprint) {
                      {"mismatch", p.error}};
   if (p.finding != nullptr) {
     const Finding& f = *p.finding;
-    properties["oracle"] = f.oracle;
+    properties["oracle"] = to_string(f.oracle);
     properties["summary"] = f.summary;
     json related = json::array();
     json stacks = json::array();
@@ -300,7 +304,7 @@ nlohmann::json sarif_log(const GateResult& result, const GateOptions& options) {
     if (mismatch &&
         std::string_view(report::mismatch_type(c)) == "missed_finding") {
       Frame primary;
-      primary.file = report::subject_source(c.subject);
+      primary.file = c.source;
       const std::string fp = report::finding_fingerprint(
           report::kMissedRuleId, c.subject, c.scenario, primary.file,
           primary.function);

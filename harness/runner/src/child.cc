@@ -144,8 +144,12 @@ class Watchdog {
       syscall(SYS_alarm, kReportMs / 1000);
       RunObservation observation;
       observation.findings = take_tsan_findings();
-      observation.findings.push_back(
-          {FindingKind::kTimeout, "timeout", message, {}, std::nullopt, {}});
+      observation.findings.push_back({FindingKind::kTimeout,
+                                      Oracle::kTimeout,
+                                      message,
+                                      {},
+                                      std::nullopt,
+                                      {}});
       write_line(run_done_line(observation));
       exit_now();
     }
@@ -169,6 +173,7 @@ int child_main(const Registry& registry, const ChildRequest& child) {
   // The death signal was set before exec (runner.cc, exec_child): a run never
   // outlives the harness that started it.
   set_sanitizer_notice_fd(kResultFd);
+  set_source_roots(registry.source_roots());
   install_asan_death_callback();
   set_self_deadlock_handler(&on_self_deadlock);
 
@@ -194,7 +199,7 @@ int child_main(const Registry& registry, const ChildRequest& child) {
     // Anything else escaped the subject or a check of the state it left.
     observation.findings.push_back(
         {FindingKind::kCrash,
-         "crash",
+         Oracle::kCrash,
          absl::StrCat("the run threw an exception: ", e.what()),
          {},
          std::nullopt,

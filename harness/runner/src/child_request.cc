@@ -40,7 +40,7 @@ std::string write_child_request(const ChildRequest& request) {
       {"run_index", r.run_index},
       {"jitter", r.jitter},
       {"pause_us", r.pause_us},
-      {"oracles", format_oracles(r.oracles)},
+      {"oracles", to_string(r.oracles)},
       {"strategy", r.strategy},
       {"depth", r.depth},
       {"preemptions", r.preemptions},
@@ -119,7 +119,7 @@ ChildRequest parse_child_request(std::string_view text) {
     get("replay_schedule", request.replay_schedule);
     r.mode = mode_named(mode);
     try {
-      r.oracles = parse_oracles(oracles);
+      r.oracles = parse_oracle_set(oracles);
     } catch (const std::invalid_argument& e) {
       throw InputError(absl::StrCat("the run's request: ", e.what()));
     }

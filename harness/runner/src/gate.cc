@@ -186,7 +186,7 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
     result.not_run.push_back(
         {spec.family, spec.subject, spec.scenario, jobs[i].mode,
          e != nullptr ? describe_expected(*e) : std::string("(no expectation)"),
-         jobs[i].index});
+         jobs[i].index, spec.source});
   }
   result.interrupted = !result.not_run.empty();
   return result;
@@ -228,7 +228,7 @@ nlohmann::json gate_settings(const GateOptions& options) {
           {"jitter", run.request.jitter},
           {"pause_us", run.request.pause_us},
           {"run_timeout_ms", run.run_timeout_ms},
-          {"oracles", format_oracles(run.request.oracles)},
+          {"oracles", to_string(run.request.oracles)},
           {"strategy", r.strategy},
           {"depth", r.depth},
           {"preemptions", r.preemptions},
@@ -246,7 +246,7 @@ void apply_gate_settings(const nlohmann::json& s, GateOptions& options) {
   run.request.pause_us = s.at("pause_us").get<int>();
   run.run_timeout_ms = s.at("run_timeout_ms").get<int>();
   try {
-    run.request.oracles = parse_oracles(s.at("oracles").get<std::string>());
+    run.request.oracles = parse_oracle_set(s.at("oracles").get<std::string>());
   } catch (const std::invalid_argument& e) {
     throw nlohmann::json::other_error::create(501, e.what(), &s);
   }

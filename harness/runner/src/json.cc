@@ -26,9 +26,27 @@ Frame frame_from_json(const nlohmann::json& j) {
 
 }  // namespace
 
+nlohmann::json histogram_to_json(const std::map<KindSet, int>& histogram) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [outcome, runs] : histogram) j[to_string(outcome)] = runs;
+  return j;
+}
+
+std::map<KindSet, int> histogram_from_json(const nlohmann::json& j) {
+  std::map<KindSet, int> histogram;
+  for (const auto& [key, runs] : j.items()) {
+    std::optional<KindSet> outcome = parse_kind_set(key);
+    if (!outcome)
+      throw nlohmann::json::other_error::create(
+          501, "unknown finding kind in histogram key '" + key + "'", &j);
+    histogram[*outcome] += runs.get<int>();
+  }
+  return histogram;
+}
+
 nlohmann::json to_json(const Finding& finding) {
   nlohmann::json j = {{"kind", std::string(to_string(finding.kind))},
-                      {"oracle", finding.oracle},
+                      {"oracle", std::string(to_string(finding.oracle))},
                       {"summary", finding.summary}};
   if (!finding.detail.empty()) j["detail"] = finding.detail;
   if (finding.subject_frame)
@@ -51,8 +69,12 @@ Finding finding_from_json(const nlohmann::json& j) {
       parse_finding_kind(j.at("kind").get<std::string>());
   if (!kind)
     throw nlohmann::json::other_error::create(501, "unknown finding kind", &j);
+  std::optional<Oracle> oracle =
+      parse_oracle(j.at("oracle").get<std::string>());
+  if (!oracle)
+    throw nlohmann::json::other_error::create(501, "unknown oracle", &j);
   Finding f{*kind,
-            j.at("oracle").get<std::string>(),
+            *oracle,
             j.at("summary").get<std::string>(),
             j.value("detail", std::string()),
             std::nullopt,
@@ -96,8 +118,9 @@ nlohmann::json to_json(const CaseResult& r) {
                       {"runs", r.runs},
                       {"runs_with_finding", r.runs_with_finding},
                       {"seconds", r.seconds},
-                      {"histogram", r.histogram},
+                      {"histogram", histogram_to_json(r.histogram)},
                       {"findings", findings}};
+  if (!r.source.empty()) j["source"] = r.source;
   if (r.mode == Mode::kControlled) {
     j["schedules"] = r.schedules;
     j["first_failing_schedule"] = r.first_failing;
@@ -117,6 +140,7 @@ CaseResult case_result_from_json(const nlohmann::json& j) {
   r.family = j.at("family").get<std::string>();
   r.subject = j.at("subject").get<std::string>();
   r.scenario = j.at("scenario").get<std::string>();
+  r.source = j.value("source", std::string());
   const std::string mode = j.at("mode").get<std::string>();
   if (mode == "stress") {
     r.mode = Mode::kStress;
@@ -147,7 +171,7 @@ CaseResult case_result_from_json(const nlohmann::json& j) {
   r.runs = j.at("runs").get<int>();
   r.runs_with_finding = j.at("runs_with_finding").get<int>();
   r.seconds = j.at("seconds").get<double>();
-  r.histogram = j.at("histogram").get<std::map<std::string, int>>();
+  r.histogram = histogram_from_json(j.at("histogram"));
   for (const nlohmann::json& f : j.at("findings"))
     r.findings.push_back({finding_from_json(f), f.at("runs").get<int>()});
   r.schedules = j.value("schedules", 0);

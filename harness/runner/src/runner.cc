@@ -48,7 +48,7 @@ using Clock = std::chrono::steady_clock;
 // The child's environment: ours, with racelab's sanitizer options in front of
 // the user's own (later options win, so the user can override ours).
 std::vector<std::string> child_environment(const RunOptions& options) {
-  const Oracles& oracles = options.request.oracles;
+  const OracleSet oracles = options.request.oracles;
   std::vector<std::string> env;
   const char* tsan = std::getenv("TSAN_OPTIONS");
   const char* asan = std::getenv("ASAN_OPTIONS");
@@ -62,7 +62,7 @@ std::vector<std::string> child_environment(const RunOptions& options) {
   // With the tsan oracle off, TSan still instruments but reports nothing.
   env.push_back(
       absl::StrCat("TSAN_OPTIONS=", RACELAB_TSAN_OPTIONS, ":", tsan ? tsan : "",
-                   oracles.tsan ? "" : ":report_bugs=0",
+                   oracles.contains(Oracle::kTsan) ? "" : ":report_bugs=0",
                    // Many schedules share one process: report a race
                    // in every schedule that has it, not only the first.
                    options.request.mode == Mode::kControlled
@@ -338,7 +338,7 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
       } else if (event == "tsan_report") {
         std::string kind = j.value("kind", "");
         notices.push_back({tsan_report_kind(kind),
-                           "tsan",
+                           Oracle::kTsan,
                            absl::StrCat("ThreadSanitizer: ", kind,
                                         " (the run then died; see the log)"),
                            {},
@@ -348,7 +348,7 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
         std::string kind = j.value("kind", "");
         died_of_asan_report = true;
         notices.push_back({kind_of_asan(kind),
-                           "asan",
+                           Oracle::kAsan,
                            absl::StrCat("AddressSanitizer: ", kind, " at ",
                                         j.value("frame", "")),
                            {},
@@ -356,7 +356,7 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
                            {}});
       } else if (event == "deadlock") {
         record.findings.push_back({FindingKind::kDeadlock,
-                                   "deadlock",
+                                   Oracle::kDeadlock,
                                    j.value("message", ""),
                                    {},
                                    std::nullopt,
@@ -369,7 +369,7 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
       // A line the child wrote while dying (or a subject that scribbled over
       // the harness's memory): evidence of a crash, not a harness failure.
       notices.push_back({FindingKind::kCrash,
-                         "crash",
+                         Oracle::kCrash,
                          absl::StrCat("the run wrote a malformed result line (",
                                       e.what(), ")"),
                          line.substr(0, 2000),
@@ -382,7 +382,7 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
   if (timed_out) {
     record.findings.push_back(
         {FindingKind::kTimeout,
-         "timeout",
+         Oracle::kTimeout,
          absl::StrCat("the run was silent for ",
                       parent_silence_limit_ms(options),
                       " ms (its own watchdog did not report either) and was "
@@ -395,7 +395,7 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
     // means the run hung and even the report could not be written.
     record.findings.push_back(
         {FindingKind::kTimeout,
-         "timeout",
+         Oracle::kTimeout,
          "the run hung, and so did its watchdog's report (a thread stuck "
          "inside "
          "the sanitizer runtime): probable deadlock or livelock",
@@ -407,7 +407,7 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
     // reports); an ASan report ends the process by design and is the finding.
     record.findings.push_back(
         {FindingKind::kCrash,
-         "crash",
+         Oracle::kCrash,
          absl::StrCat("the run ", describe_status(status), " before finishing"),
          {},
          std::nullopt,
@@ -432,6 +432,7 @@ CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
   result.family = spec.family;
   result.subject = spec.subject;
   result.scenario = spec.scenario;
+  result.source = spec.source;
   result.mode = options.request.mode;
   result.expected =
       expectation ? describe_expected(*expectation) : "(no expectation)";
@@ -448,16 +449,13 @@ CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
       result.trace = record.trace;
       result.trace_table = record.trace_table;
     }
-    std::set<FindingKind> run_kinds;
-    for (const Finding& f : record.findings) run_kinds.insert(f.kind);
-    std::string outcome = run_kinds.empty() ? "clean" : "";
-    for (FindingKind k : run_kinds)
-      absl::StrAppend(&outcome, outcome.empty() ? "" : "+", to_string(k));
+    KindSet outcome;
+    for (const Finding& f : record.findings) outcome.insert(f.kind);
     ++result.histogram[outcome];
     if (record.findings.empty()) continue;
     ++result.runs_with_finding;
     if (result.first_failure_log.empty()) result.first_failure_log = record.log;
-    kinds.insert(run_kinds.begin(), run_kinds.end());
+    for (FindingKind k : outcome.members()) kinds.insert(k);
     std::set<std::string> counted;  // count a finding once per run
     for (Finding& f : record.findings) {
       auto same = std::find_if(result.findings.begin(), result.findings.end(),

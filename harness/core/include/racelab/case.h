@@ -10,26 +10,12 @@
 #include <vector>
 
 #include "racelab/finding.h"
+#include "racelab/oracle.h"
 
 namespace racelab {
 
 enum class Mode { kStress, kControlled };
 const char* to_string(Mode mode);
-
-// Which oracles judge a run. The sanitizer oracles are those of the build
-// (tsan in the TSan build, asan in the ASan build); turning tsan off makes the
-// child run with TSan's reports disabled.
-struct Oracles {
-  bool tsan = true;
-  bool invariants = true;       // the scenario's own checks
-  bool linearizability = true;  // the family's sequential model
-  bool gomap = true;            // Go-runtime-style checks of racelab::GoMap
-};
-
-// "tsan,invariants,linearizability" <-> Oracles. parse_oracles throws
-// std::invalid_argument naming an unknown oracle.
-std::string format_oracles(const Oracles& oracles);
-Oracles parse_oracles(const std::string& list);
 
 // How one run of a case executes.
 struct RunRequest {
@@ -40,7 +26,10 @@ struct RunRequest {
   // boundaries and scheduling points, and the length of a reader's pause.
   bool jitter = false;
   int pause_us = 50;
-  Oracles oracles;
+  // Which oracles judge the run. The sanitizer oracles are those of the build
+  // (tsan in the TSan build, asan in the ASan build); leaving tsan out makes
+  // the child run with TSan's reports disabled.
+  OracleSet oracles = OracleSet::selectable();
 
   // Controlled mode: the strategy and its parameters, how many schedules to
   // try, and (for replay) the recorded schedule to follow.
@@ -95,6 +84,9 @@ struct CaseSpec {
   // family's, else what is wrong. Unset: lines are checked by the run only.
   std::function<std::string(std::string_view line)> check_program_line =
       nullptr;
+  // The subject's source file, from its catalog entry (Registry::add_case
+  // fills it in): where reports place findings that have no frame.
+  std::string source = {};
 
   bool runs_in(Mode mode) const {
     for (Mode m : modes) {
@@ -111,6 +103,20 @@ struct CatalogEntry {
   std::string description;
   std::string source;  // subjects: repo-relative file
   bool buggy = false;  // subjects only
+};
+
+// One walk-through of `racelab demo`: an anti-pattern of a catalog, the
+// buggy and the fixed subject that show it, the scenario that breaks it, and
+// the texts that explain it. Catalogs register them beside their subjects.
+struct AntiPattern {
+  std::string name;   // "check-then-act"
+  std::string buggy;  // subject
+  std::string fixed;  // subject
+  std::string scenario;
+  std::string marker;   // the excerpt centres on the first line with this
+  std::string summary;  // one line, for the list
+  std::string story;    // what goes wrong
+  std::string oracles;  // which oracle sees it, and why the others do not
 };
 
 }  // namespace racelab

@@ -174,7 +174,7 @@ template <class F>
 controlled_internal::ScheduleOutcome run_schedule(
     const Scenario<F>& scenario,
     std::unique_ptr<typename F::Store> (*make_store)(),
-    const Program<typename F::Op>& program, const Oracles& oracles,
+    const Program<typename F::Op>& program, OracleSet oracles,
     sched::ControlledScheduler& scheduler, sched::Strategy& strategy,
     const std::function<std::vector<Finding>()>& take_sanitizer_findings) {
   using Op = typename F::Op;
@@ -234,12 +234,12 @@ controlled_internal::ScheduleOutcome run_schedule(
   } else {
     ControlledContext finale_ctx(n);
     for (const Op& op : program.finale) run_op(op, finale_ctx, history);
-    if (oracles.invariants)
+    if (oracles.contains(Oracle::kInvariants))
       scenario.check(program, history, *store, outcome.findings);
-    if (oracles.linearizability)
+    if (oracles.contains(Oracle::kLinearizability))
       F::check_linearizability(history, outcome.findings);
   }
-  collect_go_map_findings(oracles.gomap, outcome.findings);
+  collect_go_map_findings(oracles.contains(Oracle::kGomap), outcome.findings);
   for (Finding& f : take_sanitizer_findings())
     outcome.findings.push_back(std::move(f));
   return outcome;

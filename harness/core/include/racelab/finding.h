@@ -7,12 +7,15 @@
 #include <string_view>
 #include <vector>
 
+#include "racelab/oracle.h"
+
 namespace racelab {
 
 enum class FindingKind {
   kDataRace,
   kUseAfterFree,
   kNotLinearizable,
+  kInvariantViolation,  // a scenario's own check over the finished run failed
   kDeadlock,
   kConcurrentMapWrite,
   kMapIterationDuringWrite,
@@ -56,13 +59,16 @@ struct Access {
 
 struct Finding {
   FindingKind kind;
-  std::string oracle;   // tsan, asan, invariant, linearizability, deadlock,
-                        // crash, timeout
+  Oracle oracle;        // who reported it
   std::string summary;  // one line
   std::string detail;   // free text for humans (a report, an explanation)
   std::optional<Frame> subject_frame;  // first frame inside subject code
   std::vector<Access> accesses;        // the racing accesses, when known
 };
+
+// The finding of a scenario's own check over a finished run (a commit lost,
+// a key yielded twice): kind invariant_violation, oracle invariants.
+Finding invariant_violation(std::string summary);
 
 }  // namespace racelab
 

@@ -126,11 +126,11 @@ int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
   Scenario<F> scenario;
   scenario.name = "fuzz";
   scenario.program = [&program](std::uint64_t, ProgramSize) { return program; };
-  Oracles oracles;
-  oracles.invariants = false;
+  OracleSet oracles = OracleSet::selectable();
+  oracles.erase(Oracle::kInvariants);
   if constexpr (requires { &T::fuzz_check; }) {
     scenario.check = &T::fuzz_check;
-    oracles.invariants = true;
+    oracles.insert(Oracle::kInvariants);
   }
   // One scheduler for the process: its fibers are reused from run to run.
   static sched::ControlledScheduler* scheduler = new sched::ControlledScheduler;

@@ -42,7 +42,7 @@ namespace racelab::gtest_internal {
 // A parameter name: letters, digits and '_' only.
 inline std::string param_name(const KitCase& c) {
   std::string name =
-      c.scenario_name + "__" + to_string(c.mode) + "__" + c.oracle;
+      c.scenario_name + "__" + to_string(c.mode) + "__" + c.oracle_name();
   for (char& ch : name) {
     const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
                     (ch >= '0' && ch <= '9') || ch == '_';
@@ -59,7 +59,7 @@ struct ParamName {
 
 template <StoreTraits T>
 void expect_clean(const KitCase& c) {
-  if (c.oracle == "tsan" && !built_with_tsan()) {
+  if (c.oracle == Oracle::kTsan && !built_with_tsan()) {
     GTEST_SKIP() << "the tsan oracle needs a ThreadSanitizer build";
   }
   CheckResult result = run_kit_case<T>(c);

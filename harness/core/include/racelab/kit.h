@@ -55,6 +55,7 @@
 #include "racelab/finding.h"
 #include "racelab/history.h"
 #include "racelab/linearizability.h"
+#include "racelab/sanitizer_capture.h"
 #include "racelab/op_context.h"
 #include "racelab/operation_history.h"
 #include "racelab/scenario.h"
@@ -134,7 +135,7 @@ void check_one_history(const History<Op, Result>& history,
   if (!r.is_violation()) return;
   const Operation<M>& stuck = ops[*r.stuck_operation];
   findings.push_back({FindingKind::kNotLinearizable,
-                      "linearizability",
+                      Oracle::kLinearizability,
                       part + "thread " + std::to_string(stuck.thread) + ": " +
                           describe_stuck<M>(stuck) +
                           " returned a result no sequential order explains",
@@ -195,7 +196,7 @@ struct LinearizableBy {
 // How check_store runs a scenario.
 struct CheckOptions {
   Mode mode = Mode::kControlled;
-  Oracles oracles;
+  OracleSet oracles = OracleSet::selectable();
   // Controlled mode: strategy ("pct", "random", "dfs"), its parameters, the
   // number of schedules to try, and whether to shrink a failing one.
   std::string strategy = "pct";
@@ -213,6 +214,11 @@ struct CheckOptions {
   std::string store_name;
   // Folder for schedule files; empty: $TMPDIR, else /tmp.
   std::string schedule_dir;
+  // The folders of the store's own code (absolute, or as the debug
+  // information names them): a finding's subject frame is its first frame
+  // under one of them. Empty: its first frame outside racelab's folders and
+  // outside system and library paths.
+  std::vector<std::string> source_roots;
 };
 
 // The verdict of check_store.
@@ -271,9 +277,9 @@ std::string store_name(const CheckOptions& options) {
 template <Family F>
 controlled_internal::ScheduleOutcome one_schedule(
     const Scenario<F>& scenario, StoreFactory<F> factory,
-    const Program<typename F::Op>& program, const Oracles& oracles,
+    const Program<typename F::Op>& program, OracleSet oracles,
     sched::ControlledScheduler& scheduler, sched::Strategy& strategy) {
-  const bool tsan = oracles.tsan;
+  const bool tsan = oracles.contains(Oracle::kTsan);
   return run_schedule<F>(scenario, factory, program, oracles, scheduler,
                          strategy,
                          [tsan] { return take_sanitizer_findings(tsan); });
@@ -346,7 +352,8 @@ CheckResult check_stress(StoreFactory<F> factory, const Scenario<F>& scenario,
     request.oracles = options.oracles;
     RunObservation obs = run_stress<F>(scenario, factory, request);
     ++result.runs;
-    for (Finding& f : take_sanitizer_findings(options.oracles.tsan)) {
+    for (Finding& f :
+         take_sanitizer_findings(options.oracles.contains(Oracle::kTsan))) {
       obs.findings.push_back(std::move(f));
     }
     if (!obs.findings.empty()) {
@@ -372,6 +379,7 @@ template <Family F>
 CheckResult check_store(StoreFactory<F> factory, const Scenario<F>& scenario,
                         const CheckOptions& options = {}) {
   Session session;
+  set_source_roots(options.source_roots);
   if (options.mode == Mode::kControlled) {
     return kit_internal::check_controlled<F>(factory, scenario, options);
   }
@@ -387,6 +395,7 @@ CheckResult replay_store(StoreFactory<F> factory, const Scenario<F>& scenario,
                          const std::string& schedule_file,
                          const CheckOptions& options = {}) {
   Session session;
+  set_source_roots(options.source_roots);
   std::vector<std::string> lines;
   sched::ScheduleFile file = kit_internal::read_schedule(schedule_file, &lines);
   const Program<typename F::Op> program = decode_program<F>(lines);
@@ -452,24 +461,27 @@ CheckOptions traits_options() {
   return options;
 }
 
-// One generated test: a scenario in a mode, judged by one oracle ("tsan",
-// "invariants", "linearizability") or by all of them ("all").
+// One generated test: a scenario in a mode, judged by one oracle (tsan,
+// invariants, linearizability) or by all of them (no oracle named).
 struct KitCase {
   int scenario = 0;
   std::string scenario_name;
   Mode mode = Mode::kControlled;
-  std::string oracle = "all";
+  std::optional<Oracle> oracle;  // nullopt: every selectable oracle
 
+  // "linearizability", or "all".
+  std::string oracle_name() const {
+    return oracle ? to_string(*oracle) : "all";
+  }
+  // The oracles the case runs with.
+  OracleSet oracles() const {
+    return oracle ? OracleSet{*oracle} : OracleSet::selectable();
+  }
   // "push_pop_race/controlled/linearizability"
   std::string name() const {
-    return scenario_name + "/" + to_string(mode) + "/" + oracle;
+    return scenario_name + "/" + to_string(mode) + "/" + oracle_name();
   }
 };
-
-namespace kit_internal {
-// The oracle set a KitCase names.
-Oracles oracles_named(const std::string& oracle);
-}  // namespace kit_internal
 
 // Every scenario x mode (the scenario's modes) x oracle of a store. With
 // `per_oracle` false, one case per scenario x mode judged by all oracles.
@@ -485,10 +497,11 @@ std::vector<KitCase> kit_cases(bool per_oracle = true,
         continue;
       }
       if (!per_oracle) {
-        cases.push_back({i, scenarios[i].name, mode, "all"});
+        cases.push_back({i, scenarios[i].name, mode, std::nullopt});
         continue;
       }
-      for (const char* oracle : {"tsan", "invariants", "linearizability"}) {
+      for (Oracle oracle :
+           {Oracle::kTsan, Oracle::kInvariants, Oracle::kLinearizability}) {
         cases.push_back({i, scenarios[i].name, mode, oracle});
       }
     }
@@ -502,7 +515,7 @@ CheckResult run_kit_case(const KitCase& c) {
   const std::vector<Scenario<typename T::Family>> scenarios = T::scenarios();
   CheckOptions options = traits_options<T>();
   options.mode = c.mode;
-  options.oracles = kit_internal::oracles_named(c.oracle);
+  options.oracles = c.oracles();
   return check_store<typename T::Family>(&T::make, scenarios.at(c.scenario),
                                          options);
 }

@@ -10,6 +10,7 @@
 #ifndef RACELAB_SANITIZER_CAPTURE_H_
 #define RACELAB_SANITIZER_CAPTURE_H_
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -22,6 +23,15 @@ void set_sanitizer_notice_fd(int fd);
 
 // Installs the ASan death callback (no-op in other builds).
 void install_asan_death_callback();
+
+// The folders (repo-relative, "subjects/", or absolute) that hold the stores'
+// own code: a finding's subject frame is the first frame of a stack under one
+// of them. With none set (a kit user's process), it is the first frame of
+// user origin (frame_origin_of: outside racelab's folders and outside system
+// and library paths). Set before the run starts; not thread-safe.
+void set_source_roots(std::vector<std::string> roots);
+// The first frame of `stack` in the stores' own code, or nullptr.
+const Frame* first_subject_frame(const std::vector<Frame>& stack);
 
 // The TSan reports captured since the last call, symbolized.
 std::vector<Finding> take_tsan_findings();

@@ -121,15 +121,16 @@ RunObservation run_stress(const Scenario<F>& scenario,
   note_progress();  // the threads are done; the oracles' phase starts
   stress_internal::StressContext finale_ctx(n, request.pause_us);
   for (const Op& op : program.finale) run_op(op, finale_ctx, history);
-  if (request.oracles.invariants) {
+  if (request.oracles.contains(Oracle::kInvariants)) {
     scenario.check(program, history, *store, observation.findings);
   }
   note_progress();
-  if (request.oracles.linearizability) {
+  if (request.oracles.contains(Oracle::kLinearizability)) {
     F::check_linearizability(history, observation.findings);
   }
   note_progress();
-  collect_go_map_findings(request.oracles.gomap, observation.findings);
+  collect_go_map_findings(request.oracles.contains(Oracle::kGomap),
+                          observation.findings);
   return observation;
 }
 

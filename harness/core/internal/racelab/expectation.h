@@ -1,8 +1,12 @@
 // Expectations: the verdict each case must produce, and how an observed set of
-// findings is judged against it. The table itself lives beside the subjects.
+// findings is judged against it. The rows themselves live beside the subjects,
+// as compile-time values (ExpectationRow), so that a misspelt kind or mode
+// does not compile.
 #ifndef RACELAB_EXPECTATION_H_
 #define RACELAB_EXPECTATION_H_
 
+#include <array>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -24,14 +28,77 @@ struct Expectation {
   std::string why;
 };
 
-// The oracles of the truth table, and what an expectation asks of each:
-// kMust (every run that catches the bug must show this oracle's kind; it is
-// the only oracle named), kOneOf (one of several named oracles must fire),
-// kMay (a consequence it may report), kSilent (it must report nothing).
+// A short list of enum values fixed at compile time, in the order written.
+template <class E, int N>
+class FixedList {
+ public:
+  constexpr FixedList() = default;
+  constexpr FixedList(std::initializer_list<E> values) {
+    for (E v : values) push_back(v);
+  }
+  // This list followed by `more`.
+  constexpr FixedList operator+(const FixedList& more) const {
+    FixedList out = *this;
+    for (int i = 0; i < more.size_; ++i) out.push_back(more.values_[i]);
+    return out;
+  }
+  constexpr int size() const { return size_; }
+  constexpr bool empty() const { return size_ == 0; }
+  constexpr bool contains(E v) const {
+    for (int i = 0; i < size_; ++i) {
+      if (values_[i] == v) return true;
+    }
+    return false;
+  }
+  std::vector<E> to_vector() const {
+    return std::vector<E>(values_.begin(), values_.begin() + size_);
+  }
+
+ private:
+  constexpr void push_back(E v) {
+    // Fails to compile in a constant expression when the list is full.
+    if (size_ == N) throw "FixedList: too many values";
+    values_[size_++] = v;
+  }
+  std::array<E, N> values_{};
+  int size_ = 0;
+};
+
+using KindList = FixedList<FindingKind, 12>;
+using ModeList = FixedList<Mode, 2>;
+
+// One row of a subject's expectations, written beside the subject: the
+// scenario, the modes the row applies to, the kinds that catch the bug (empty:
+// the case must be clean), the further kinds the bug may cause, and why.
+struct ExpectationRow {
+  const char* scenario;
+  ModeList modes;
+  KindList catches;
+  KindList may_also;
+  const char* why;
+};
+
+// The expectation a row states for `subject` (family/variant).
+Expectation expectation_of(const std::string& subject,
+                           const ExpectationRow& row);
+
+// Which oracle reports a kind of finding. (TSan also reports
+// heap-use-after-free when the free races with the access; the table credits
+// ASan, whose job it is.)
+Oracle oracle_of(FindingKind kind);
+
+// The columns of the truth table: one oracle each, crash and timeout (the
+// fallout every buggy row allows) together.
+const std::vector<OracleSet>& truth_table_columns();
+// "tsan", "crash/timeout".
+std::string column_heading(OracleSet column);
+
+// What an expectation asks of a column's oracles: kMust (every run that
+// catches the bug must show this oracle's kind; it is the only oracle named),
+// kOneOf (one of several named oracles must fire), kMay (a consequence it may
+// report), kSilent (it must report nothing).
 enum class OracleDuty { kMust, kOneOf, kMay, kSilent };
-const std::vector<std::string>&
-truth_table_oracles();  // tsan, asan, linearizability, ...
-OracleDuty duty_of(const Expectation& e, const std::string& oracle);
+OracleDuty duty_of(const Expectation& e, OracleSet column);
 const char* to_string(OracleDuty duty);
 
 // "clean", or the kinds joined with " or ".

@@ -21,13 +21,32 @@ class Registry {
   void add_scenario(CatalogEntry entry) {
     scenarios_.push_back(std::move(entry));
   }
-  void add_case(CaseSpec spec) { cases_.push_back(std::move(spec)); }
+  // A case of a registered subject takes the subject's source file.
+  void add_case(CaseSpec spec) {
+    if (const CatalogEntry* s = find_subject(spec.subject);
+        s != nullptr && spec.source.empty()) {
+      spec.source = s->source;
+    }
+    cases_.push_back(std::move(spec));
+  }
   void add_expectation(Expectation e) { expectations_.push_back(std::move(e)); }
+  // A folder holding the catalog's store code (repo-relative, "subjects/", or
+  // absolute): findings name their first frame under one of them.
+  void add_source_root(std::string root) {
+    source_roots_.push_back(std::move(root));
+  }
+  void add_anti_pattern(AntiPattern p) {
+    anti_patterns_.push_back(std::move(p));
+  }
 
   const std::vector<CatalogEntry>& subjects() const { return subjects_; }
   const std::vector<CatalogEntry>& scenarios() const { return scenarios_; }
   const std::vector<CaseSpec>& cases() const { return cases_; }
   const std::vector<Expectation>& expectations() const { return expectations_; }
+  const std::vector<std::string>& source_roots() const { return source_roots_; }
+  const std::vector<AntiPattern>& anti_patterns() const {
+    return anti_patterns_;
+  }
 
   const CatalogEntry* find_subject(std::string_view name) const;
   const CatalogEntry* find_scenario(std::string_view name) const;
@@ -38,8 +57,10 @@ class Registry {
                                       std::string_view scenario,
                                       Mode mode) const;
 
-  // Checks the table against the catalog: every case has an expectation for
-  // every mode, every expectation names a real case and known finding kinds.
+  // Checks the expectations against the catalog: every case has exactly one
+  // expectation per mode it runs in, every expectation names a registered case
+  // and a mode it runs in, every row that catches a bug allows crash and
+  // timeout beside it, and every anti-pattern names registered cases.
   // Returns one line per problem.
   std::vector<std::string> validate() const;
 
@@ -48,6 +69,8 @@ class Registry {
   std::vector<CatalogEntry> scenarios_;
   std::vector<CaseSpec> cases_;
   std::vector<Expectation> expectations_;
+  std::vector<AntiPattern> anti_patterns_;
+  std::vector<std::string> source_roots_;
 };
 
 }  // namespace racelab

@@ -37,7 +37,7 @@ void record_trace(const sched::RunResult& run, RunObservation& obs) {
 
 // What a rerun must report to fail "the same way": each kind of finding with
 // the oracle that reported it.
-using FailureSignature = std::set<std::pair<FindingKind, std::string>>;
+using FailureSignature = std::set<std::pair<FindingKind, Oracle>>;
 
 FailureSignature signature_of(const std::vector<Finding>& findings) {
   FailureSignature signature;
@@ -85,7 +85,7 @@ void add_scheduler_findings(const sched::RunResult& run,
     std::string first =
         run.deadlock_report.substr(0, run.deadlock_report.find('\n'));
     findings.push_back({FindingKind::kDeadlock,
-                        "deadlock",
+                        Oracle::kDeadlock,
                         "every thread is blocked: " + first,
                         run.deadlock_report,
                         std::nullopt,
@@ -93,7 +93,7 @@ void add_scheduler_findings(const sched::RunResult& run,
   } else if (run.status == Status::kStepLimit) {
     findings.push_back(
         {FindingKind::kTimeout,
-         "timeout",
+         Oracle::kTimeout,
          absl::StrCat("the schedule did not finish within ",
                       run.decisions.size(),
                       " scheduling decisions: probable livelock"),
@@ -103,7 +103,7 @@ void add_scheduler_findings(const sched::RunResult& run,
   }
   for (const std::string& error : run.thread_errors) {
     findings.push_back(
-        {FindingKind::kCrash, "crash", error, {}, std::nullopt, {}});
+        {FindingKind::kCrash, Oracle::kCrash, error, {}, std::nullopt, {}});
   }
 }
 

@@ -19,49 +19,75 @@ bool contains(const std::vector<FindingKind>& kinds, FindingKind k) {
   return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
 }
 
-// Which oracle reports a kind of finding. (TSan also reports
-// heap-use-after-free when the free races with the access; the table credits
-// ASan, whose job it is.)
-std::string oracle_of(FindingKind k) {
-  switch (k) {
-    case FindingKind::kDataRace:
-      return "tsan";
-    case FindingKind::kUseAfterFree:
-      return "asan";
-    case FindingKind::kNotLinearizable:
-      return "linearizability";
-    case FindingKind::kDeadlock:
-      return "deadlock";
-    case FindingKind::kConcurrentMapWrite:
-    case FindingKind::kMapIterationDuringWrite:
-      return "gomap";
-    case FindingKind::kCrash:
-    case FindingKind::kTimeout:
-      return "crash/timeout";
-  }
-  return "?";
-}
-
 }  // namespace
 
-const std::vector<std::string>& truth_table_oracles() {
-  static const auto* oracles = new std::vector<std::string>{
-      "tsan", "asan", "linearizability", "gomap", "deadlock", "crash/timeout"};
-  return *oracles;
+Oracle oracle_of(FindingKind k) {
+  switch (k) {
+    case FindingKind::kDataRace:
+      return Oracle::kTsan;
+    case FindingKind::kUseAfterFree:
+      return Oracle::kAsan;
+    case FindingKind::kNotLinearizable:
+      return Oracle::kLinearizability;
+    case FindingKind::kInvariantViolation:
+      return Oracle::kInvariants;
+    case FindingKind::kDeadlock:
+      return Oracle::kDeadlock;
+    case FindingKind::kConcurrentMapWrite:
+    case FindingKind::kMapIterationDuringWrite:
+      return Oracle::kGomap;
+    case FindingKind::kCrash:
+      return Oracle::kCrash;
+    case FindingKind::kTimeout:
+      return Oracle::kTimeout;
+  }
+  return Oracle::kCrash;
 }
 
-OracleDuty duty_of(const Expectation& e, const std::string& oracle) {
-  std::vector<std::string> named;
+Expectation expectation_of(const std::string& subject,
+                           const ExpectationRow& row) {
+  return Expectation{subject,
+                     row.scenario,
+                     row.modes.to_vector(),
+                     row.catches.to_vector(),
+                     row.may_also.to_vector(),
+                     row.why};
+}
+
+const std::vector<OracleSet>& truth_table_columns() {
+  static const auto* columns =
+      new std::vector<OracleSet>{{Oracle::kTsan},
+                                 {Oracle::kAsan},
+                                 {Oracle::kLinearizability},
+                                 {Oracle::kInvariants},
+                                 {Oracle::kGomap},
+                                 {Oracle::kDeadlock},
+                                 {Oracle::kCrash, Oracle::kTimeout}};
+  return *columns;
+}
+
+std::string column_heading(OracleSet column) {
+  return absl::StrJoin(column, "/", [](std::string* out, Oracle o) {
+    absl::StrAppend(out, to_string(o));
+  });
+}
+
+OracleDuty duty_of(const Expectation& e, OracleSet column) {
+  // The columns whose oracles report a kind that catches the bug.
+  std::vector<OracleSet> named;
   for (FindingKind k : e.catches) {
-    if (std::find(named.begin(), named.end(), oracle_of(k)) == named.end()) {
-      named.push_back(oracle_of(k));
+    for (OracleSet c : truth_table_columns()) {
+      if (c.contains(oracle_of(k)) &&
+          std::find(named.begin(), named.end(), c) == named.end()) {
+        named.push_back(c);
+      }
     }
   }
-  if (std::find(named.begin(), named.end(), oracle) != named.end()) {
+  if (std::find(named.begin(), named.end(), column) != named.end()) {
     return named.size() == 1 ? OracleDuty::kMust : OracleDuty::kOneOf;
   }
   for (FindingKind k : e.may_also) {
-    if (oracle_of(k) == oracle) return OracleDuty::kMay;
+    if (column.contains(oracle_of(k))) return OracleDuty::kMay;
   }
   return OracleDuty::kSilent;
 }

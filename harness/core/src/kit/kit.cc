@@ -94,21 +94,6 @@ sched::ScheduleFile read_schedule(const std::string& path,
   return file;
 }
 
-Oracles oracles_named(const std::string& oracle) {
-  if (oracle == "all") return Oracles{};
-  Oracles o;
-  o.tsan = o.invariants = o.linearizability = o.gomap = false;
-  if (oracle == "tsan")
-    o.tsan = true;
-  else if (oracle == "invariants")
-    o.invariants = true;
-  else if (oracle == "linearizability")
-    o.linearizability = true;
-  else
-    throw std::invalid_argument("unknown oracle '" + oracle + "'");
-  return o;
-}
-
 void merge_kinds(std::vector<Finding>& into,
                  const std::vector<Finding>& extra) {
   std::set<FindingKind> have;
@@ -123,7 +108,7 @@ void compose_message(CheckResult& result, const std::string& store,
   std::ostringstream out;
   const bool controlled = options.mode == Mode::kControlled;
   out << store << " x " << scenario << " (" << to_string(options.mode)
-      << ", oracles " << format_oracles(options.oracles) << "): ";
+      << ", oracles " << to_string(options.oracles) << "): ";
   if (result.clean()) {
     if (controlled) {
       out << "clean over " << result.schedules << " schedules ("
@@ -142,7 +127,8 @@ void compose_message(CheckResult& result, const std::string& store,
   }
   out << format_findings(result.findings);
   for (const Finding& f : result.findings) {
-    if ((f.oracle == "linearizability" || f.oracle == "deadlock") &&
+    if ((f.oracle == Oracle::kLinearizability ||
+         f.oracle == Oracle::kDeadlock) &&
         !f.detail.empty()) {
       out << "  " << f.detail << "\n";
     }
@@ -166,8 +152,8 @@ void compose_message(CheckResult& result, const std::string& store,
 std::string format_findings(const std::vector<Finding>& findings) {
   std::string out;
   for (const Finding& f : findings) {
-    absl::StrAppend(&out, "  [", to_string(f.kind), "/", f.oracle, "] ",
-                    f.summary, "\n");
+    absl::StrAppend(&out, "  [", to_string(f.kind), "/", to_string(f.oracle),
+                    "] ", f.summary, "\n");
     if (f.subject_frame && !f.subject_frame->function.empty()) {
       absl::StrAppend(&out, "      at ",
                       readable_symbol(f.subject_frame->function), " ",

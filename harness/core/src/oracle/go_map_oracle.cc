@@ -20,7 +20,7 @@ void collect_go_map_findings(bool enabled, std::vector<Finding>& findings) {
                            f.fault == GoMapFault::kModifiedDuringIteration;
     findings.push_back({iteration ? FindingKind::kMapIterationDuringWrite
                                   : FindingKind::kConcurrentMapWrite,
-                        "gomap",
+                        Oracle::kGomap,
                         absl::StrCat("fatal error: ", go_map_message(f.fault),
                                      " (map '", f.where, "')"),
                         {},

@@ -98,12 +98,25 @@ std::string thread_label(const RawReport& r, int tid, int* logical) {
   return absl::StrCat("T", tid);
 }
 
+// The name without its leading namespaces ("racelab::kv::(anonymous
+// namespace)::Store::put" -> "Store::put"): by the project's style a
+// namespace is lower case and a class is not.
 std::string short_function(const std::string& demangled) {
   std::string name = readable_symbol(demangled);
-  for (std::string_view prefix :
-       {"racelab::", "checkpoint::", "state::", "(anonymous namespace)::"}) {
-    for (size_t at; (at = name.find(prefix)) != std::string::npos;)
-      name.erase(at, prefix.size());
+  constexpr std::string_view kAnonymous = "(anonymous namespace)::";
+  for (;;) {
+    if (name.starts_with(kAnonymous)) {
+      name.erase(0, kAnonymous.size());
+      continue;
+    }
+    const size_t colons = name.find("::");
+    if (colons == std::string::npos || colons == 0) break;
+    const std::string_view head(name.data(), colons);
+    const bool is_namespace =
+        head.find_first_of("<>()[] ") == std::string_view::npos &&
+        head.front() >= 'a' && head.front() <= 'z';
+    if (!is_namespace) break;
+    name.erase(0, colons + 2);
   }
   size_t paren = name.find('(');
   if (paren != std::string::npos && paren > 0) name.erase(paren);
@@ -127,13 +140,6 @@ std::vector<Frame> symbolize_trace(void* const* trace, int frames) {
       stack.push_back(std::move(f));
   }
   return stack;
-}
-
-const Frame* first_subject_frame(const std::vector<Frame>& stack) {
-  for (const Frame& f : stack) {
-    if (f.file.starts_with("subjects/")) return &f;
-  }
-  return nullptr;
 }
 
 // A frame as the detail text shows it: the name as written in code (the
@@ -233,14 +239,42 @@ bool built_with_asan() {
 
 int tsan_reports_seen() { return captured().seen.load(); }
 
+namespace {
+std::vector<std::string>& source_roots() {
+  static auto* roots = new std::vector<std::string>;
+  return *roots;
+}
+}  // namespace
+
+void set_source_roots(std::vector<std::string> roots) {
+  source_roots() = std::move(roots);
+}
+
+const Frame* first_subject_frame(const std::vector<Frame>& stack) {
+  for (const Frame& f : stack) {
+    if (source_roots().empty()) {
+      if (f.origin == FrameOrigin::kUser && !f.file.empty()) return &f;
+      continue;
+    }
+    for (const std::string& root : source_roots()) {
+      if (f.file.starts_with(root)) return &f;
+    }
+  }
+  return nullptr;
+}
+
 std::vector<Finding> take_tsan_findings() {
   std::vector<Finding> findings;
   Captured& reports = captured();
   const int end = std::min(reports.count.load(), kMaxReports);
   for (int r = 0; r < end; ++r) {
     const RawReport& raw = reports.reports[r];
-    Finding f{
-        tsan_report_kind(raw.description), "tsan", "", "", std::nullopt, {}};
+    Finding f{tsan_report_kind(raw.description),
+              Oracle::kTsan,
+              "",
+              "",
+              std::nullopt,
+              {}};
     std::string who[kMaxMops];
     for (int m = 0; m < raw.mops; ++m) {
       int logical = -1;

@@ -62,10 +62,6 @@ std::string log_file_name(const CaseResult& c);
 // left out.
 std::string run_line(const GateResult& result, const GateOptions& options);
 
-// The repo-relative source file of a subject ("checkpoint/mutex" ->
-// "subjects/checkpoint/mutex.cc"), the location of a finding without a frame.
-std::string subject_source(std::string_view subject);
-
 // The stable identity of a finding across runs, for SARIF partialFingerprints
 // ("racelabFinding/v1"): a hash of rule id, subject, scenario, file and
 // function; never of lines, addresses or the mode. 32 hex digits.

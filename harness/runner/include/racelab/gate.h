@@ -46,6 +46,7 @@ struct PlannedCase {
   Mode mode = Mode::kStress;
   std::string expected;
   std::size_t index = 0;  // position in the gate's case list
+  std::string source;     // the subject's source file (CaseSpec::source)
 };
 
 struct GateResult {

@@ -6,11 +6,18 @@
 #include <nlohmann/json.hpp>
 
 #include "racelab/finding.h"
+#include "racelab/kind_set.h"
 #include "racelab/runner.h"
 
 namespace racelab {
 
 inline constexpr int kResultsSchemaVersion = 2;
+
+// A case's outcome histogram as results.json writes it: an object keyed by
+// the outcome ("clean", "data_race+crash"). histogram_from_json throws
+// nlohmann::json::other_error on an unknown kind.
+nlohmann::json histogram_to_json(const std::map<KindSet, int>& histogram);
+std::map<KindSet, int> histogram_from_json(const nlohmann::json& j);
 
 nlohmann::json to_json(const Finding& finding);
 // Throws nlohmann::json::exception on a malformed object.

@@ -15,6 +15,7 @@
 #include "racelab/case.h"
 #include "racelab/expectation.h"
 #include "racelab/input_error.h"
+#include "racelab/kind_set.h"
 #include "racelab/registry.h"
 
 namespace racelab {
@@ -51,13 +52,14 @@ struct CaseResult {
   std::string family;
   std::string subject;
   std::string scenario;
+  std::string source;  // the subject's source file (CaseSpec::source)
   Mode mode = Mode::kStress;
   std::string expected;            // "clean" or "data_race or ..."
   std::vector<FindingKind> kinds;  // observed over all runs, in enum order
   std::string mismatch;            // empty when the expectation holds
   int runs = 0;
   int runs_with_finding = 0;
-  std::map<std::string, int> histogram;  // outcome of a run -> how many runs
+  std::map<KindSet, int> histogram;  // outcome of a run -> how many runs
   std::vector<AggregatedFinding> findings;
   std::string first_failure_log;  // the sanitizer text of the first failing run
   double seconds = 0;

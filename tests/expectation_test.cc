@@ -1,0 +1,143 @@
+// Judging a case's observed kinds against its expectation, in both
+// directions, and what the truth table asks of each oracle.
+#include "racelab/expectation.h"
+
+#include <gtest/gtest.h>
+
+namespace racelab {
+namespace {
+
+using enum FindingKind;
+
+Expectation buggy(std::vector<FindingKind> catches,
+                  std::vector<FindingKind> may_also = {kCrash, kTimeout}) {
+  return {"f/buggy",           "s",  {Mode::kStress}, std::move(catches),
+          std::move(may_also), "why"};
+}
+
+Expectation fixed() { return {"f/fixed", "s", {Mode::kStress}, {}, {}, "why"}; }
+
+TEST(ExpectationJudge, FixedStoreCleanIsAMatch) {
+  EXPECT_EQ(judge(fixed(), {}), "");
+}
+
+TEST(ExpectationJudge, FixedStoreWithAFindingIsAMismatch) {
+  EXPECT_EQ(judge(fixed(), {kDataRace}),
+            "expected clean, but the case reported data_race");
+}
+
+TEST(ExpectationJudge, FixedStoreThatCrashesOrHangsIsAMismatch) {
+  EXPECT_NE(judge(fixed(), {kCrash}), "");
+  EXPECT_NE(judge(fixed(), {kTimeout}), "");
+}
+
+TEST(ExpectationJudge, BuggyStoreCaughtIsAMatch) {
+  EXPECT_EQ(judge(buggy({kDataRace}), {kDataRace}), "");
+  // One of several kinds is enough.
+  EXPECT_EQ(judge(buggy({kNotLinearizable, kInvariantViolation}),
+                  {kInvariantViolation}),
+            "");
+}
+
+TEST(ExpectationJudge, BuggyStoreNotCaughtIsAMismatch) {
+  EXPECT_EQ(judge(buggy({kDataRace}), {}),
+            "expected data_race but no run found anything");
+  EXPECT_EQ(judge(buggy({kDataRace}), {kNotLinearizable}),
+            "expected data_race but the case reported only not_linearizable");
+}
+
+TEST(ExpectationJudge, FalloutAloneDoesNotCatchTheBug) {
+  // Crash and timeout are allowed beside the catching kind, never instead.
+  EXPECT_NE(judge(buggy({kDataRace}), {kCrash}), "");
+  EXPECT_NE(judge(buggy({kDataRace}), {kTimeout}), "");
+}
+
+TEST(ExpectationJudge, FalloutBesideTheCatchIsAllowed) {
+  EXPECT_EQ(judge(buggy({kDataRace}), {kDataRace, kCrash, kTimeout}), "");
+}
+
+TEST(ExpectationJudge, AStrayKindBesideTheCatchIsAMismatch) {
+  EXPECT_EQ(judge(buggy({kDataRace}), {kDataRace, kDeadlock}),
+            "caught as expected, but also reported deadlock, which the "
+            "expectation does not allow");
+  EXPECT_EQ(judge(buggy({kDataRace}, {kCrash, kTimeout, kDeadlock}),
+                  {kDataRace, kDeadlock}),
+            "");
+}
+
+TEST(ExpectationDescribe, CleanOrTheKindsInTheOrderWritten) {
+  EXPECT_EQ(describe_expected(fixed()), "clean");
+  EXPECT_EQ(describe_expected(buggy({kNotLinearizable, kDataRace})),
+            "not_linearizable or data_race");
+}
+
+TEST(ExpectationDuty, TheOnlyNamedOracleMustFire) {
+  const Expectation e = buggy({kDeadlock});
+  EXPECT_EQ(duty_of(e, {Oracle::kDeadlock}), OracleDuty::kMust);
+  EXPECT_EQ(duty_of(e, {Oracle::kTsan}), OracleDuty::kSilent);
+  EXPECT_EQ(duty_of(e, {Oracle::kCrash, Oracle::kTimeout}), OracleDuty::kMay);
+}
+
+TEST(ExpectationDuty, SeveralNamedOraclesAreOneOf) {
+  const Expectation e = buggy({kNotLinearizable, kInvariantViolation},
+                              {kCrash, kTimeout, kUseAfterFree});
+  EXPECT_EQ(duty_of(e, {Oracle::kLinearizability}), OracleDuty::kOneOf);
+  EXPECT_EQ(duty_of(e, {Oracle::kInvariants}), OracleDuty::kOneOf);
+  EXPECT_EQ(duty_of(e, {Oracle::kAsan}), OracleDuty::kMay);
+  EXPECT_EQ(duty_of(e, {Oracle::kGomap}), OracleDuty::kSilent);
+}
+
+TEST(ExpectationDuty, BothGomapKindsNameOneColumn) {
+  const Expectation e = buggy({kConcurrentMapWrite, kMapIterationDuringWrite});
+  EXPECT_EQ(duty_of(e, {Oracle::kGomap}), OracleDuty::kMust);
+}
+
+TEST(ExpectationDuty, ACleanRowIsSilentEverywhere) {
+  for (OracleSet column : truth_table_columns()) {
+    EXPECT_EQ(duty_of(fixed(), column), OracleDuty::kSilent)
+        << column_heading(column);
+  }
+}
+
+TEST(ExpectationDuty, EveryKindHasAColumn) {
+  for (FindingKind k : all_finding_kinds()) {
+    int columns = 0;
+    for (OracleSet column : truth_table_columns())
+      columns += column.contains(oracle_of(k));
+    EXPECT_EQ(columns, 1) << to_string(k);
+  }
+}
+
+TEST(ExpectationDuty, ColumnHeadings) {
+  EXPECT_EQ(column_heading({Oracle::kTsan}), "tsan");
+  EXPECT_EQ(column_heading({Oracle::kCrash, Oracle::kTimeout}),
+            "crash/timeout");
+}
+
+constexpr ExpectationRow kRow = {
+    "s",
+    {Mode::kStress, Mode::kControlled},
+    {kDataRace},
+    KindList{kCrash, kTimeout} + KindList{kUseAfterFree},
+    "why"};
+
+TEST(ExpectationRow, BecomesAnExpectation) {
+  const Expectation e = expectation_of("f/v", kRow);
+  EXPECT_EQ(e.subject, "f/v");
+  EXPECT_EQ(e.scenario, "s");
+  EXPECT_EQ(e.modes, (std::vector<Mode>{Mode::kStress, Mode::kControlled}));
+  EXPECT_EQ(e.catches, std::vector<FindingKind>{kDataRace});
+  EXPECT_EQ(e.may_also,
+            (std::vector<FindingKind>{kCrash, kTimeout, kUseAfterFree}));
+  EXPECT_EQ(e.why, "why");
+}
+
+TEST(ExpectationRow, ListsAreCompileTimeValues) {
+  static_assert(kRow.catches.contains(kDataRace));
+  static_assert(!kRow.catches.contains(kCrash));
+  static_assert(kRow.may_also.size() == 3);
+  static_assert(KindList{}.empty());
+}
+
+}  // namespace
+}  // namespace racelab
