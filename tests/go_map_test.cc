@@ -134,7 +134,7 @@ TEST_F(GoMapTest, TheOracleSaysWhatGoSaysOncePerFaultAndMap) {
   EXPECT_EQ(findings[2].summary,
             "fatal error: concurrent map iteration and map write (map 'b')");
   EXPECT_EQ(findings[3].kind, FindingKind::kMapIterationDuringWrite);
-  for (const Finding& f : findings) EXPECT_EQ(f.oracle, "gomap");
+  for (const Finding& f : findings) EXPECT_EQ(f.oracle, Oracle::kGomap);
 }
 
 TEST_F(GoMapTest, TheOracleTurnedOffDropsTheFaults) {
