@@ -139,7 +139,7 @@ TEST(MinimalFailure, SplitLockLosesACommitWithTwoThreadsOfOneCommit) {
   EXPECT_TRUE(invariant) << "the scenario's invariants saw nothing";
   const std::vector<std::string>& lines = found.schedule.program;
   ASSERT_EQ(lines.size(), 4u) << "not two threads";
-  EXPECT_EQ(found.trace_threads, 2);
+  EXPECT_EQ(found.schedule.trace.thread_count, 2);
   const std::vector<std::string> first = split_program_line(lines[1]);
   const std::vector<std::string> second = split_program_line(lines[2]);
   ASSERT_EQ(first.size(), 1u) << lines[1];
@@ -152,7 +152,7 @@ TEST(MinimalFailure, SplitLockLosesACommitWithTwoThreadsOfOneCommit) {
   replay.replay_program = found.schedule.program;
   replay.replay_decisions = found.schedule.decisions;
   RunObservation replayed = run_split_lock(replay);
-  EXPECT_EQ(replayed.trace_table, found.trace_table);
+  EXPECT_EQ(replayed.schedule.trace, found.schedule.trace);
   ASSERT_EQ(replayed.findings.size(), found.findings.size());
   for (std::size_t i = 0; i < found.findings.size(); ++i) {
     EXPECT_EQ(replayed.findings[i].summary, found.findings[i].summary);

@@ -16,19 +16,21 @@ namespace {
 
 std::atomic<std::uint64_t> g_clock{0};
 
+// The schedule as a result reports it, with its trace (moved out of `run`).
 RecordedSchedule record(std::vector<std::string> program,
-                        const sched::RunResult& run) {
-  return {std::move(program), run.decisions, run.preemptions};
+                        sched::RunResult& run) {
+  return {std::move(program), run.decisions, run.preemptions,
+          std::move(run.trace)};
 }
 
-void record_trace(const sched::RunResult& run, RunObservation& obs) {
-  obs.trace_threads = run.trace.thread_count;
-  obs.trace.clear();
-  for (const sched::TraceRow& row : run.trace.rows) {
-    obs.trace.push_back({row.step, row.thread,
-                         std::string(sched::to_string(row.kind)), row.text});
+// Adds the findings of `extra` whose kind `into` does not have yet.
+void merge_kinds(std::vector<Finding>& into,
+                 const std::vector<Finding>& extra) {
+  std::set<FindingKind> have;
+  for (const Finding& f : into) have.insert(f.kind);
+  for (const Finding& f : extra) {
+    if (!have.contains(f.kind)) into.push_back(f);
   }
-  obs.trace_table = sched::format_trace(run.trace);
 }
 
 // What a rerun must report to fail "the same way": each kind of finding with
@@ -163,7 +165,9 @@ RunObservation explore(const ScheduleRunner& run_schedule,
   RunObservation obs;
   if (!request.replay_program.empty()) {
     sched::ReplayStrategy replay(request.replay_decisions,
-                                 sched::ReplayMode::kStrict);
+                                 request.lenient_replay
+                                     ? sched::ReplayMode::kLenient
+                                     : sched::ReplayMode::kStrict);
     ScheduleOutcome outcome =
         run_schedule(request.seed, &request.replay_program, replay);
     obs.schedules = 1;
@@ -171,7 +175,7 @@ RunObservation explore(const ScheduleRunner& run_schedule,
     obs.findings = std::move(outcome.findings);
     if (!obs.findings.empty()) obs.first_failing = 0;
     obs.schedule = record(request.replay_program, outcome.run);
-    record_trace(outcome.run, obs);
+    obs.replay_diverged = replay.diverged();
     return obs;
   }
 
@@ -188,11 +192,14 @@ RunObservation explore(const ScheduleRunner& run_schedule,
       const bool last = i + 1 == request.budget || !outcome.run.more_schedules;
       if (last) {  // keep the last clean schedule, for --save-schedule
         obs.schedule = record(encode(program_seed), outcome.run);
+        obs.schedule.trace = {};  // reported for failing schedules only
         break;  // the budget is spent, or an exhaustive search is done
       }
       continue;
     }
     obs.first_failing = i;
+    const std::vector<Finding> first_findings =
+        request.keep_first_kinds ? outcome.findings : std::vector<Finding>{};
     // The program as found reruns from its seed, as the search ran it.
     const std::vector<std::string> found = encode(program_seed);
     MinimalFailure minimal = minimize_failure(
@@ -203,8 +210,8 @@ RunObservation explore(const ScheduleRunner& run_schedule,
         },
         found, std::move(outcome), request.shrink);
     obs.findings = std::move(minimal.outcome.findings);
+    merge_kinds(obs.findings, first_findings);
     obs.schedule = record(std::move(minimal.program), minimal.outcome.run);
-    record_trace(minimal.outcome.run, obs);
     return obs;
   }
   return obs;

@@ -13,12 +13,17 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "racelab/case.h"
 
 namespace racelab {
 
 std::string event_line(const std::string& event, const std::string& message);
 std::string run_done_line(const RunObservation& observation);
+// Reads a run_done line back (its findings, schedule and trace); throws
+// nlohmann::json::exception on a malformed one.
+void observation_from_json(const nlohmann::json& j, RunObservation& out);
 
 }  // namespace racelab
 

@@ -615,6 +615,33 @@ TEST_F(Replay, SameTraceByteForByteAndSameVerdict) {
   }
 }
 
+// The file racelab run --save-schedule writes is version 2, with the setup
+// and finale as lines of their own.
+TEST_F(Replay, SavedFilesAreVersionTwo) {
+  const std::string text = schedule_text();
+  EXPECT_EQ(text.rfind("racelab-schedule 2\n", 0), 0u) << text;
+  EXPECT_NE(text.find("\nsetup\nprogram "), std::string::npos) << text;
+  EXPECT_NE(text.find("\nfinale\ndecisions "), std::string::npos) << text;
+}
+
+// Version 1 files, as racelab wrote them before version 2 (setup and finale
+// as header keys, "-" for none), replay to the same output as then: the
+// expected text was printed by that build.
+TEST(ReplayVersionOne, ReplaysAsTheVersionOneBuildDid) {
+  if (!kTsanBuild) GTEST_SKIP() << "the expected output is the TSan build's";
+  for (const std::string name : {"v1_split_lock", "v1_state_generated_setup"}) {
+    const std::string base = std::string(RACELAB_TESTDATA_DIR) + "/" + name;
+    Output o = run(kRacelab + " replay " + base + ".schedule");
+    EXPECT_EQ(o.status, 0) << name << o.out << o.err;
+    std::ifstream in(base + ".replay.txt");
+    const std::string expected(std::istreambuf_iterator<char>(in), {});
+    ASSERT_FALSE(expected.empty()) << base;
+    ASSERT_NE(o.out.find('\n'), std::string::npos) << o.out;
+    // The first line names the path.
+    EXPECT_EQ(o.out.substr(o.out.find('\n') + 1), expected) << name;
+  }
+}
+
 // A schedule read from standard input or a process substitution replays like
 // the file itself: the parent reads it once and hands the text to the run.
 TEST_F(Replay, FromStdinAndProcessSubstitutionLikeFromTheFile) {
@@ -649,7 +676,7 @@ TEST_F(Replay, BadScheduleFilesAreInputErrors) {
   };
   const std::vector<Bad> cases = {
       {"truncated", good.substr(0, decisions + 12), "truncated.schedule"},
-      {"version", with("racelab-schedule 1", "racelab-schedule 9"), "version"},
+      {"version", with("racelab-schedule 2", "racelab-schedule 9"), "version"},
       {"subject",
        with("subject checkpoint/split_lock", "subject checkpoint/nope"),
        "nope"},
