@@ -18,7 +18,6 @@ namespace racelab {
 namespace {
 
 using controlled_internal::MinimalFailure;
-using controlled_internal::ScheduleOutcome;
 
 // A stand-in for a family's runner: operations do nothing but mark their
 // start, and the findings depend on the program alone. Two threads with a
@@ -26,8 +25,8 @@ using controlled_internal::ScheduleOutcome;
 // "guard" operation also crashes (another kind of finding).
 class ProgramJudge {
  public:
-  ScheduleOutcome run(const std::vector<std::string>& lines,
-                      sched::Strategy& strategy) {
+  RunObservation run(const std::vector<std::string>& lines,
+                     sched::Strategy& strategy) {
     std::vector<std::vector<std::string>> threads;
     for (std::size_t i = 1; i + 1 < lines.size(); ++i) {
       threads.push_back(split_program_line(lines[i]));
@@ -41,8 +40,8 @@ class ProgramJudge {
         }
       });
     }
-    ScheduleOutcome outcome;
-    outcome.run = scheduler_.run(bodies, strategy);
+    sched::RunResult scheduled = scheduler_.run(bodies, strategy);
+    std::vector<Finding> findings;
     int bugs = 0;
     bool guarded = false;
     for (const auto& ops : threads) {
@@ -54,18 +53,19 @@ class ProgramJudge {
       bugs += bug;
     }
     if (bugs >= 2) {
-      outcome.findings.push_back({FindingKind::kNotLinearizable,
-                                  "linearizability",
-                                  "two bugs",
-                                  {},
-                                  std::nullopt,
-                                  {}});
+      findings.push_back({FindingKind::kNotLinearizable,
+                          "linearizability",
+                          "two bugs",
+                          {},
+                          std::nullopt,
+                          {}});
     }
     if (!guarded) {
-      outcome.findings.push_back(
+      findings.push_back(
           {FindingKind::kCrash, "crash", "unguarded", {}, std::nullopt, {}});
     }
-    return outcome;
+    return controlled_internal::observe_schedule(std::move(scheduled),
+                                                 std::move(findings), 0);
   }
 
  private:
@@ -77,7 +77,7 @@ TEST(MinimalFailure, DropsUnneededThreadsAndOperationsButNotAGuard) {
   const std::vector<std::string> program = {
       "noise", "noise; guard; bug", "bug; noise", "noise", "noise; noise"};
   sched::ReplayStrategy first({});
-  ScheduleOutcome failing = judge.run(program, first);
+  RunObservation failing = judge.run(program, first);
   ASSERT_EQ(failing.findings.size(), 1u);
 
   int reruns = 0;
@@ -89,7 +89,7 @@ TEST(MinimalFailure, DropsUnneededThreadsAndOperationsButNotAGuard) {
       program, failing, /*shrink=*/true);
   // Thread 2 and every "noise" go; "guard" stays although the case still
   // fails without it, because without it the run also crashes.
-  EXPECT_EQ(minimal.program,
+  EXPECT_EQ(minimal.outcome.schedule.program,
             (std::vector<std::string>{"", "guard; bug", "bug", ""}));
   ASSERT_EQ(minimal.outcome.findings.size(), 1u);
   EXPECT_EQ(minimal.outcome.findings[0].kind, FindingKind::kNotLinearizable);
@@ -103,7 +103,7 @@ TEST(MinimalFailure, DropsUnneededThreadsAndOperationsButNotAGuard) {
         return judge.run(lines, strategy);
       },
       program, failing, /*shrink=*/false);
-  EXPECT_EQ(whole.program, program);
+  EXPECT_EQ(whole.outcome.schedule.program, program);
 }
 
 const Scenario<checkpoint::CheckpointFamily>& scenario_named(

@@ -16,13 +16,6 @@ namespace {
 
 std::atomic<std::uint64_t> g_clock{0};
 
-// The schedule as a result reports it, with its trace (moved out of `run`).
-RecordedSchedule record(std::vector<std::string> program,
-                        sched::RunResult& run) {
-  return {std::move(program), run.decisions, run.preemptions,
-          std::move(run.trace)};
-}
-
 // Adds the findings of `extra` whose kind `into` does not have yet.
 void merge_kinds(std::vector<Finding>& into,
                  const std::vector<Finding>& extra) {
@@ -103,12 +96,28 @@ void add_scheduler_findings(const sched::RunResult& run,
   }
 }
 
+RunObservation observe_schedule(sched::RunResult run,
+                                std::vector<Finding> findings, int operations) {
+  RunObservation obs;
+  obs.findings = std::move(findings);
+  obs.operations = operations;
+  obs.schedules = 1;
+  obs.first_failing = obs.findings.empty() ? -1 : 0;
+  obs.more_schedules = run.more_schedules;
+  obs.schedule.decisions = std::move(run.decisions);
+  obs.schedule.decision_operations = std::move(run.decision_operations);
+  obs.schedule.preemptions = run.preemptions;
+  obs.schedule.trace = std::move(run.trace);
+  obs.schedule.status = run.status;
+  return obs;
+}
+
 MinimalFailure minimize_failure(const ProgramRunner& run,
                                 std::vector<std::string> program,
-                                ScheduleOutcome failing, bool shrink) {
+                                RunObservation failing, bool shrink) {
   MinimalFailure result;
   std::vector<std::string> lines = program;
-  std::vector<int> decisions = failing.run.decisions;
+  std::vector<int> decisions = failing.schedule.decisions;
   if (shrink && lines.size() >= 3) {
     const sched::ShrinkResult shrunk = sched::shrink_schedule(
         decisions,
@@ -129,8 +138,11 @@ MinimalFailure minimize_failure(const ProgramRunner& run,
             [&](const sched::ShrinkProgram& candidate,
                 sched::Strategy& strategy, sched::RunResult& rerun) {
               ++runs;
-              ScheduleOutcome outcome = run(to_lines(candidate), strategy);
-              rerun = std::move(outcome.run);
+              RunObservation outcome = run(to_lines(candidate), strategy);
+              rerun.decisions = std::move(outcome.schedule.decisions);
+              rerun.decision_operations =
+                  std::move(outcome.schedule.decision_operations);
+              rerun.preemptions = outcome.schedule.preemptions;
               FailureSignature signature = signature_of(outcome.findings);
               if (!reference) reference = signature;
               return !signature.empty() && signature == *reference;
@@ -155,7 +167,7 @@ MinimalFailure minimize_failure(const ProgramRunner& run,
     result.outcome = std::move(failing);
     lines = std::move(program);
   }
-  result.program = std::move(lines);
+  result.outcome.schedule.program = std::move(lines);
   return result;
 }
 
@@ -168,13 +180,8 @@ RunObservation explore(const ScheduleRunner& run_schedule,
                                  request.lenient_replay
                                      ? sched::ReplayMode::kLenient
                                      : sched::ReplayMode::kStrict);
-    ScheduleOutcome outcome =
-        run_schedule(request.seed, &request.replay_program, replay);
-    obs.schedules = 1;
-    obs.operations = outcome.operations;
-    obs.findings = std::move(outcome.findings);
-    if (!obs.findings.empty()) obs.first_failing = 0;
-    obs.schedule = record(request.replay_program, outcome.run);
+    obs = run_schedule(request.seed, &request.replay_program, replay);
+    obs.schedule.program = request.replay_program;
     obs.replay_diverged = replay.diverged();
     return obs;
   }
@@ -185,13 +192,14 @@ RunObservation explore(const ScheduleRunner& run_schedule,
     note_progress();
     const std::uint64_t program_seed =
         request.seed + static_cast<std::uint64_t>(i);
-    ScheduleOutcome outcome = run_schedule(program_seed, nullptr, *strategy);
+    RunObservation outcome = run_schedule(program_seed, nullptr, *strategy);
     ++obs.schedules;
     obs.operations += outcome.operations;
     if (outcome.findings.empty()) {
-      const bool last = i + 1 == request.budget || !outcome.run.more_schedules;
+      const bool last = i + 1 == request.budget || !outcome.more_schedules;
       if (last) {  // keep the last clean schedule, for --save-schedule
-        obs.schedule = record(encode(program_seed), outcome.run);
+        obs.schedule = std::move(outcome.schedule);
+        obs.schedule.program = encode(program_seed);
         obs.schedule.trace = {};  // reported for failing schedules only
         break;  // the budget is spent, or an exhaustive search is done
       }
@@ -211,7 +219,7 @@ RunObservation explore(const ScheduleRunner& run_schedule,
         found, std::move(outcome), request.shrink);
     obs.findings = std::move(minimal.outcome.findings);
     merge_kinds(obs.findings, first_findings);
-    obs.schedule = record(std::move(minimal.program), minimal.outcome.run);
+    obs.schedule = std::move(minimal.outcome.schedule);
     return obs;
   }
   return obs;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "racelab/finding.h"
+#include "racelab/sched/scheduler.h"
 #include "racelab/sched/trace.h"
 
 namespace racelab {
@@ -70,6 +71,12 @@ struct RecordedSchedule {
   std::vector<int> decisions;
   int preemptions = 0;
   sched::Trace trace;
+  // For every decision, the operation the chosen thread was at
+  // (sched::RunResult::decision_operations): what a program shrinker needs.
+  // Not saved in files or reports.
+  std::vector<int> decision_operations;
+  // How the run that followed it ended (completed, deadlock, step limit).
+  sched::RunResult::Status status = sched::RunResult::Status::kCompleted;
 
   bool empty() const { return program.empty() && decisions.empty(); }
 };
@@ -90,6 +97,7 @@ struct RunObservation {
   // last schedule tried.
   RecordedSchedule schedule;
   bool replay_diverged = false;  // a lenient replay left the recorded path
+  bool more_schedules = false;   // one schedule: the strategy has more to try
   // Filled by whoever ran it: the child's stderr (capped) as its parent saw
   // it; the kit's saved schedule file and its readable verdict.
   std::string log;

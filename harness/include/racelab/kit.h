@@ -202,10 +202,12 @@ std::string store_name(const CheckOptions& options) {
 }
 
 template <Family F>
-controlled_internal::ScheduleOutcome one_schedule(
-    const Scenario<F>& scenario, StoreFactory<F> factory,
-    const Program<typename F::Op>& program, const Oracles& oracles,
-    sched::ControlledScheduler& scheduler, sched::Strategy& strategy) {
+RunObservation one_schedule(const Scenario<F>& scenario,
+                            StoreFactory<F> factory,
+                            const Program<typename F::Op>& program,
+                            const Oracles& oracles,
+                            sched::ControlledScheduler& scheduler,
+                            sched::Strategy& strategy) {
   const bool tsan = oracles.tsan;
   return run_schedule<F>(scenario, factory, program, oracles, scheduler,
                          strategy,

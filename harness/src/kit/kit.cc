@@ -54,11 +54,13 @@ std::string save_schedule(const std::string& path, const std::string& store,
                           const std::vector<std::string>& program_lines,
                           const std::vector<int>& decisions) {
   if (program_lines.size() < 3) return "";
+  RecordedSchedule schedule;
+  schedule.program = program_lines;
+  schedule.decisions = decisions;
   try {
     racelab::save_schedule(
-        path,
-        schedule_file_for({program_lines, decisions, 0, {}},
-                          {store, scenario, options.strategy, program_seed}));
+        path, schedule_file_for(
+                  schedule, {store, scenario, options.strategy, program_seed}));
   } catch (const std::exception&) {
     return "";
   }
