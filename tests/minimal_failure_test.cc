@@ -17,8 +17,6 @@
 namespace racelab {
 namespace {
 
-using controlled_internal::MinimalFailure;
-
 // A stand-in for a family's runner: operations do nothing but mark their
 // start, and the findings depend on the program alone. Two threads with a
 // "bug" operation are a not_linearizable finding; a program without any
@@ -81,7 +79,7 @@ TEST(MinimalFailure, DropsUnneededThreadsAndOperationsButNotAGuard) {
   ASSERT_EQ(failing.findings.size(), 1u);
 
   int reruns = 0;
-  MinimalFailure minimal = controlled_internal::minimize_failure(
+  RunObservation minimal = controlled_internal::minimize_failure(
       [&](const std::vector<std::string>& lines, sched::Strategy& strategy) {
         ++reruns;
         return judge.run(lines, strategy);
@@ -89,21 +87,21 @@ TEST(MinimalFailure, DropsUnneededThreadsAndOperationsButNotAGuard) {
       program, failing, /*shrink=*/true);
   // Thread 2 and every "noise" go; "guard" stays although the case still
   // fails without it, because without it the run also crashes.
-  EXPECT_EQ(minimal.outcome.schedule.program,
+  EXPECT_EQ(minimal.schedule.program,
             (std::vector<std::string>{"", "guard; bug", "bug", ""}));
-  ASSERT_EQ(minimal.outcome.findings.size(), 1u);
-  EXPECT_EQ(minimal.outcome.findings[0].kind, FindingKind::kNotLinearizable);
-  EXPECT_EQ(minimal.reruns, reruns);
+  ASSERT_EQ(minimal.findings.size(), 1u);
+  EXPECT_EQ(minimal.findings[0].kind, FindingKind::kNotLinearizable);
+  EXPECT_EQ(minimal.schedules, reruns);
   EXPECT_LE(reruns, controlled_internal::kPreemptionShrinkRuns +
                         controlled_internal::kProgramShrinkRuns + 1);
 
   // Without shrinking, the program is reported as it was.
-  MinimalFailure whole = controlled_internal::minimize_failure(
+  RunObservation whole = controlled_internal::minimize_failure(
       [&](const std::vector<std::string>& lines, sched::Strategy& strategy) {
         return judge.run(lines, strategy);
       },
       program, failing, /*shrink=*/false);
-  EXPECT_EQ(whole.outcome.schedule.program, program);
+  EXPECT_EQ(whole.schedule.program, program);
 }
 
 const Scenario<checkpoint::CheckpointFamily>& scenario_named(

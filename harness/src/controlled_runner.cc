@@ -112,10 +112,10 @@ RunObservation observe_schedule(sched::RunResult run,
   return obs;
 }
 
-MinimalFailure minimize_failure(const ProgramRunner& run,
+RunObservation minimize_failure(const ProgramRunner& run,
                                 std::vector<std::string> program,
                                 RunObservation failing, bool shrink) {
-  MinimalFailure result;
+  int reruns = 0;
   std::vector<std::string> lines = program;
   std::vector<int> decisions = failing.schedule.decisions;
   if (shrink && lines.size() >= 3) {
@@ -125,7 +125,7 @@ MinimalFailure minimize_failure(const ProgramRunner& run,
           return !run(lines, replay).findings.empty();
         },
         kPreemptionShrinkRuns);
-    result.reruns += shrunk.runs;
+    reruns += shrunk.runs;
     if (shrunk.reproduced) {
       decisions = shrunk.decisions;
       // The program shrink's first rerun (the shrunk schedule on the whole
@@ -156,18 +156,19 @@ MinimalFailure minimize_failure(const ProgramRunner& run,
         // A smaller program's text does not parse back (a family whose
         // describe() and parse() disagree): keep the program as found.
       }
-      result.reruns += runs;
+      reruns += runs;
     }
   }
   sched::ReplayStrategy replay(decisions, sched::ReplayMode::kLenient);
-  result.outcome = run(lines, replay);
-  ++result.reruns;
-  if (result.outcome.findings.empty()) {
+  RunObservation result = run(lines, replay);
+  ++reruns;
+  if (result.findings.empty()) {
     // Not reproducible: report the original.
-    result.outcome = std::move(failing);
+    result = std::move(failing);
     lines = std::move(program);
   }
-  result.outcome.schedule.program = std::move(lines);
+  result.schedule.program = std::move(lines);
+  result.schedules = reruns;
   return result;
 }
 
@@ -210,16 +211,16 @@ RunObservation explore(const ScheduleRunner& run_schedule,
         request.keep_first_kinds ? outcome.findings : std::vector<Finding>{};
     // The program as found reruns from its seed, as the search ran it.
     const std::vector<std::string> found = encode(program_seed);
-    MinimalFailure minimal = minimize_failure(
+    RunObservation minimal = minimize_failure(
         [&](const std::vector<std::string>& program, sched::Strategy& rerun) {
           note_progress();
           return run_schedule(program_seed,
                               program == found ? nullptr : &program, rerun);
         },
         found, std::move(outcome), request.shrink);
-    obs.findings = std::move(minimal.outcome.findings);
+    obs.findings = std::move(minimal.findings);
     merge_kinds(obs.findings, first_findings);
-    obs.schedule = std::move(minimal.outcome.schedule);
+    obs.schedule = std::move(minimal.schedule);
     return obs;
   }
   return obs;

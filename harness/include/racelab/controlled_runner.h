@@ -83,11 +83,6 @@ inline constexpr int kPreemptionShrinkRuns = 200;
 inline constexpr int kProgramShrinkRuns = 300;
 inline constexpr int kScheduleReshrinkRuns = 100;
 
-struct MinimalFailure {
-  RunObservation outcome;  // findings and schedule (program included) reported
-  int reruns = 0;          // runs of the case, the final one included
-};
-
 // Makes a failing schedule minimal. With `shrink`: its preemptions (any
 // finding counts as failing, as before the program is touched), then its
 // program (sched::shrink_program) and its preemptions again, where a rerun
@@ -97,8 +92,10 @@ struct MinimalFailure {
 // program as they judge the full one. Then the result is replayed once more:
 // its findings and trace are what is reported, so what the user replays is
 // exactly what they read. When that replay does not fail, the original
-// `failing` run and `program` are reported.
-MinimalFailure minimize_failure(const ProgramRunner& run,
+// `failing` run and `program` are reported. The result's findings and
+// schedule (program included) are what is reported; its `schedules` counts
+// the reruns, the final replay included.
+RunObservation minimize_failure(const ProgramRunner& run,
                                 std::vector<std::string> program,
                                 RunObservation failing, bool shrink);
 
