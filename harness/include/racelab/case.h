@@ -1,5 +1,15 @@
 // A case: subject x scenario x mode, type-erased so the engine can run any
 // family. Scenario catalogs build cases; the engine never sees a family type.
+//
+// The engine has three result types, from the inside out:
+//   sched::RunResult (sched/scheduler.h)  one schedule as the scheduler ran
+//                                         it: decisions, status, raw trace;
+//   RunObservation (here)                 one run: a schedule judged by the
+//                                         oracles, a search over schedules,
+//                                         a stress run; the kit's CheckResult;
+//   CaseResult (runner.h)                 a case over its runs (add_run).
+// A reported schedule is one RecordedSchedule (program, decisions, trace)
+// embedded in the last two.
 #ifndef RACELAB_CASE_H_
 #define RACELAB_CASE_H_
 
