@@ -1,13 +1,16 @@
-# Packaging: `cmake --install <build>` installs racelab's headers, its
-# libraries and a CMake package (racelabConfig.cmake) with the targets
-#   racelab::sync       the sync types subjects lock with
+# Packaging: `cmake --install <build>` installs racelab's core (its headers,
+# its libraries) and a CMake package (racelabConfig.cmake) whose components
+# are the core's layers:
+#   racelab::sync       the lock types and GoMap subjects lock with
 #   racelab::sched      the controlled scheduler
-#   racelab::harness    the engine and the store-implementer kit (kit.h,
-#                       gtest.h, catch2.h, fuzz_target.h)
+#   racelab::core       oracles, engines and the store-implementer kit
+#                       (kit.h, gtest.h, catch2.h, fuzz_target.h)
 #   racelab::sanitizer  the sanitizer flags racelab was built with
-# and the function racelab_add_store_tests(). A user project then needs only
-#   find_package(racelab REQUIRED)
+# and the function racelab_add_store_tests(). A user project needs only
+#   find_package(racelab REQUIRED)            # or COMPONENTS core
 #   racelab_add_store_tests(TARGET my_tests SOURCES my_tests.cc LIBRARIES my_store)
+# The runner, the reports and the CLI are racelab's own tools and are not
+# installed: nothing a user links pulls them (or pugixml) in.
 # Included from the top-level CMakeLists.txt after the harness targets exist.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -15,17 +18,17 @@ include(CMakePackageConfigHelpers)
 set(RACELAB_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/racelab)
 
 # Headers from the source tree while building, from the prefix once installed.
-foreach(target racelab_sync racelab_sched racelab_harness)
-  set_property(TARGET ${target} PROPERTY INTERFACE_INCLUDE_DIRECTORIES
-               "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/harness/include>"
-               "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>")
+# In the build tree the core also sees its internal/ headers (shared with the
+# runner and the reports); installed, only the API headers exist.
+foreach(target racelab_sync racelab_sched racelab_core)
+  target_include_directories(${target} INTERFACE "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>")
 endforeach()
 set_target_properties(racelab_sync PROPERTIES EXPORT_NAME sync)
 set_target_properties(racelab_sched PROPERTIES EXPORT_NAME sched)
-set_target_properties(racelab_harness PROPERTIES EXPORT_NAME harness)
+set_target_properties(racelab_core PROPERTIES EXPORT_NAME core)
 
 # The sanitizer of this build as a usage requirement: code that links the
-# installed racelab::harness is instrumented the same way (mixing a TSan
+# installed racelab::core is instrumented the same way (mixing a TSan
 # library with uninstrumented callers misses races and may not link).
 add_library(racelab_sanitizer INTERFACE)
 set_target_properties(racelab_sanitizer PROPERTIES EXPORT_NAME sanitizer)
@@ -39,34 +42,38 @@ elseif(RACELAB_SANITIZER STREQUAL "address")
   target_link_options(racelab_sanitizer INTERFACE -fsanitize=address,undefined)
   target_compile_definitions(racelab_sanitizer INTERFACE RACELAB_ASAN=1)
 endif()
-# Only installed consumers get it through racelab::harness; racelab's own
+# Only installed consumers get it through racelab::core; racelab's own
 # targets get the flags from sanitizers/Sanitizers.cmake.
-target_link_libraries(racelab_harness INTERFACE "$<INSTALL_INTERFACE:racelab::sanitizer>")
+target_link_libraries(racelab_core INTERFACE "$<INSTALL_INTERFACE:racelab::sanitizer>")
 
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/harness/include/racelab
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/harness/core/include/racelab
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.h")
-install(TARGETS racelab_sync racelab_sched racelab_harness racelab_sanitizer
+install(TARGETS racelab_sync racelab_sched racelab_core racelab_sanitizer
         EXPORT racelabTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT racelabTargets NAMESPACE racelab:: DESTINATION ${RACELAB_INSTALL_CMAKEDIR})
 
 file(WRITE ${CMAKE_BINARY_DIR}/racelab-package/racelabConfig.cmake.in [=[
-# racelab's CMake package: targets racelab::harness (and ::sync, ::sched,
-# ::sanitizer) and the function racelab_add_store_tests().
+# racelab's CMake package: components sync, sched and core (targets
+# racelab::sync, racelab::sched, racelab::core; racelab::sanitizer comes with
+# them) and the function racelab_add_store_tests().
 @PACKAGE_INIT@
 include(CMakeFindDependencyMacro)
 find_dependency(Threads)
 find_dependency(absl)
-find_dependency(nlohmann_json)
-find_dependency(pugixml)
 
 # How this racelab was built; user tests must match.
 set(RACELAB_SANITIZER "@RACELAB_SANITIZER@")
 set(RACELAB_CXX_COMPILER "@CMAKE_CXX_COMPILER@")
 
 include("${CMAKE_CURRENT_LIST_DIR}/racelabTargets.cmake")
+# Every component is in the one export set; asking for one that does not
+# exist fails in check_required_components() below.
+foreach(component sync sched core)
+  set(racelab_${component}_FOUND TRUE)
+endforeach()
 
 if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
   message(WARNING "racelab was built with ${RACELAB_CXX_COMPILER}; "
@@ -99,7 +106,7 @@ function(racelab_add_store_tests)
     set(test_env "TSAN_OPTIONS=exitcode=0")
   endif()
   target_compile_features(${ARG_TARGET} PRIVATE cxx_std_20)
-  target_link_libraries(${ARG_TARGET} PRIVATE ${ARG_LIBRARIES} racelab::harness racelab::sanitizer)
+  target_link_libraries(${ARG_TARGET} PRIVATE ${ARG_LIBRARIES} racelab::core racelab::sanitizer)
   if(ARG_FRAMEWORK STREQUAL "gtest")
     find_package(GTest REQUIRED)
     include(GoogleTest)

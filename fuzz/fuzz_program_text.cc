@@ -1,7 +1,7 @@
 // Fuzz target: the program text of schedule files, F::parse and
 // decode_program<F> on arbitrary text, for both families. Neither may crash
-// nor throw anything but InputError (racelab/runner.h); what parses must print
-// back (describe) to text that parses to the same operation.
+// nor throw anything but InputError (racelab/input_error.h); what parses must
+// print back (describe) to text that parses to the same operation.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -12,8 +12,8 @@
 
 #include "checkpoint_family.h"
 #include "racelab/controlled_runner.h"
+#include "racelab/input_error.h"
 #include "racelab/op_text.h"
-#include "racelab/runner.h"
 #include "state_family.h"
 
 namespace {

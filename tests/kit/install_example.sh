@@ -21,6 +21,16 @@ example_build=$scratch/build
 echo "== install $build_dir -> $prefix"
 cmake --install "$build_dir" --prefix "$prefix" >/dev/null
 
+echo "== installed headers: the user API only"
+installed=$(cd "$prefix/include" && find racelab -name '*.h' | sort)
+echo "$installed" | sed 's/^/   /'
+for internal in runner.h gate.h json.h report.h cli.h demo.h registry.h expectation.h child_registry.h; do
+  if grep -qx "racelab/$internal" <<<"$installed"; then
+    echo "FAIL: racelab/$internal (not user API) is installed" >&2
+    exit 1
+  fi
+done
+
 echo "== configure examples/custom_store ($compiler)"
 cmake -S "$source_dir/examples/custom_store" -B "$example_build" -G Ninja \
   -DCMAKE_CXX_COMPILER="$compiler" -DCMAKE_PREFIX_PATH="$prefix" \
@@ -28,6 +38,17 @@ cmake -S "$source_dir/examples/custom_store" -B "$example_build" -G Ninja \
 
 echo "== build"
 cmake --build "$example_build" -- -j"$(nproc)" | grep -E "error|warning|FAILED" -A5 || true; cmake --build "$example_build" >/dev/null
+
+echo "== link line of ring_clean_test: the core only"
+link=$(ninja -C "$example_build" -t commands ring_clean_test | tail -1)
+echo "$link" | tr ' ' '\n' | grep -E '\.a$|^-l' | sed 's/^/   /'
+for unwanted in racelab_runner racelab_reports racelab_cli pugixml; do
+  if grep -q "$unwanted" <<<"$link"; then
+    echo "FAIL: a kit test links $unwanted" >&2
+    exit 1
+  fi
+done
+grep -q "libracelab_core.a" <<<"$link" || { echo "FAIL: libracelab_core.a not linked" >&2; exit 1; }
 
 echo "== test"
 # Schedule files of the expected failures go to the scratch folder.

@@ -9,7 +9,7 @@
 
 #include "racelab/finding.h"
 #include "racelab/gate.h"
-#include "report/report_internal.h"
+#include "report_internal.h"
 
 namespace racelab {
 namespace {

@@ -84,6 +84,17 @@ std::string html_escape(std::string_view text);
 std::string markdown_cell(std::string_view text);
 
 }  // namespace report
+// Writes out_dir/results.json, logs/ and every report of write_reports()
+// into out_dir (creating the folder), each file with write_file_atomically().
+// A result without a run id gets a new one, the same in every file. Throws
+// OutputError on I/O errors.
+void write_results_json(const GateResult& result, const GateOptions& options,
+                        const std::string& out_dir);
+
+// The results.json document of a gate (what write_results_json() writes).
+nlohmann::json results_document(const GateResult& result,
+                                const GateOptions& options);
+
 }  // namespace racelab
 
 #endif  // RACELAB_REPORT_H_

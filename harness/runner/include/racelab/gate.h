@@ -87,23 +87,12 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
 // Prints the verdict table.
 void print_gate_table(const GateResult& result, std::ostream& out);
 
-// Writes out_dir/results.json, logs/ and every report of write_reports()
-// into out_dir (creating the folder), each file with write_file_atomically().
-// A result without a run id gets a new one, the same in every file. Throws
-// OutputError on I/O errors.
-void write_results_json(const GateResult& result, const GateOptions& options,
-                        const std::string& out_dir);
-
 // The settings of a gate that decide its verdicts (modes, runs, seed,
 // controlled-mode strategy and budget, oracles, filters...), as results.json
 // records them; shards are compatible when their settings are equal.
 nlohmann::json gate_settings(const GateOptions& options);
 // The inverse, for `racelab merge`. Throws nlohmann::json::exception.
 void apply_gate_settings(const nlohmann::json& settings, GateOptions& options);
-
-// The results.json document of a gate (what write_results_json() writes).
-nlohmann::json results_document(const GateResult& result,
-                                const GateOptions& options);
 
 }  // namespace racelab
 

@@ -1,4 +1,4 @@
-// Helpers shared by the report writers (harness/src/report/*.cc); not part of
+// Helpers shared by the report writers (harness/reports/src/*.cc); not part of
 // the public API.
 #ifndef RACELAB_SRC_REPORT_REPORT_INTERNAL_H_
 #define RACELAB_SRC_REPORT_REPORT_INTERNAL_H_

@@ -14,16 +14,10 @@
 
 #include "racelab/case.h"
 #include "racelab/expectation.h"
+#include "racelab/input_error.h"
 #include "racelab/registry.h"
 
 namespace racelab {
-
-// The input of a run was wrong (a schedule that cannot be replayed, a program
-// that does not parse): reported as a usage error, exit status 2.
-class InputError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 struct RunOptions {
   Mode mode = Mode::kStress;

@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "racelab/input_error.h"
 #include "racelab/progress.h"
-#include "racelab/runner.h"
 #include "racelab/sched/shrink.h"
 #include "racelab/sched/trace.h"
 

@@ -17,7 +17,7 @@
 // mode is left out: whether real threads hit a window is a matter of luck.
 //
 // T is a racelab::StoreTraits (kit.h). Link GTest::gtest_main (or your own
-// main) and racelab::harness; racelab_add_store_tests() in CMake does both.
+// main) and racelab::core; racelab_add_store_tests() in CMake does both.
 #ifndef RACELAB_GTEST_H_
 #define RACELAB_GTEST_H_
 

@@ -26,15 +26,19 @@ int bench_command(const racelab::Registry& registry, int argc, char** argv) {
   app.add_option("--max-stress-runs", options.max_stress_runs,
                  "stress: runs per seed before giving up")
       ->check(CLI::Range(1, 100000));
-  app.add_option("--measure-ms", options.measure_ms, "milliseconds per throughput round")
+  app.add_option("--measure-ms", options.measure_ms,
+                 "milliseconds per throughput round")
       ->check(CLI::Range(1, 600000));
-  app.add_option("--sections", options.sections,
-                 "comma list of throughput, first, oracles, fuzz (default all)");
-  app.add_option("--filter", options.case_filter,
-                 "first finding: only cases whose subject or scenario contains this");
+  app.add_option(
+      "--sections", options.sections,
+      "comma list of throughput, first, oracles, fuzz (default all)");
+  app.add_option(
+      "--filter", options.case_filter,
+      "first finding: only cases whose subject or scenario contains this");
   app.add_option("--fuzz-dir", options.fuzz_dir,
                  "folder of the fuzz_* binaries (default build/fuzz/fuzz)");
-  app.add_option("--fuzz-seconds", options.fuzz_seconds, "-max_total_time per fuzz target")
+  app.add_option("--fuzz-seconds", options.fuzz_seconds,
+                 "-max_total_time per fuzz target")
       ->check(CLI::Range(1, 3600));
   try {
     app.parse(argc, argv);
@@ -53,7 +57,10 @@ int main(int argc, char** argv) {
   racelab::Registry registry;
   racelab::register_builtin_catalog(registry);
   std::vector<racelab::Command> commands = {
-      {"bench", "measure racelab itself: controlled vs stress, first finding, oracles",
-       [&registry](int n, char** args) { return bench_command(registry, n, args); }}};
+      {"bench",
+       "measure racelab itself: controlled vs stress, first finding, oracles",
+       [&registry](int n, char** args) {
+         return bench_command(registry, n, args);
+       }}};
   return racelab::run_cli(registry, argc, argv, commands);
 }

@@ -26,6 +26,7 @@
 #include "racelab/demo.h"
 #include "racelab/gate.h"
 #include "racelab/json.h"
+#include "racelab/report.h"
 #include "racelab/runner.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
@@ -169,7 +170,7 @@ struct CheckedSchedule {
 CheckedSchedule read_replay_schedule(const Registry& registry,
                                      const std::string& path) {
   CheckedSchedule checked;
-  LoadedSchedule loaded = load_schedule(path);
+  LoadedSchedule loaded = load_schedule(path, read_schedule_source);
   checked.text = std::move(loaded.text);
   checked.file = std::move(loaded.file);
   const sched::ScheduleFileLines& lines = loaded.lines;
@@ -357,9 +358,13 @@ void save_case_schedule(const CaseResult& c, const RunOptions& options,
   if (c.schedule.program.size() < 3) {
     throw InputError("--save-schedule: the run recorded no schedule to save");
   }
-  save_schedule(path, schedule_file_for(c.schedule, {c.subject, c.scenario,
-                                                     options.request.strategy,
-                                                     options.seed}));
+  save_schedule(
+      path,
+      schedule_file_for(c.schedule, {c.subject, c.scenario,
+                                     options.request.strategy, options.seed}),
+      [](const std::string& file, std::string_view text) {
+        write_file_atomically(file, text);
+      });
 }
 
 const char* signal_name(int sig) {
