@@ -53,8 +53,9 @@ void write_schedule_bytes(const std::string& path, std::string_view text);
 // Reads and parses the schedule file at `path`. Throws what `read` throws and
 // sched::ScheduleFileError when it is not a valid schedule file, each with
 // one line naming `path`.
-LoadedSchedule load_schedule(const std::string& path,
-                             const ReadScheduleBytes& read = read_schedule_bytes);
+LoadedSchedule load_schedule(
+    const std::string& path,
+    const ReadScheduleBytes& read = read_schedule_bytes);
 
 // Writes `file` to `path`. Throws std::invalid_argument when `file` cannot be
 // written faithfully (sched::write_schedule) and what `write` throws.

@@ -30,8 +30,8 @@ sched::ScheduleFile schedule_file_for(const RecordedSchedule& schedule,
 std::string read_schedule_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw InputError(path + ": cannot read the schedule file: " +
-                     std::strerror(errno));
+    throw InputError(
+        path + ": cannot read the schedule file: " + std::strerror(errno));
   }
   std::string text(sched::ScheduleFile::kMaxBytes + 1, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
