@@ -1,5 +1,8 @@
-// The checkpoint family's binding to the engine: its operations as data, how
-// each runs against a store, and how operations and results read in traces.
+// The checkpoint family's binding to the engine, written as a kit user writes
+// one (racelab/kit.h): its operations (checkpoint_ops.h), how each runs
+// against a store, how operations and results read in traces, and its
+// sequential model (checkpoint_model.h), through which the kit checks
+// linearizability one session at a time.
 #ifndef RACELAB_SCENARIOS_CHECKPOINT_FAMILY_H_
 #define RACELAB_SCENARIOS_CHECKPOINT_FAMILY_H_
 
@@ -9,44 +12,16 @@
 #include <string_view>
 #include <vector>
 
-#include "checkpoint/checkpoint_store.h"
+#include "checkpoint_model.h"
+#include "checkpoint_ops.h"
 #include "racelab/finding.h"
 #include "racelab/history.h"
+#include "racelab/kit.h"
 #include "racelab/op_context.h"
 
 namespace racelab::checkpoint {
 
-struct CheckpointOp {
-  enum class Kind { kCommit, kLookup, kRetrieveIndex };
-  Kind kind = Kind::kCommit;
-  std::string session;
-  std::string payload;  // commit
-  // lookup: the id to look up; kLastCommit means the id this thread's previous
-  // commit returned.
-  std::int64_t id = 0;
-  // retrieve_index: pause between reading the elements of the returned view.
-  bool pause_each = false;
-
-  static constexpr std::int64_t kLastCommit = -1;
-  static CheckpointOp commit(std::string session, std::string payload) {
-    return {Kind::kCommit, std::move(session), std::move(payload), 0, false};
-  }
-  static CheckpointOp lookup(std::string session, std::int64_t id) {
-    return {Kind::kLookup, std::move(session), {}, id, false};
-  }
-  static CheckpointOp retrieve_index(std::string session,
-                                     bool pause_each = false) {
-    return {Kind::kRetrieveIndex, std::move(session), {}, 0, pause_each};
-  }
-};
-
-struct CheckpointResult {
-  CheckpointId id = 0;                 // commit; lookup: the id looked up
-  std::optional<std::string> payload;  // lookup
-  std::vector<CheckpointId> index;     // retrieve_index, as read by the caller
-};
-
-struct CheckpointFamily {
+struct CheckpointFamily : LinearizableBy<SessionModel> {
   using Store = CheckpointStore;
   using Op = CheckpointOp;
   using Result = CheckpointResult;
@@ -58,9 +33,6 @@ struct CheckpointFamily {
   // The inverse of describe(op); nullopt for text that is no operation.
   static std::optional<Op> parse(std::string_view text);
   static std::string describe(const Op& op, const Result& result);
-  // The linearizability oracle (checkpoint_linearizability.cc).
-  static void check_linearizability(const History<Op, Result>& history,
-                                    std::vector<Finding>& findings);
 };
 
 }  // namespace racelab::checkpoint

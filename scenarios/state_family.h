@@ -1,5 +1,7 @@
-// The state family's binding to the engine: its operations as data, how each
-// runs against a store, and how operations and results read in traces.
+// The state family's binding to the engine, written as a kit user writes one
+// (racelab/kit.h): its operations (state_ops.h), how each runs against a
+// store, how operations and results read in traces, and its sequential model
+// (state_model.h), through which the kit checks linearizability.
 #ifndef RACELAB_SCENARIOS_STATE_FAMILY_H_
 #define RACELAB_SCENARIOS_STATE_FAMILY_H_
 
@@ -11,45 +13,14 @@
 
 #include "racelab/finding.h"
 #include "racelab/history.h"
+#include "racelab/kit.h"
 #include "racelab/op_context.h"
-#include "state/state_store.h"
+#include "state_model.h"
+#include "state_ops.h"
 
 namespace racelab::state {
 
-struct StateOp {
-  enum class Kind { kSet, kGet, kErase, kAll };
-  Kind kind = Kind::kSet;
-  std::string key;    // set, get, erase
-  std::string value;  // set
-  // all(): pause at each entry (a slow reader); stop after this many entries
-  // (0: never); from the callback, set key+"'" to the value for every yielded
-  // key that has no "'" yet (a callback that writes to the state).
-  bool pause_each = false;
-  int stop_after = 0;
-  bool write_back = false;
-
-  static StateOp set(std::string key, std::string value) {
-    return {Kind::kSet, std::move(key), std::move(value)};
-  }
-  static StateOp get(std::string key) {
-    return {Kind::kGet, std::move(key), {}};
-  }
-  static StateOp erase(std::string key) {
-    return {Kind::kErase, std::move(key), {}};
-  }
-  static StateOp all(bool pause_each = false, int stop_after = 0,
-                     bool write_back = false) {
-    return {Kind::kAll, {}, {}, pause_each, stop_after, write_back};
-  }
-};
-
-struct StateResult {
-  std::optional<std::string> value;                          // get
-  bool erased = false;                                       // erase
-  std::vector<std::pair<std::string, std::string>> entries;  // all, in order
-};
-
-struct StateFamily {
+struct StateFamily : LinearizableBy<MapModel> {
   using Store = StateStore;
   using Op = StateOp;
   using Result = StateResult;
@@ -61,9 +32,6 @@ struct StateFamily {
   // The inverse of describe(op); nullopt for text that is no operation.
   static std::optional<Op> parse(std::string_view text);
   static std::string describe(const Op& op, const Result& result);
-  // The linearizability oracle (state_linearizability.cc).
-  static void check_linearizability(const History<Op, Result>& history,
-                                    std::vector<Finding>& findings);
 };
 
 }  // namespace racelab::state

@@ -26,7 +26,7 @@ struct Search {
 
 RunOptions base_options(const BenchOptions& options, Mode mode) {
   RunOptions run;
-  run.mode = mode;
+  run.request.mode = mode;
   run.self_exe = options.self_exe;
   run.run_timeout_ms = 60000;
   run.request.budget = options.budget;
@@ -37,7 +37,7 @@ RunOptions base_options(const BenchOptions& options, Mode mode) {
 Search controlled_search(const CaseSpec& spec, const BenchOptions& options,
                          const std::string& strategy, std::uint64_t seed) {
   RunOptions run = base_options(options, Mode::kControlled);
-  run.seed = seed;
+  run.request.seed = seed;
   run.request.strategy = strategy;
   const auto start = Clock::now();
   RunObservation record;
@@ -58,7 +58,7 @@ Search controlled_search(const CaseSpec& spec, const BenchOptions& options,
 Search stress_search(const CaseSpec& spec, const BenchOptions& options,
                      std::uint64_t seed) {
   RunOptions run = base_options(options, Mode::kStress);
-  run.seed = seed;
+  run.request.seed = seed;
   Search s;
   const auto start = Clock::now();
   for (int i = 0; i < options.max_stress_runs && !s.found; ++i) {

@@ -41,11 +41,11 @@ std::vector<Toggle> toggles() {
 double child_seconds(const CaseSpec& spec, const BenchOptions& options,
                      bool tsan, int budget, int* schedules) {
   RunOptions run;
-  run.mode = Mode::kControlled;
-  run.seed = options.seed;
+  run.request.mode = Mode::kControlled;
+  run.request.seed = options.seed;
   run.self_exe = options.self_exe;
   run.run_timeout_ms = 60000;
-  run.oracles.tsan = tsan;
+  run.request.oracles.tsan = tsan;
   run.request.strategy = "random";
   run.request.budget = budget;
   run.request.shrink = false;

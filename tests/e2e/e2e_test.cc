@@ -272,12 +272,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"gate --mode controlled --controlled-runs -1",
                  "--controlled-runs: '-1'"},
         BadInput{"gate --seed 18446744073709551616", "--seed: '1844"},
+        // The child takes its case as a request on a descriptor (its
+        // numbers are checked there: tests/child_request_test.cc), never as
+        // flags.
         BadInput{"__child --subject state/snapshot --scenario "
                  "seed_slow_reader --seed -1",
-                 "--seed: '-1'"},
-        BadInput{"__child --subject state/snapshot --scenario "
-                 "seed_slow_reader --run 99999999999999999999",
-                 "--run: '9999"},
+                 "--subject"},
         // Flags that do not apply to the mode or strategy that runs.
         BadInput{"run --subject state/snapshot --scenario seed_slow_reader "
                  "--strategy pct",

@@ -125,7 +125,7 @@ TEST(WhatRan, RunsPerStressCaseAndSchedulesPerControlledCase) {
   GateOptions options;
   options.modes = {Mode::kStress, Mode::kControlled};
   options.run.runs = 20;
-  options.run.seed = 3;
+  options.run.request.seed = 3;
   const std::vector<CaseResult> cases = {
       case_of(Mode::kStress, 20, 0, -1),
       case_of(Mode::kControlled, 1, 5, 4),

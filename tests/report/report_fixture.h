@@ -27,7 +27,7 @@ inline GateOptions fixture_options() {
   GateOptions options;
   options.modes = {Mode::kStress, Mode::kControlled};
   options.run.runs = 4;
-  options.run.seed = 7;
+  options.run.request.seed = 7;
   return options;
 }
 

@@ -74,7 +74,7 @@ int rerender(const std::string& results_json, const std::string& out_dir) {
   for (const nlohmann::json& m : doc.at("modes"))
     options.modes.push_back(mode_of(m));
   options.run.runs = doc.at("runs");
-  options.run.seed = doc.at("seed");
+  options.run.request.seed = doc.at("seed");
   for (const nlohmann::json& c : doc.at("cases"))
     result.cases.push_back(case_from_json(c));
   result.mismatches = doc.at("mismatches");

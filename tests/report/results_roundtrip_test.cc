@@ -137,7 +137,7 @@ TEST_F(ResultsRoundTrip, IncompatibleShardsAreRefused) {
   other_runs.options.run.runs = 5;
   expect_refused({one, other_runs}, "runs");
   GateOutput other_seed = two;
-  other_seed.options.run.seed = 8;
+  other_seed.options.run.request.seed = 8;
   expect_refused({one, other_seed}, "seed");
   GateOutput other_budget = two;
   other_budget.options.run.request.budget = 5;

@@ -12,6 +12,7 @@
 #include <functional>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <set>
 #include <type_traits>
@@ -20,6 +21,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "atomic_file.h"
+#include "child_request.h"
 #include "interrupt.h"
 #include "merge.h"
 #include "output_folder.h"
@@ -273,47 +275,6 @@ void print_truth_table(const Registry& registry, std::ostream& out) {
          "silent. The gate fails on a case whose runs break any of these.\n";
 }
 
-void add_run_options(CLI::App* cmd, RunOptions& run) {
-  add_number_option(cmd, "--runs", run.runs, 1, 1000000, "runs per case");
-  add_number_option(cmd, "--seed", run.seed, std::uint64_t{0},
-                    std::numeric_limits<std::uint64_t>::max(),
-                    "seed of the first run");
-  cmd->add_flag("--jitter", run.jitter,
-                "stress mode: random yields and sleeps at operation "
-                "boundaries");
-  add_number_option(cmd, "--pause-us", run.pause_us, 0, 1000000,
-                    "stress mode: a slow reader's pause, in microseconds");
-  add_number_option(
-      cmd, "--run-timeout-ms", run.run_timeout_ms, 100, 3600000,
-      "how long a run may make no progress before it counts as hung; "
-      "default 5000 stress, 30000 controlled");
-  cmd->add_option_function<std::string>(
-      "--oracles",
-      [&run](const std::string& list) {
-        try {
-          run.oracles = parse_oracles(list);
-        } catch (const std::invalid_argument& e) {
-          throw CLI::ValidationError("--oracles", e.what());
-        }
-      },
-      "comma list of tsan, invariants, linearizability (default all)");
-}
-
-void add_controlled_options(CLI::App* cmd, RunOptions& run) {
-  RunRequest& r = run.request;
-  cmd->add_option("--strategy", r.strategy,
-                  "controlled mode: random, pct or dfs")
-      ->check(CLI::IsMember({"random", "pct", "dfs"}));
-  add_number_option(cmd, "--depth", r.depth, 1, 100,
-                    "pct: bug depth d (d-1 priority change points)");
-  add_number_option(cmd, "--preemptions", r.preemptions, 0, 100,
-                    "dfs: preemption bound");
-  add_number_option(cmd, "--budget", r.budget, 1, 100000000,
-                    "controlled mode: schedules to try");
-  cmd->add_flag("--no-shrink{false}", r.shrink,
-                "report the first failing schedule as found");
-}
-
 void print_case(const CaseResult& c, std::ostream& out) {
   out << c.subject << " x " << c.scenario << " (" << to_string(c.mode)
       << "): " << c.runs_with_finding << " of " << c.runs
@@ -358,17 +319,423 @@ void save_case_schedule(const CaseResult& c, const RunOptions& options,
   if (c.schedule.program.size() < 3) {
     throw InputError("--save-schedule: the run recorded no schedule to save");
   }
-  save_schedule(
-      path,
-      schedule_file_for(c.schedule, {c.subject, c.scenario,
-                                     options.request.strategy, options.seed}),
-      [](const std::string& file, std::string_view text) {
-        write_file_atomically(file, text);
-      });
+  save_schedule(path,
+                schedule_file_for(c.schedule, {c.subject, c.scenario,
+                                               options.request.strategy,
+                                               options.request.seed}),
+                [](const std::string& file, std::string_view text) {
+                  write_file_atomically(file, text);
+                });
 }
 
 const char* signal_name(int sig) {
   return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+// One subcommand: its flags, registered on its own CLI::App, and its handler,
+// which runs once they are parsed and returns the exit status. A handler
+// throws UsageError, InputError, OutputError or sched::ScheduleFileError for
+// run_cli to report as one line.
+struct Subcommand {
+  CLI::App* cmd = nullptr;
+  std::function<int()> run;
+};
+
+void add_oracles_option(CLI::App* cmd, Oracles& oracles) {
+  cmd->add_option_function<std::string>(
+      "--oracles",
+      [&oracles](const std::string& list) {
+        try {
+          oracles = parse_oracles(list);
+        } catch (const std::invalid_argument& e) {
+          throw CLI::ValidationError("--oracles", e.what());
+        }
+      },
+      "comma list of tsan, invariants, linearizability (default all)");
+}
+
+// The flags every command that runs cases shares.
+void add_run_options(CLI::App* cmd, RunOptions& run) {
+  RunRequest& r = run.request;
+  add_number_option(cmd, "--runs", run.runs, 1, 1000000, "runs per case");
+  add_number_option(cmd, "--seed", r.seed, std::uint64_t{0},
+                    std::numeric_limits<std::uint64_t>::max(),
+                    "seed of the first run");
+  cmd->add_flag("--jitter", r.jitter,
+                "stress mode: random yields and sleeps at operation "
+                "boundaries");
+  add_number_option(cmd, "--pause-us", r.pause_us, 0, 1000000,
+                    "stress mode: a slow reader's pause, in microseconds");
+  add_number_option(
+      cmd, "--run-timeout-ms", run.run_timeout_ms, 100, 3600000,
+      "how long a run may make no progress before it counts as hung; "
+      "default 5000 stress, 30000 controlled");
+  add_oracles_option(cmd, r.oracles);
+}
+
+void add_controlled_options(CLI::App* cmd, RunOptions& run) {
+  RunRequest& r = run.request;
+  cmd->add_option("--strategy", r.strategy,
+                  "controlled mode: random, pct or dfs")
+      ->check(CLI::IsMember({"random", "pct", "dfs"}));
+  add_number_option(cmd, "--depth", r.depth, 1, 100,
+                    "pct: bug depth d (d-1 priority change points)");
+  add_number_option(cmd, "--preemptions", r.preemptions, 0, 100,
+                    "dfs: preemption bound");
+  add_number_option(cmd, "--budget", r.budget, 1, 100000000,
+                    "controlled mode: schedules to try");
+  cmd->add_flag("--no-shrink{false}", r.shrink,
+                "report the first failing schedule as found");
+}
+
+// racelab list
+Subcommand add_list_command(CLI::App& app, const Registry& registry) {
+  auto truth_table = std::make_shared<bool>(false);
+  CLI::App* cmd =
+      app.add_subcommand("list", "list subjects, scenarios and expectations");
+  cmd->add_flag("--truth-table", *truth_table,
+                "print only the expectation table");
+  return {cmd, [&registry, truth_table] {
+            if (*truth_table) {
+              print_truth_table(registry, std::cout);
+            } else {
+              print_list(registry, std::cout);
+            }
+            return kExitOk;
+          }};
+}
+
+// racelab run
+struct RunFlags {
+  RunOptions run;
+  std::string subject, scenario, mode_name = "stress", json_file, out_dir;
+};
+
+int handle_run(const Registry& registry, const CLI::App& cmd, RunFlags& flags) {
+  RunOptions& run_options = flags.run;
+  const std::string& subject = flags.subject;
+  const std::string& scenario = flags.scenario;
+  run_options.request.mode = parse_mode(flags.mode_name);
+  const Mode mode = run_options.request.mode;
+  check_flags_apply(cmd, mode == Mode::kStress, mode == Mode::kControlled,
+                    run_options.request.strategy);
+  // One search of up to --budget schedules, unless more are asked for.
+  if (mode == Mode::kControlled && cmd.count("--runs") == 0)
+    run_options.runs = 1;
+  check_case(registry, subject, scenario);
+  if (mode == Mode::kStress && !run_options.save_schedule.empty()) {
+    throw UsageError(
+        "--save-schedule: stress mode records no schedule (use --mode "
+        "controlled)");
+  }
+  // Every output is checked before the run and written after it, each
+  // one even when another fails.
+  report_write_errors_instead_of_dying();
+  if (!run_options.save_schedule.empty())
+    check_output_file("--save-schedule", run_options.save_schedule);
+  if (!flags.json_file.empty()) check_output_file("--json", flags.json_file);
+  std::optional<OutputFolder> out;
+  if (!flags.out_dir.empty()) out.emplace("--out", flags.out_dir);
+  InterruptScope interrupt;
+  const CaseSpec* spec = registry.find_case(subject, scenario);
+  CaseResult result = run_case(
+      *spec, registry.find_expectation(subject, scenario, mode), run_options);
+  if (const int sig = InterruptScope::signal_received(); sig != 0) {
+    std::cerr << "racelab: interrupted by " << signal_name(sig)
+              << " before the case finished; nothing written\n";
+    return 128 + sig;
+  }
+  print_case(result, std::cout);
+  std::vector<std::pair<std::string, int>> errors;
+  auto attempt = [&](const std::function<void()>& write) {
+    try {
+      write();
+    } catch (const OutputError& e) {
+      errors.emplace_back(e.what(), kExitHarness);
+    } catch (const InputError& e) {
+      errors.emplace_back(e.what(), kExitUsage);
+    }
+  };
+  if (!run_options.save_schedule.empty()) {
+    attempt([&] {
+      save_case_schedule(result, run_options, run_options.save_schedule);
+      std::cout << "schedule saved to " << run_options.save_schedule << "\n";
+    });
+  }
+  if (!flags.json_file.empty()) {
+    attempt([&] {
+      write_file_atomically(flags.json_file, to_json(result).dump(2) + "\n");
+    });
+  }
+  if (out) {
+    attempt([&] {
+      GateResult single;
+      single.run_id = make_run_id();
+      single.mismatches = result.mismatch.empty() ? 0 : 1;
+      single.cases_total = 1;
+      single.cases = {result};
+      GateOptions opts;
+      opts.modes = {mode};
+      opts.run = run_options;
+      opts.subject_filter = subject;
+      opts.scenario_filter = scenario;
+      try {
+        write_results_json(single, opts, out->staging().string());
+        out->commit();
+      } catch (const OutputError& e) {
+        throw OutputError(out->explain(e.what()));
+      }
+    });
+  }
+  std::cout.flush();
+  for (const auto& [message, status] : errors)
+    std::cerr << "racelab: " << message << "\n";
+  if (!errors.empty()) return errors.front().second;
+  return result.mismatch.empty() ? kExitOk : kExitMismatch;
+}
+
+Subcommand add_run_command(CLI::App& app, const Registry& registry) {
+  auto flags = std::make_shared<RunFlags>();
+  CLI::App* cmd = app.add_subcommand("run", "run one case and judge it");
+  cmd->add_option("--subject", flags->subject, "family/variant")->required();
+  cmd->add_option("--scenario", flags->scenario, "scenario name")->required();
+  cmd->add_option("--mode", flags->mode_name, "stress or controlled");
+  cmd->add_option("--json", flags->json_file, "write the case result as JSON");
+  cmd->add_option("--out", flags->out_dir,
+                  "write results.json into this folder");
+  cmd->add_option(
+      "--save-schedule", flags->run.save_schedule,
+      "controlled mode: write the (failing, else last) schedule here");
+  add_run_options(cmd, flags->run);
+  add_controlled_options(cmd, flags->run);
+  return {cmd, [&registry, cmd, flags] {
+            return handle_run(registry, *cmd, *flags);
+          }};
+}
+
+// racelab replay
+struct ReplayFlags {
+  std::string path;
+  Oracles oracles;
+};
+
+int handle_replay(const Registry& registry, const ReplayFlags& flags) {
+  CheckedSchedule checked = read_replay_schedule(registry, flags.path);
+  const sched::ScheduleFile& file = checked.file;
+  RunOptions run_options;
+  run_options.request.oracles = flags.oracles;
+  run_options.request.mode = Mode::kControlled;
+  run_options.request.seed = file.seed;
+  run_options.runs = 1;
+  run_options.replay_schedule = std::move(checked.text);
+  CaseResult result = run_case(
+      *checked.spec,
+      registry.find_expectation(file.subject, file.scenario, Mode::kControlled),
+      run_options);
+  std::cout << "replay of " << flags.path << ": " << file.subject << " x "
+            << file.scenario << ", " << file.decisions.size() << " decisions\n";
+  if (!result.schedule.trace.rows.empty())
+    std::cout << sched::format_trace(result.schedule.trace);
+  print_case(result, std::cout);
+  return result.mismatch.empty() ? kExitOk : kExitMismatch;
+}
+
+Subcommand add_replay_command(CLI::App& app, const Registry& registry) {
+  auto flags = std::make_shared<ReplayFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "replay", "rerun a saved schedule and print its trace");
+  cmd->add_option("file", flags->path, "a schedule file")->required();
+  add_oracles_option(cmd, flags->oracles);
+  return {cmd, [&registry, flags] { return handle_replay(registry, *flags); }};
+}
+
+// racelab gate
+struct GateFlags {
+  GateOptions gate;
+  std::string mode = "stress";
+  int controlled_runs = 1;
+};
+
+int handle_gate(const Registry& registry, const CLI::App& cmd,
+                GateFlags& flags) {
+  GateOptions& gate_options = flags.gate;
+  if (flags.mode == "all") {
+    gate_options.modes = {Mode::kStress, Mode::kControlled};
+  } else {
+    gate_options.modes = {parse_mode(flags.mode)};
+  }
+  const bool stress = gate_options.modes.front() == Mode::kStress;
+  const bool controlled = gate_options.modes.back() == Mode::kControlled;
+  check_flags_apply(cmd, stress, controlled, gate_options.run.request.strategy);
+  if (!stress && cmd.count("--runs") > 0) {
+    throw UsageError(
+        "--runs: applies to stress mode only; gate --mode controlled runs "
+        "each case --controlled-runs times");
+  }
+  gate_options.controlled_runs = flags.controlled_runs;
+  if (!built_with_tsan()) {
+    throw UsageError(
+        "gate needs the ThreadSanitizer build (the expectation table "
+        "counts on "
+        "the tsan oracle): use build/tsan/racelab");
+  }
+  if (count_gate_cases(registry, gate_options) == 0) {
+    throw UsageError(
+        absl::StrCat("no case matches --subject '", gate_options.subject_filter,
+                     "' and --scenario '", gate_options.scenario_filter, "'"));
+  }
+  // The output folder is claimed before any case runs; the reports are
+  // written before the table is printed, and a closed stdout (SIGPIPE)
+  // costs only the table: the exit status stays the verdict's.
+  report_write_errors_instead_of_dying();
+  std::optional<OutputFolder> out;
+  if (!gate_options.out_dir.empty()) out.emplace("--out", gate_options.out_dir);
+  InterruptScope interrupt;
+  gate_options.stop_requested = [] {
+    return InterruptScope::signal_received() != 0;
+  };
+  gate_options.show_progress = isatty(STDERR_FILENO) != 0;
+  GateResult result = run_gate(registry, gate_options, std::cerr);
+  const int sig = InterruptScope::signal_received();
+  result.interrupt_signal = sig;
+  if (!result.harness_error.empty() && sig == 0) {
+    std::cerr << "racelab: internal error: " << result.harness_error << "\n";
+    return kExitHarness;
+  }
+  std::string write_error;
+  if (out) {
+    try {
+      write_results_json(result, gate_options, out->staging().string());
+      out->commit();
+    } catch (const OutputError& e) {
+      write_error = out->explain(e.what());
+    }
+  }
+  print_gate_table(result, std::cout);
+  if (out && write_error.empty())
+    std::cout << "reports written to " << gate_options.out_dir << "\n";
+  std::cout.flush();
+  if (sig != 0) {
+    std::cerr << "racelab: interrupted by " << signal_name(sig) << ": "
+              << result.cases.size() << " cases finished, "
+              << result.not_run.size() << " not run\n";
+  }
+  if (!write_error.empty()) {
+    std::cerr << "racelab: " << write_error << "\n";
+    return kExitHarness;
+  }
+  if (sig != 0) return 128 + sig;
+  return result.mismatches == 0 ? kExitOk : kExitMismatch;
+}
+
+Subcommand add_gate_command(CLI::App& app, const Registry& registry) {
+  auto flags = std::make_shared<GateFlags>();
+  GateOptions& gate_options = flags->gate;
+  CLI::App* cmd =
+      app.add_subcommand("gate", "run every case, judge the whole table");
+  cmd->add_option("--mode", flags->mode, "stress, controlled or all");
+  cmd->add_option("--out", gate_options.out_dir,
+                  "write results.json into this folder");
+  add_number_option(cmd, "--jobs,-j", gate_options.jobs, 1, 256,
+                    "cases run in parallel");
+  cmd->add_option("--subject", gate_options.subject_filter,
+                  "only subjects containing this");
+  cmd->add_option("--scenario", gate_options.scenario_filter,
+                  "only scenarios containing this");
+  cmd->add_option_function<std::string>(
+      "--shard",
+      [&gate_options](const std::string& text) {
+        parse_shard(text, gate_options);
+      },
+      "run shard K of N (K/N): the cases at positions i with i % N == K-1 "
+      "(racelab merge joins the shards' --out folders)");
+  add_number_option(cmd, "--controlled-runs", flags->controlled_runs, 1, 1000,
+                    "controlled mode: independent searches per case (each up "
+                    "to --budget schedules)");
+  add_run_options(cmd, gate_options.run);
+  add_controlled_options(cmd, gate_options.run);
+  return {cmd, [&registry, cmd, flags] {
+            return handle_gate(registry, *cmd, *flags);
+          }};
+}
+
+// racelab merge
+struct MergeFlags {
+  std::vector<std::string> dirs;
+  std::string out;
+};
+
+int handle_merge(const MergeFlags& flags) {
+  report_write_errors_instead_of_dying();
+  OutputFolder out("--out", flags.out);
+  std::vector<GateOutput> shards;
+  for (const std::string& dir : flags.dirs)
+    shards.push_back(read_gate_output(dir));
+  GateOutput merged = merge_gate_outputs(shards);
+  try {
+    write_results_json(merged.result, merged.options, out.staging().string());
+    out.commit();
+  } catch (const OutputError& e) {
+    std::cerr << "racelab: " << out.explain(e.what()) << "\n";
+    return kExitHarness;
+  }
+  print_gate_table(merged.result, std::cout);
+  std::cout << "reports of " << shards.size() << " shards written to "
+            << flags.out << "\n";
+  return merged.result.mismatches == 0 ? kExitOk : kExitMismatch;
+}
+
+Subcommand add_merge_command(CLI::App& app) {
+  auto flags = std::make_shared<MergeFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "merge",
+      "join the --out folders of gate shards (--shard K/N) into one set of "
+      "reports");
+  cmd->add_option("dirs", flags->dirs, "the shards' --out folders")->required();
+  cmd->add_option("--out", flags->out, "write the joined reports here")
+      ->required();
+  return {cmd, [flags] { return handle_merge(*flags); }};
+}
+
+// racelab demo
+Subcommand add_demo_command(CLI::App& app, const Registry& registry) {
+  auto names = std::make_shared<std::vector<std::string>>();
+  CLI::App* cmd = app.add_subcommand(
+      "demo",
+      "walk through an anti-pattern: code, failing interleaving, oracles, fix");
+  cmd->add_option("name", *names, "anti-pattern (none: list them)");
+  return {cmd,
+          [&registry, names] { return run_demo(registry, *names, std::cout); }};
+}
+
+// racelab __child: one run of a case, as the request on kChildRequestFd asks.
+int handle_child(const Registry& registry) {
+  constexpr int kResultFd = 3;
+  ChildRequest request;
+  try {
+    request = read_child_request(kChildRequestFd);
+    if (!request.replay_schedule.empty()) {
+      const std::string name = "the replayed schedule";
+      load_replay(sched::parse_schedule(request.replay_schedule, name),
+                  request.run);
+    }
+  } catch (const std::exception& e) {
+    // The parent wrote and checked this request; tell it on the result
+    // channel, where an error is an input error and never a finding.
+    const std::string line = event_line("error", e.what()) + "\n";
+    std::cerr << "racelab: " << e.what() << "\n";
+    if (::write(kResultFd, line.data(), line.size()) < 0) {
+      // No result channel: the line on stderr is all there is.
+    }
+    return kExitUsage;
+  }
+  return child_main(registry, request);
+}
+
+Subcommand add_child_command(CLI::App& app, const Registry& registry) {
+  CLI::App* cmd = app.add_subcommand("__child", "(internal) one run of a case");
+  cmd->group("");
+  return {cmd, [&registry] { return handle_child(registry); }};
 }
 
 }  // namespace
@@ -385,103 +752,17 @@ int run_cli(const Registry& registry, int argc, char** argv,
                command.summary + " (racelab " + command.name + " --help)");
   }
   app.require_subcommand(1);
+  const std::vector<Subcommand> subcommands = {
+      add_list_command(app, registry),
+      add_run_command(app, registry),
+      add_replay_command(app, registry),
+      add_gate_command(app, registry),
+      add_merge_command(app),
+      add_demo_command(app, registry),
+      add_child_command(app, registry)};
 
-  CLI::App* list =
-      app.add_subcommand("list", "list subjects, scenarios and expectations");
-  bool truth_table = false;
-  list->add_flag("--truth-table", truth_table,
-                 "print only the expectation table");
-
-  RunOptions run_options;
-  std::string subject, scenario, mode_name = "stress", json_file, out_dir,
-                                 replay_path;
-  CLI::App* run = app.add_subcommand("run", "run one case and judge it");
-  run->add_option("--subject", subject, "family/variant")->required();
-  run->add_option("--scenario", scenario, "scenario name")->required();
-  run->add_option("--mode", mode_name, "stress or controlled");
-  run->add_option("--json", json_file, "write the case result as JSON");
-  run->add_option("--out", out_dir, "write results.json into this folder");
-  run->add_option(
-      "--save-schedule", run_options.save_schedule,
-      "controlled mode: write the (failing, else last) schedule here");
-  add_run_options(run, run_options);
-  add_controlled_options(run, run_options);
-
-  CLI::App* replay = app.add_subcommand(
-      "replay", "rerun a saved schedule and print its trace");
-  replay->add_option("file", replay_path, "a schedule file")->required();
-  replay->add_option(
-      "--oracles",
-      [&run_options](const std::vector<std::string>& v) {
-        try {
-          run_options.oracles = parse_oracles(v.front());
-        } catch (const std::invalid_argument& e) {
-          throw CLI::ValidationError("--oracles", e.what());
-        }
-        return true;
-      },
-      "comma list of tsan, invariants, linearizability (default all)");
-
-  GateOptions gate_options;
-  std::string gate_mode = "stress";
-  int controlled_runs = 1;
-  CLI::App* gate =
-      app.add_subcommand("gate", "run every case, judge the whole table");
-  gate->add_option("--mode", gate_mode, "stress, controlled or all");
-  gate->add_option("--out", gate_options.out_dir,
-                   "write results.json into this folder");
-  add_number_option(gate, "--jobs,-j", gate_options.jobs, 1, 256,
-                    "cases run in parallel");
-  gate->add_option("--subject", gate_options.subject_filter,
-                   "only subjects containing this");
-  gate->add_option("--scenario", gate_options.scenario_filter,
-                   "only scenarios containing this");
-  gate->add_option_function<std::string>(
-      "--shard",
-      [&gate_options](const std::string& text) {
-        parse_shard(text, gate_options);
-      },
-      "run shard K of N (K/N): the cases at positions i with i % N == K-1 "
-      "(racelab merge joins the shards' --out folders)");
-  add_number_option(gate, "--controlled-runs", controlled_runs, 1, 1000,
-                    "controlled mode: independent searches per case (each up "
-                    "to --budget schedules)");
-  add_run_options(gate, gate_options.run);
-  add_controlled_options(gate, gate_options.run);
-
-  std::vector<std::string> merge_dirs;
-  std::string merge_out;
-  CLI::App* merge = app.add_subcommand(
-      "merge",
-      "join the --out folders of gate shards (--shard K/N) into one set of "
-      "reports");
-  merge->add_option("dirs", merge_dirs, "the shards' --out folders")
-      ->required();
-  merge->add_option("--out", merge_out, "write the joined reports here")
-      ->required();
-
-  std::vector<std::string> demo_args;
-  CLI::App* demo = app.add_subcommand(
-      "demo",
-      "walk through an anti-pattern: code, failing interleaving, oracles, fix");
-  demo->add_option("name", demo_args, "anti-pattern (none: list them)");
-
-  int child_run = 0;
-  int child_replay_fd = -1;
-  CLI::App* child =
-      app.add_subcommand("__child", "(internal) one run of a case");
-  child->group("");
-  child->add_option("--subject", subject)->required();
-  child->add_option("--scenario", scenario)->required();
-  child->add_option("--mode", mode_name);
-  add_number_option(child, "--run", child_run, 0, 1000000, "");
-  // The schedule to replay, on this descriptor (see run_in_child).
-  add_number_option(child, "--replay-fd", child_replay_fd, 3, 1023, "");
-  add_run_options(child, run_options);
-  add_controlled_options(child, run_options);
-
-  std::set<std::string> commands = {"list",   "run",  "gate",   "merge",
-                                    "replay", "demo", "__child"};
+  std::set<std::string> commands;
+  for (const Subcommand& s : subcommands) commands.insert(s.cmd->get_name());
   std::string command_list = "list, run, gate, merge, replay, demo";
   for (const Command& command : extra_commands) {
     commands.insert(command.name);
@@ -507,226 +788,8 @@ int run_cli(const Registry& registry, int argc, char** argv,
         std::cerr << "racelab: " << p << "\n";
       return kExitHarness;
     }
-    if (*list) {
-      if (truth_table) {
-        print_truth_table(registry, std::cout);
-      } else {
-        print_list(registry, std::cout);
-      }
-      return kExitOk;
-    }
-    if (*demo) return run_demo(registry, demo_args, std::cout);
-    if (*child) {
-      run_options.mode = parse_mode(mode_name);
-      if (child_replay_fd >= 0) {
-        const std::string name = "the replayed schedule";
-        try {
-          load_replay(sched::parse_schedule(
-                          read_schedule_fd(child_replay_fd, name), name),
-                      run_options.request);
-        } catch (const std::exception& e) {
-          // The parent checked this schedule; tell it on the result channel,
-          // where an error is an input error and never a finding.
-          const std::string line = event_line("error", e.what()) + "\n";
-          if (::write(3, line.data(), line.size()) < 0) return kExitHarness;
-          return kExitUsage;
-        }
-      }
-      return child_main(registry, subject, scenario, run_options, child_run);
-    }
-    if (*replay) {
-      CheckedSchedule checked = read_replay_schedule(registry, replay_path);
-      const sched::ScheduleFile& file = checked.file;
-      run_options.mode = Mode::kControlled;
-      run_options.seed = file.seed;
-      run_options.runs = 1;
-      run_options.replay_schedule = std::move(checked.text);
-      CaseResult result =
-          run_case(*checked.spec,
-                   registry.find_expectation(file.subject, file.scenario,
-                                             Mode::kControlled),
-                   run_options);
-      std::cout << "replay of " << replay_path << ": " << file.subject << " x "
-                << file.scenario << ", " << file.decisions.size()
-                << " decisions\n";
-      if (!result.schedule.trace.rows.empty())
-        std::cout << sched::format_trace(result.schedule.trace);
-      print_case(result, std::cout);
-      return result.mismatch.empty() ? kExitOk : kExitMismatch;
-    }
-    if (*run) {
-      run_options.mode = parse_mode(mode_name);
-      check_flags_apply(*run, run_options.mode == Mode::kStress,
-                        run_options.mode == Mode::kControlled,
-                        run_options.request.strategy);
-      // One search of up to --budget schedules, unless more are asked for.
-      if (run_options.mode == Mode::kControlled && run->count("--runs") == 0)
-        run_options.runs = 1;
-      check_case(registry, subject, scenario);
-      if (run_options.mode == Mode::kStress &&
-          !run_options.save_schedule.empty()) {
-        throw UsageError(
-            "--save-schedule: stress mode records no schedule (use --mode "
-            "controlled)");
-      }
-      // Every output is checked before the run and written after it, each
-      // one even when another fails.
-      report_write_errors_instead_of_dying();
-      if (!run_options.save_schedule.empty())
-        check_output_file("--save-schedule", run_options.save_schedule);
-      if (!json_file.empty()) check_output_file("--json", json_file);
-      std::optional<OutputFolder> out;
-      if (!out_dir.empty()) out.emplace("--out", out_dir);
-      InterruptScope interrupt;
-      const CaseSpec* spec = registry.find_case(subject, scenario);
-      CaseResult result = run_case(
-          *spec, registry.find_expectation(subject, scenario, run_options.mode),
-          run_options);
-      if (const int sig = InterruptScope::signal_received(); sig != 0) {
-        std::cerr << "racelab: interrupted by " << signal_name(sig)
-                  << " before the case finished; nothing written\n";
-        return 128 + sig;
-      }
-      print_case(result, std::cout);
-      std::vector<std::pair<std::string, int>> errors;
-      auto attempt = [&](const std::function<void()>& write) {
-        try {
-          write();
-        } catch (const OutputError& e) {
-          errors.emplace_back(e.what(), kExitHarness);
-        } catch (const InputError& e) {
-          errors.emplace_back(e.what(), kExitUsage);
-        }
-      };
-      if (!run_options.save_schedule.empty()) {
-        attempt([&] {
-          save_case_schedule(result, run_options, run_options.save_schedule);
-          std::cout << "schedule saved to " << run_options.save_schedule
-                    << "\n";
-        });
-      }
-      if (!json_file.empty()) {
-        attempt([&] {
-          write_file_atomically(json_file, to_json(result).dump(2) + "\n");
-        });
-      }
-      if (out) {
-        attempt([&] {
-          GateResult single;
-          single.run_id = make_run_id();
-          single.mismatches = result.mismatch.empty() ? 0 : 1;
-          single.cases_total = 1;
-          single.cases = {result};
-          GateOptions opts;
-          opts.modes = {run_options.mode};
-          opts.run = run_options;
-          opts.subject_filter = subject;
-          opts.scenario_filter = scenario;
-          try {
-            write_results_json(single, opts, out->staging().string());
-            out->commit();
-          } catch (const OutputError& e) {
-            throw OutputError(out->explain(e.what()));
-          }
-        });
-      }
-      std::cout.flush();
-      for (const auto& [message, status] : errors)
-        std::cerr << "racelab: " << message << "\n";
-      if (!errors.empty()) return errors.front().second;
-      return result.mismatch.empty() ? kExitOk : kExitMismatch;
-    }
-    if (*gate) {
-      if (gate_mode == "all") {
-        gate_options.modes = {Mode::kStress, Mode::kControlled};
-      } else {
-        gate_options.modes = {parse_mode(gate_mode)};
-      }
-      const bool stress = gate_options.modes.front() == Mode::kStress;
-      const bool controlled = gate_options.modes.back() == Mode::kControlled;
-      check_flags_apply(*gate, stress, controlled,
-                        gate_options.run.request.strategy);
-      if (!stress && gate->count("--runs") > 0) {
-        throw UsageError(
-            "--runs: applies to stress mode only; gate --mode controlled runs "
-            "each case --controlled-runs times");
-      }
-      gate_options.controlled_runs = controlled_runs;
-      if (!built_with_tsan()) {
-        throw UsageError(
-            "gate needs the ThreadSanitizer build (the expectation table "
-            "counts on "
-            "the tsan oracle): use build/tsan/racelab");
-      }
-      if (count_gate_cases(registry, gate_options) == 0) {
-        throw UsageError(absl::StrCat(
-            "no case matches --subject '", gate_options.subject_filter,
-            "' and --scenario '", gate_options.scenario_filter, "'"));
-      }
-      // The output folder is claimed before any case runs; the reports are
-      // written before the table is printed, and a closed stdout (SIGPIPE)
-      // costs only the table: the exit status stays the verdict's.
-      report_write_errors_instead_of_dying();
-      std::optional<OutputFolder> out;
-      if (!gate_options.out_dir.empty())
-        out.emplace("--out", gate_options.out_dir);
-      InterruptScope interrupt;
-      gate_options.stop_requested = [] {
-        return InterruptScope::signal_received() != 0;
-      };
-      gate_options.show_progress = isatty(STDERR_FILENO) != 0;
-      GateResult result = run_gate(registry, gate_options, std::cerr);
-      const int sig = InterruptScope::signal_received();
-      result.interrupt_signal = sig;
-      if (!result.harness_error.empty() && sig == 0) {
-        std::cerr << "racelab: internal error: " << result.harness_error
-                  << "\n";
-        return kExitHarness;
-      }
-      std::string write_error;
-      if (out) {
-        try {
-          write_results_json(result, gate_options, out->staging().string());
-          out->commit();
-        } catch (const OutputError& e) {
-          write_error = out->explain(e.what());
-        }
-      }
-      print_gate_table(result, std::cout);
-      if (out && write_error.empty())
-        std::cout << "reports written to " << gate_options.out_dir << "\n";
-      std::cout.flush();
-      if (sig != 0) {
-        std::cerr << "racelab: interrupted by " << signal_name(sig) << ": "
-                  << result.cases.size() << " cases finished, "
-                  << result.not_run.size() << " not run\n";
-      }
-      if (!write_error.empty()) {
-        std::cerr << "racelab: " << write_error << "\n";
-        return kExitHarness;
-      }
-      if (sig != 0) return 128 + sig;
-      return result.mismatches == 0 ? kExitOk : kExitMismatch;
-    }
-    if (*merge) {
-      report_write_errors_instead_of_dying();
-      OutputFolder out("--out", merge_out);
-      std::vector<GateOutput> shards;
-      for (const std::string& dir : merge_dirs)
-        shards.push_back(read_gate_output(dir));
-      GateOutput merged = merge_gate_outputs(shards);
-      try {
-        write_results_json(merged.result, merged.options,
-                           out.staging().string());
-        out.commit();
-      } catch (const OutputError& e) {
-        std::cerr << "racelab: " << out.explain(e.what()) << "\n";
-        return kExitHarness;
-      }
-      print_gate_table(merged.result, std::cout);
-      std::cout << "reports of " << shards.size() << " shards written to "
-                << merge_out << "\n";
-      return merged.result.mismatches == 0 ? kExitOk : kExitMismatch;
+    for (const Subcommand& s : subcommands) {
+      if (*s.cmd) return s.run();
     }
   } catch (const UsageError& e) {
     std::cerr << "racelab: " << e.what() << "\n";

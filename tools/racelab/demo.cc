@@ -172,10 +172,10 @@ std::string excerpt(const std::string& path, const std::string& marker) {
 
 RunOptions controlled_options(const Oracles& oracles) {
   RunOptions options;
-  options.mode = Mode::kControlled;
+  options.request.mode = Mode::kControlled;
   options.runs = 1;
-  options.seed = 1;
-  options.oracles = oracles;
+  options.request.seed = 1;
+  options.request.oracles = oracles;
   options.run_timeout_ms = 20000;
   options.request.strategy = "pct";
   options.request.budget = kBudget;
@@ -339,9 +339,9 @@ int walk(const Registry& registry, const AntiPattern& p, std::ostream& out) {
     std::string stress = "-";
     if (buggy->runs_in(Mode::kStress)) {
       RunOptions options;
-      options.mode = Mode::kStress;
+      options.request.mode = Mode::kStress;
       options.runs = kStressRuns;
-      options.oracles = only(oracle);
+      options.request.oracles = only(oracle);
       options.run_timeout_ms = 5000;
       CaseResult r = run_case(*buggy, nullptr, options);
       stress = r.findings.empty()

@@ -165,7 +165,7 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
     } else {
       property("runs", std::to_string(options.run.runs));
     }
-    property("seed", std::to_string(options.run.seed));
+    property("seed", std::to_string(options.run.request.seed));
     if (!result.run_id.empty()) property("run_id", result.run_id);
     if (options.shard_count > 1) {
       property("shard",

@@ -78,7 +78,7 @@ GateOutput read_gate_output(const fs::path& dir) {
     for (const nlohmann::json& m : doc.at("modes"))
       o.modes.push_back(mode_from_json(m));
     o.run.runs = doc.at("runs").get<int>();
-    o.run.seed = doc.at("seed").get<std::uint64_t>();
+    o.run.request.seed = doc.at("seed").get<std::uint64_t>();
     apply_gate_settings(doc.at("settings"), o);
     o.shard_index = doc.at("shard").at("index").get<int>();
     o.shard_count = doc.at("shard").at("count").get<int>();
@@ -163,9 +163,9 @@ GateOutput merge_gate_outputs(const std::vector<GateOutput>& shards) {
       differs(s, "runs", std::to_string(s.options.run.runs),
               std::to_string(first.options.run.runs));
     }
-    if (s.options.run.seed != first.options.run.seed) {
-      differs(s, "seed", std::to_string(s.options.run.seed),
-              std::to_string(first.options.run.seed));
+    if (s.options.run.request.seed != first.options.run.request.seed) {
+      differs(s, "seed", std::to_string(s.options.run.request.seed),
+              std::to_string(first.options.run.request.seed));
     }
     const nlohmann::json settings = gate_settings(s.options);
     for (const auto& [key, value] : first_settings.items()) {

@@ -407,7 +407,7 @@ std::string what_ran(const std::vector<CaseResult>& cases,
         span_text(schedules) == "1" ? " schedule" : " schedules",
         " tried per case"));
   }
-  parts.push_back(absl::StrCat("seed ", options.run.seed));
+  parts.push_back(absl::StrCat("seed ", options.run.request.seed));
   return absl::StrJoin(parts, "; ");
 }
 

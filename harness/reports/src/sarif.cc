@@ -347,7 +347,7 @@ nlohmann::json sarif_log(const GateResult& result, const GateOptions& options) {
               {"properties",
                {{"modes", modes},
                 {"ran", report::what_ran(result.cases, options)},
-                {"seed", options.run.seed}}}};
+                {"seed", options.run.request.seed}}}};
   if (!result.run_id.empty()) run["properties"]["runId"] = result.run_id;
   if (options.shard_count > 1) {
     run["properties"]["shard"] = {{"index", options.shard_index},

@@ -14,10 +14,12 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "child_request.h"
 #include "racelab/progress.h"
 #include "racelab/runner.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/sched/strategy.h"
+#include "racelab/session.h"
 #include "racelab/sync.h"
 #include "result_channel.h"
 
@@ -157,13 +159,11 @@ class Watchdog {
 
 }  // namespace
 
-int child_main(const Registry& registry, const std::string& subject,
-               const std::string& scenario, const RunOptions& options,
-               int run_index) {
-  const CaseSpec* spec = registry.find_case(subject, scenario);
+int child_main(const Registry& registry, const ChildRequest& child) {
+  const CaseSpec* spec = registry.find_case(child.subject, child.scenario);
   if (spec == nullptr) {
-    write_line(event_line("error",
-                          absl::StrCat("no case ", subject, " x ", scenario)));
+    write_line(event_line("error", absl::StrCat("no case ", child.subject,
+                                                " x ", child.scenario)));
     return 2;
   }
   // The death signal was set before exec (runner.cc, exec_child): a run never
@@ -173,20 +173,15 @@ int child_main(const Registry& registry, const std::string& subject,
   set_self_deadlock_handler(&on_self_deadlock);
 
   // Each run has its own seed, derived from the case seed and the run number.
-  const std::uint64_t run_seed =
-      options.seed +
-      0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(run_index);
-  RunRequest request = options.request;
-  request.mode = options.mode;
-  request.seed = run_seed;
-  request.run_index = run_index;
-  request.jitter = options.jitter;
-  request.pause_us = options.pause_us;
-  request.oracles = options.oracles;
+  // The run's state, gone with it.
+  Session session;
+  RunRequest request = child.run;
+  request.seed =
+      child.run.seed +
+      0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(child.run.run_index);
   RunObservation observation;
   try {
-    Watchdog watchdog(options.effective_run_timeout_ms(),
-                      options.mode == Mode::kStress);
+    Watchdog watchdog(child.run_timeout_ms, request.mode == Mode::kStress);
     observation = spec->run(request);
   } catch (const sched::ScheduleError& e) {
     // A schedule that cannot be replayed: the input was wrong, not the subject.

@@ -42,6 +42,8 @@ std::size_t ChildRegistry::size() const {
 }
 
 ChildRegistry& child_registry() {
+  // Process-wide on purpose: the children of this process, which a signal
+  // handler must be able to stop whichever command started them.
   static ChildRegistry* registry = new ChildRegistry;
   return *registry;
 }

@@ -120,10 +120,11 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
   auto worker = [&] {
     for (size_t i = next++; i < jobs.size() && !stop(); i = next++) {
       RunOptions run = options.run;
-      run.mode = jobs[i].mode;
-      if (run.mode == Mode::kControlled) run.runs = options.controlled_runs;
+      run.request.mode = jobs[i].mode;
+      if (run.request.mode == Mode::kControlled)
+        run.runs = options.controlled_runs;
       const Expectation* e = registry.find_expectation(
-          jobs[i].spec->subject, jobs[i].spec->scenario, run.mode);
+          jobs[i].spec->subject, jobs[i].spec->scenario, run.request.mode);
       try {
         cases[i] = run_case(*jobs[i].spec, e, run);
       } catch (const std::exception& error) {
@@ -224,10 +225,10 @@ nlohmann::json gate_settings(const GateOptions& options) {
   const RunOptions& run = options.run;
   const RunRequest& r = run.request;
   return {{"controlled_runs", options.controlled_runs},
-          {"jitter", run.jitter},
-          {"pause_us", run.pause_us},
+          {"jitter", run.request.jitter},
+          {"pause_us", run.request.pause_us},
           {"run_timeout_ms", run.run_timeout_ms},
-          {"oracles", format_oracles(run.oracles)},
+          {"oracles", format_oracles(run.request.oracles)},
           {"strategy", r.strategy},
           {"depth", r.depth},
           {"preemptions", r.preemptions},
@@ -241,11 +242,11 @@ void apply_gate_settings(const nlohmann::json& s, GateOptions& options) {
   RunOptions& run = options.run;
   RunRequest& r = run.request;
   options.controlled_runs = s.at("controlled_runs").get<int>();
-  run.jitter = s.at("jitter").get<bool>();
-  run.pause_us = s.at("pause_us").get<int>();
+  run.request.jitter = s.at("jitter").get<bool>();
+  run.request.pause_us = s.at("pause_us").get<int>();
   run.run_timeout_ms = s.at("run_timeout_ms").get<int>();
   try {
-    run.oracles = parse_oracles(s.at("oracles").get<std::string>());
+    run.request.oracles = parse_oracles(s.at("oracles").get<std::string>());
   } catch (const std::invalid_argument& e) {
     throw nlohmann::json::other_error::create(501, e.what(), &s);
   }

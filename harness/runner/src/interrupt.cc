@@ -14,6 +14,8 @@
 namespace racelab {
 namespace {
 
+// Process-wide on purpose: signal handlers and the signal a command
+// received belong to the process (one InterruptScope at a time).
 std::atomic<int> g_signal{0};
 int g_wake[2] = {-1, -1};
 struct sigaction g_old_int, g_old_term;

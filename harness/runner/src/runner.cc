@@ -18,6 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "child_request.h"
 #include "racelab/child_registry.h"
 #include "racelab/json.h"
 #include "racelab/sanitizer_capture.h"
@@ -42,14 +43,13 @@ constexpr int kGraceMs = 2000;
 int parent_silence_limit_ms(const RunOptions& options) {
   return 2 * options.effective_run_timeout_ms() + 10000;
 }
-constexpr int kReplayFd = 4;  // the child reads a replayed schedule here
 
 using Clock = std::chrono::steady_clock;
 
 // The child's environment: ours, with racelab's sanitizer options in front of
 // the user's own (later options win, so the user can override ours).
 std::vector<std::string> child_environment(const RunOptions& options) {
-  const Oracles& oracles = options.oracles;
+  const Oracles& oracles = options.request.oracles;
   std::vector<std::string> env;
   const char* tsan = std::getenv("TSAN_OPTIONS");
   const char* asan = std::getenv("ASAN_OPTIONS");
@@ -66,7 +66,7 @@ std::vector<std::string> child_environment(const RunOptions& options) {
                    oracles.tsan ? "" : ":report_bugs=0",
                    // Many schedules share one process: report a race
                    // in every schedule that has it, not only the first.
-                   options.mode == Mode::kControlled
+                   options.request.mode == Mode::kControlled
                        ? ":suppress_equal_stacks=0:suppress_equal_addresses=0"
                        : ""));
   env.push_back(absl::StrCat("ASAN_OPTIONS=", RACELAB_ASAN_OPTIONS, ":",
@@ -107,7 +107,7 @@ bool drain(int fd, std::string& out, size_t cap) {
 // between fork and prctl), the parent check ends the child at once.
 [[noreturn]] __attribute__((no_sanitize("thread", "address"))) void exec_child(
     char* const* argv, char* const* envp, pid_t parent, int log_fd,
-    int result_fd, int replay_fd, int error_fd) {
+    int result_fd, int request_fd, int error_fd) {
   syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
   if (syscall(SYS_getppid) != parent) syscall(SYS_exit_group, 127);
   // Signals as a fresh process has them: nothing blocked, SIGPIPE default
@@ -127,7 +127,7 @@ bool drain(int fd, std::string& out, size_t cap) {
   if (in < 0 || syscall(SYS_dup2, in, 0) < 0 ||
       syscall(SYS_dup2, log_fd, 1) < 0 || syscall(SYS_dup2, log_fd, 2) < 0 ||
       syscall(SYS_dup2, result_fd, 3) < 0 ||
-      (replay_fd >= 0 && syscall(SYS_dup2, replay_fd, kReplayFd) < 0)) {
+      syscall(SYS_dup2, request_fd, kChildRequestFd) < 0) {
     int e = errno;
     syscall(SYS_write, error_fd, &e, sizeof e);
     syscall(SYS_exit_group, 127);
@@ -140,12 +140,12 @@ bool drain(int fd, std::string& out, size_t cap) {
 }
 
 // Starts argv[0] as a child whose stdout and stderr go to `log_fd` and whose
-// file descriptor 3 is `result_fd` (and 4 `replay_fd`, unless it is -1);
+// file descriptor 3 is `result_fd` and 4 (kChildRequestFd) `request_fd`;
 // stdin is /dev/null. Unlike posix_spawn,
 // the child gets its death signal before exec (see exec_child). Throws when
 // the program cannot be started.
 pid_t spawn_child(char* const* argv, char* const* envp, int log_fd,
-                  int result_fd, int replay_fd) {
+                  int result_fd, int request_fd) {
   int error_pipe[2];
   if (pipe2(error_pipe, O_CLOEXEC) != 0)
     throw std::runtime_error(absl::StrCat("pipe: ", std::strerror(errno)));
@@ -154,7 +154,8 @@ pid_t spawn_child(char* const* argv, char* const* envp, int log_fd,
   // stops the world of a TSan process) is not needed.
   const long pid = syscall(SYS_fork);
   if (pid == 0) {
-    exec_child(argv, envp, parent, log_fd, result_fd, replay_fd, error_pipe[1]);
+    exec_child(argv, envp, parent, log_fd, result_fd, request_fd,
+               error_pipe[1]);
   }
   ::close(error_pipe[1]);
   if (pid < 0) {
@@ -216,64 +217,36 @@ RunObservation run_in_child(const CaseSpec& spec, const RunOptions& options,
                             int run_index) {
   const std::string case_name =
       absl::StrCat(spec.subject, " x ", spec.scenario, " (",
-                   to_string(options.mode), " run ", run_index, ")");
+                   to_string(options.request.mode), " run ", run_index, ")");
   int result_pipe[2], log_pipe[2];
   if (pipe2(result_pipe, O_CLOEXEC) != 0 || pipe2(log_pipe, O_CLOEXEC) != 0) {
     throw std::runtime_error(absl::StrCat("pipe: ", std::strerror(errno)));
   }
-  std::vector<std::string> args = {
-      options.self_exe,
-      "__child",
-      "--subject",
-      spec.subject,
-      "--scenario",
-      spec.scenario,
-      "--mode",
-      std::string(to_string(options.mode)),
-      "--seed",
-      std::to_string(options.seed),
-      "--run",
-      std::to_string(run_index),
-      "--pause-us",
-      std::to_string(options.pause_us),
-      "--run-timeout-ms",
-      std::to_string(options.effective_run_timeout_ms())};
-  if (options.jitter) args.push_back("--jitter");
-  if (options.mode == Mode::kControlled) {
-    const RunRequest& r = options.request;
-    for (std::string a :
-         {std::string("--strategy"), r.strategy, std::string("--depth"),
-          std::to_string(r.depth), std::string("--preemptions"),
-          std::to_string(r.preemptions), std::string("--budget"),
-          std::to_string(r.budget)}) {
-      args.push_back(std::move(a));
-    }
-    if (!r.shrink) args.push_back("--no-shrink");
-    if (!options.replay_schedule.empty()) {
-      args.push_back("--replay-fd");
-      args.push_back(std::to_string(kReplayFd));
-    }
-  }
-  args.push_back("--oracles");
-  args.push_back(format_oracles(options.oracles));
+  // The child's command line is only the hidden command; the case and how
+  // to run it come as one request on kChildRequestFd.
+  ChildRequest request;
+  request.subject = spec.subject;
+  request.scenario = spec.scenario;
+  request.run = options.request;
+  request.run.run_index = run_index;
+  request.run_timeout_ms = options.effective_run_timeout_ms();
+  if (options.request.mode == Mode::kControlled)
+    request.replay_schedule = options.replay_schedule;
+  std::vector<std::string> args = {options.self_exe, "__child"};
   std::vector<std::string> env = child_environment(options);
   std::vector<char*> argv = c_strings(args), envp = c_strings(env);
-
-  // A replay's schedule, as the parent read it, on descriptor kReplayFd.
-  const int replay_fd = options.replay_schedule.empty()
-                            ? -1
-                            : schedule_memfd(options.replay_schedule);
+  const int request_fd = child_request_memfd(request);
   pid_t pid = -1;
   try {
     pid = spawn_child(argv.data(), envp.data(), log_pipe[1], result_pipe[1],
-                      replay_fd);
+                      request_fd);
   } catch (...) {
     for (int fd :
-         {result_pipe[0], result_pipe[1], log_pipe[0], log_pipe[1], replay_fd})
-      if (fd >= 0) ::close(fd);
+         {result_pipe[0], result_pipe[1], log_pipe[0], log_pipe[1], request_fd})
+      ::close(fd);
     throw;
   }
-  if (replay_fd >= 0) ::close(replay_fd);
+  ::close(request_fd);
   ::close(result_pipe[1]);
   ::close(log_pipe[1]);
   // An interrupted command stops every child it knows of; one spawned while
@@ -477,7 +450,7 @@ CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
   result.family = spec.family;
   result.subject = spec.subject;
   result.scenario = spec.scenario;
-  result.mode = options.mode;
+  result.mode = options.request.mode;
   result.expected =
       expectation ? describe_expected(*expectation) : "(no expectation)";
   for (int run = 0; run < options.runs; ++run) {

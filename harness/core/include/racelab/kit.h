@@ -42,10 +42,12 @@
 #include <concepts>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "racelab/case.h"
@@ -60,6 +62,7 @@
 #include "racelab/sched/scheduler.h"
 #include "racelab/sched/shrink.h"
 #include "racelab/sched/strategy.h"
+#include "racelab/session.h"
 #include "racelab/stress_runner.h"
 
 namespace racelab {
@@ -101,13 +104,26 @@ typename M::State initial_state() {
   }
 }
 
-// Checks a run's history against the sequential model M and appends one
-// not_linearizable finding when no sequential order explains it. Setup
-// operations fold into the initial state; operations nested in a callback
-// count as a thread of their own.
+namespace kit_internal {
+
+// How a finding's summary names the operation that has no place: the call
+// alone when the model can describe it (M::describe(input), useful when
+// results are long, like an iteration's entries), else call and result.
+template <SequentialModel M>
+std::string describe_stuck(const Operation<M>& op) {
+  if constexpr (requires { M::describe(op.input); }) {
+    return std::string(M::describe(op.input));
+  } else {
+    return std::string(M::describe(op.input, op.output));
+  }
+}
+
+// One history (a whole run's, or one part's of a partitioned model) against
+// M; `part` prefixes the summary ("session 's1': ") or is empty.
 template <SequentialModel M, class Op, class Result>
-void check_history_with_model(const History<Op, Result>& history,
-                              std::vector<Finding>& findings) {
+void check_one_history(const History<Op, Result>& history,
+                       const std::string& part,
+                       std::vector<Finding>& findings) {
   typename M::State initial = initial_state<M>();
   std::vector<Operation<M>> ops =
       to_operations<M>(history, [&](const Op& op, const Result& result) {
@@ -119,12 +135,48 @@ void check_history_with_model(const History<Op, Result>& history,
   const Operation<M>& stuck = ops[*r.stuck_operation];
   findings.push_back({FindingKind::kNotLinearizable,
                       "linearizability",
-                      "thread " + std::to_string(stuck.thread) + ": " +
-                          std::string(M::describe(stuck.input, stuck.output)) +
+                      part + "thread " + std::to_string(stuck.thread) + ": " +
+                          describe_stuck<M>(stuck) +
                           " returned a result no sequential order explains",
                       r.explanation,
                       std::nullopt,
                       {}});
+}
+
+template <class Key>
+std::string partition_text(const Key& key) {
+  if constexpr (std::is_convertible_v<const Key&, std::string_view>) {
+    return std::string(std::string_view(key));
+  } else {
+    return std::to_string(key);
+  }
+}
+
+}  // namespace kit_internal
+
+// Checks a run's history against the sequential model M and appends one
+// not_linearizable finding when no sequential order explains it. Setup
+// operations fold into the initial state; operations nested in a callback
+// count as a thread of their own. When M is a PartitionedModel
+// (linearizability.h), the history is split by M::partition and each part is
+// checked on its own, with one finding per part that fails.
+template <SequentialModel M, class Op, class Result>
+void check_history_with_model(const History<Op, Result>& history,
+                              std::vector<Finding>& findings) {
+  if constexpr (PartitionedModel<M>) {
+    using Key = std::remove_cvref_t<decltype(M::partition(history[0].op))>;
+    std::map<Key, History<Op, Result>> parts;
+    for (const auto& e : history) parts[M::partition(e.op)].push_back(e);
+    std::string name = "part";
+    if constexpr (requires { M::kPartitionName; }) name = M::kPartitionName;
+    for (const auto& [key, part] : parts) {
+      kit_internal::check_one_history<M>(
+          part,
+          name + " '" + kit_internal::partition_text(key) + "': ", findings);
+    }
+  } else {
+    kit_internal::check_one_history<M>(history, "", findings);
+  }
 }
 
 // Base class of a family binding that gives it check_linearizability from a
@@ -271,11 +323,13 @@ CheckResult check_stress(StoreFactory<F> factory, const Scenario<F>& scenario,
 // schedule, shrinks it (its preemptions, then its program: threads and
 // operations the failure does not need are dropped), saves it
 // (CheckResult::schedule_file) and records its trace; stress mode stops at
-// the first run with a finding. One check at a time per process (the
-// controlled scheduler's hooks are global).
+// the first run with a finding. Each check has a Session of its own
+// (session.h): checks one after the other in one process do not see each
+// other's state; a check started inside another throws std::logic_error.
 template <Family F>
 CheckResult check_store(StoreFactory<F> factory, const Scenario<F>& scenario,
                         const CheckOptions& options = {}) {
+  Session session;
   if (options.mode == Mode::kControlled) {
     return kit_internal::check_controlled<F>(factory, scenario, options);
   }
@@ -290,6 +344,7 @@ template <Family F>
 CheckResult replay_store(StoreFactory<F> factory, const Scenario<F>& scenario,
                          const std::string& schedule_file,
                          const CheckOptions& options = {}) {
+  Session session;
   std::vector<std::string> lines;
   sched::ScheduleFile file = kit_internal::read_schedule(schedule_file, &lines);
   kit_internal::take_sanitizer_findings(false);

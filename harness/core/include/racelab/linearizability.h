@@ -7,6 +7,10 @@
 // linearization"): Wing & Gong's depth-first search over the operations that
 // may take effect next, with Lowe's memoization of every configuration
 // (the set of operations already linearized, the model state) already explored.
+// It is a template over the model, and stays in this header on purpose: the
+// search copies, hashes and compares M::State values and calls M::step in its
+// inner loop, and behind a non-template interface each of those would become
+// an indirect call on a heap-allocated, type-erased state.
 //
 // Usage:
 //   std::vector<racelab::Operation<MyModel>> history = ...;  // recorded
@@ -73,6 +77,30 @@ concept SequentialModel = std::copyable<typename M::State> &&
   { M::step(state, input, output, next) } -> std::convertible_to<bool>;
   { M::describe(input, output) } -> std::convertible_to<std::string>;
   { M::describe(state) } -> std::convertible_to<std::string>;
+};
+
+// A model of an object made of independent parts (the sessions of a
+// checkpoint manager, the keys of a map whose operations each touch one
+// key) can say so, and the history is then checked one part at a time:
+//
+//   static std::string partition(const Input& input);  // "s1"
+//   static constexpr const char* kPartitionName = "session";  // optional
+//
+// M::State is then the state of one part, and M::step sees only the
+// operations of that part. Linearizability is local (Herlihy & Wing): the
+// whole history is linearizable exactly when every part's is, so the split
+// loses nothing, and it turns one search over all operations into several
+// small ones. The key is a string or an integer; kPartitionName names it in
+// findings ("session 's1': thread 2: ...").
+template <class M>
+concept PartitionedModel = SequentialModel<M> &&
+    requires(const typename M::Input& input) {
+  M::partition(input);
+  requires std::totally_ordered<
+      std::remove_cvref_t<decltype(M::partition(input))>>;
+  requires std::convertible_to<decltype(M::partition(input)),
+                               std::string_view> ||
+      std::integral<std::remove_cvref_t<decltype(M::partition(input))>>;
 };
 
 // One completed operation of a history.

@@ -11,6 +11,10 @@
 namespace racelab {
 
 namespace progress_internal {
+// Process-wide on purpose, and not part of a Session (session.h): the counter
+// only grows, and every reader (a watchdog, a stress nudge) compares two of
+// its own readings, so nothing one run leaves in it can change the next
+// run's verdict; an inline counter keeps note_progress() a single increment.
 inline std::atomic<std::uint64_t> g_steps{0};
 }  // namespace progress_internal
 

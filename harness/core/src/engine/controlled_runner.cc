@@ -10,11 +10,15 @@
 #include "racelab/progress.h"
 #include "racelab/sched/shrink.h"
 #include "racelab/sched/trace.h"
+#include "racelab/session_state.h"
 
 namespace racelab::controlled_internal {
 namespace {
 
-std::atomic<std::uint64_t> g_clock{0};
+// The clock is the current session's (session_state.h).
+std::atomic<std::uint64_t>& clock() {
+  return session_internal::current().controlled.clock;
+}
 
 // Adds the findings of `extra` whose kind `into` does not have yet.
 void merge_kinds(std::vector<Finding>& into,
@@ -58,11 +62,13 @@ std::vector<std::string> to_lines(const sched::ShrinkProgram& program) {
 }  // namespace
 
 std::uint64_t next_tick() {
-  return g_clock.fetch_add(1, std::memory_order_relaxed) + 1;
+  return clock().fetch_add(1, std::memory_order_relaxed) + 1;
 }
-void reset_clock() { g_clock.store(0, std::memory_order_relaxed); }
+void reset_clock() { clock().store(0, std::memory_order_relaxed); }
 
 void abandon(std::shared_ptr<void> store) {
+  // Process-wide on purpose: an abandoned store's stuck threads may still
+  // touch it, so it lives until the process exits, past its session.
   static auto* abandoned = new std::vector<std::shared_ptr<void>>;
   abandoned->push_back(std::move(store));
 }

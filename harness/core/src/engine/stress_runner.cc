@@ -9,20 +9,27 @@
 #include <thread>
 
 #include "racelab/progress.h"
+#include "racelab/session_state.h"
 #include "racelab/sync.h"
 
 namespace racelab::stress_internal {
 namespace {
 
-std::uint64_t g_jitter_seed = 0;
-
-std::mt19937_64& thread_rng() {
-  thread_local std::mt19937_64 rng(
-      g_jitter_seed ^ std::hash<std::thread::id>{}(std::this_thread::get_id()));
-  return rng;
+// The jitter settings and the running-thread count are the current
+// session's (session_state.h).
+session_internal::StressState& stress_state() {
+  return session_internal::current().stress;
 }
 
-bool g_jitter = false;
+// Thread-local on purpose: each subject thread draws its own jitter. Seeded
+// from the session's jitter seed when the thread first jitters (stress mode
+// starts fresh threads for every run).
+std::mt19937_64& thread_rng() {
+  thread_local std::mt19937_64 rng(
+      stress_state().jitter_seed.load(std::memory_order_relaxed) ^
+      std::hash<std::thread::id>{}(std::this_thread::get_id()));
+  return rng;
+}
 
 // A nudge: at one lock acquisition in kNudgeEvery, the thread steps aside
 // until some other thread has made progress (racelab/progress.h), or for at
@@ -47,7 +54,7 @@ void nudge() {
 }
 
 void stress_hook(const char* what) {
-  if (g_jitter) jitter();
+  if (stress_state().jitter.load(std::memory_order_relaxed)) jitter();
   // yield_point() hints come from subjects and scenarios; locks from racelab's
   // lock types. Both are places where another thread may cut in.
   (void)what;
@@ -56,10 +63,7 @@ void stress_hook(const char* what) {
 
 }  // namespace
 
-std::atomic<int>& running_threads() {
-  static std::atomic<int> running{0};
-  return running;
-}
+std::atomic<int>& running_threads() { return stress_state().running_threads; }
 
 std::uint64_t monotonic_ns() {
   return static_cast<std::uint64_t>(
@@ -90,8 +94,8 @@ void jitter() {
 }
 
 JitterScope::JitterScope(bool enabled, std::uint64_t seed) {
-  g_jitter_seed = seed;
-  g_jitter = enabled;
+  stress_state().jitter_seed.store(seed, std::memory_order_relaxed);
+  stress_state().jitter.store(enabled, std::memory_order_relaxed);
   set_stress_yield_hook(&stress_hook);
 }
 

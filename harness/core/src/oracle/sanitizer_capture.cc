@@ -12,6 +12,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "racelab/session_state.h"
 #include "racelab_sanitizer_options.h"
 #include "symbol_names.h"
 
@@ -32,41 +33,25 @@ std::vector<Frame> symbolize_inline_chain(const void* pc);
 
 namespace {
 
-constexpr int kMaxReports = 32;
 constexpr std::size_t kSymbolBufferBytes = 256 * 1024;
-constexpr int kMaxFrames = 24;
-constexpr int kMaxMops = 2;
+using Captured = session_internal::CapturedReports;
+constexpr int kMaxReports = Captured::kMaxReports;
+constexpr int kMaxFrames = Captured::kMaxFrames;
+constexpr int kMaxMops = Captured::kMaxMops;
+constexpr int kMaxThreads = Captured::kMaxThreads;
+using RawMop = Captured::Mop;
+using RawThread = Captured::Thread;
+using RawReport = Captured::Report;
 
-struct RawMop {
-  int tid;
-  int size;
-  int write;
-  int atomic;
-  int frames;
-  void* trace[kMaxFrames];
-};
+// The captured reports live in the current session (session_state.h).
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation))
+Captured&
+captured() {
+  return session_internal::current().reports;
+}
 
-struct RawThread {
-  int tid;
-  char name[40];
-};
-constexpr int kMaxThreads = 8;
-
-struct RawReport {
-  char description[48];
-  int threads;
-  RawThread thread[kMaxThreads];
-  int mops;
-  RawMop mop[kMaxMops];
-  int frames;  // stack 0, for reports without memory accesses
-  void* trace[kMaxFrames];
-};
-
-// Written only by the hook, read by take_tsan_findings() after the threads
-// that could report have been joined. Kept out of TSan's view.
-RawReport g_reports[kMaxReports];
-std::atomic<int> g_report_count{0};
-std::atomic<int> g_reports_seen{0};
+// Process-wide on purpose: the descriptor of this process's result channel
+// (a case run's child sets it once), not a property of one run.
 int g_notice_fd = -1;
 
 [[maybe_unused]] __attribute__((no_sanitize("thread"),
@@ -250,13 +235,14 @@ bool built_with_asan() {
 #endif
 }
 
-int tsan_reports_seen() { return g_reports_seen.load(); }
+int tsan_reports_seen() { return captured().seen.load(); }
 
 std::vector<Finding> take_tsan_findings() {
   std::vector<Finding> findings;
-  const int end = std::min(g_report_count.load(), kMaxReports);
+  Captured& reports = captured();
+  const int end = std::min(reports.count.load(), kMaxReports);
   for (int r = 0; r < end; ++r) {
-    const RawReport& raw = g_reports[r];
+    const RawReport& raw = reports.reports[r];
     Finding f{
         tsan_report_kind(raw.description), "tsan", "", "", std::nullopt, {}};
     std::string who[kMaxMops];
@@ -297,7 +283,7 @@ std::vector<Finding> take_tsan_findings() {
   }
   // Called when no thread that could report is running (after a join, between
   // schedules), so the slots can be reused.
-  g_report_count.store(0);
+  reports.count.store(0);
   return findings;
 }
 
@@ -340,13 +326,13 @@ int __tsan_get_report_thread(void* report, unsigned long idx, int* tid,
 
 // Called by TSan for every report it prints. It must not touch memory TSan
 // instruments, or a report from inside the hook makes TSan wait on itself;
-// nor record a function entry (no_sanitize("thread") alone keeps those): one
-// that fills TSan's trace part inside the report waits on itself too.
+// nor record a function entry (no_sanitize("thread") alone keeps those), it
+// and what it calls: an entry that fills TSan's trace part inside the report
+// waits on itself too.
 __attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) void
 __tsan_on_report(void* report) {
-  using racelab::g_report_count;
-  using racelab::g_reports;
-  racelab::g_reports_seen.fetch_add(1);
+  racelab::session_internal::CapturedReports& captured = racelab::captured();
+  captured.seen.fetch_add(1);
   const char* description = nullptr;
   int count = 0, stack_count = 0, mop_count = 0, loc_count = 0, mutex_count = 0,
       thread_count = 0, unique_tid_count = 0;
@@ -359,9 +345,9 @@ __tsan_on_report(void* report) {
   racelab::append(line, sizeof line, "\"}\n");
   racelab::raw_write(line);
 
-  int slot = g_report_count.fetch_add(1);
+  int slot = captured.count.fetch_add(1);
   if (slot >= racelab::kMaxReports) return;
-  racelab::RawReport& raw = g_reports[slot];
+  racelab::RawReport& raw = captured.reports[slot];
   raw.description[0] = '\0';
   racelab::append(raw.description, sizeof raw.description,
                   description ? description : "unknown");

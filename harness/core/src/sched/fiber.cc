@@ -52,6 +52,8 @@ namespace {
 
 // Who made the latest switch on this OS thread, and to whom: read by the
 // fiber that resumes (a fresh fiber finds itself in t_switch_target).
+// Thread-local on purpose: the two ends of the switch in progress on this OS
+// thread (fiber plumbing, valid only during one switch).
 thread_local Fiber* t_switch_source = nullptr;
 thread_local Fiber* t_switch_target = nullptr;
 

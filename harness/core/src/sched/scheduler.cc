@@ -174,6 +174,8 @@ class SchedulerCore {
 
 namespace {
 
+// Thread-local on purpose: the scheduler driving this OS thread's fibers,
+// set for the length of one run (fiber plumbing, not state a run leaves).
 thread_local SchedulerCore* t_active = nullptr;
 
 [[noreturn]] void die(const char* message) {
@@ -209,6 +211,8 @@ std::string lock_row(const char* verb, const char* name, LockMode mode) {
 // register it as a root region until exit. Bounded; past the bound the fiber
 // is simply destroyed.
 void retire_abandoned_fiber(std::unique_ptr<Fiber> fiber) {
+  // Process-wide on purpose (not per Session): a retired stack stays a root
+  // region until the process exits, whichever run abandoned it.
   constexpr std::size_t kMaxRetired = 4096;
   static std::mutex* const mu = new std::mutex;
   static std::vector<Fiber*>* const retired = new std::vector<Fiber*>;

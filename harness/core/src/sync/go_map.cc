@@ -1,16 +1,18 @@
 // The fault log of racelab::GoMap.
 #include "racelab/go_map.h"
 
+#include <algorithm>
+
+#include "racelab/session_state.h"
+
 namespace racelab {
 namespace {
 
-constexpr int kMaxFaults = 64;
-struct Slot {
-  GoMapFault fault;
-  const char* where;
-};
-Slot g_faults[kMaxFaults];
-std::atomic<int> g_fault_count{0};
+// The fault log lives in the current session (session_state.h).
+using Faults = session_internal::GoMapFaults;
+__attribute__((no_sanitize("thread"))) Faults& faults() {
+  return session_internal::current().go_map;
+}
 
 }  // namespace
 
@@ -33,16 +35,18 @@ const char* go_map_message(GoMapFault fault) {
 // thread only (its index is claimed atomically) and read after a join.
 __attribute__((no_sanitize("thread"))) void record_go_map_fault(
     GoMapFault fault, const char* where) {
-  int slot = g_fault_count.fetch_add(1, std::memory_order_relaxed);
-  if (slot < kMaxFaults) g_faults[slot] = {fault, where};
+  Faults& log = faults();
+  int slot = log.count.fetch_add(1, std::memory_order_relaxed);
+  if (slot < Faults::kMaxFaults) log.slots[slot] = {fault, where};
 }
 
 std::vector<GoMapFaultRecord> take_go_map_faults() {
-  const int n = std::min(g_fault_count.load(), kMaxFaults);
+  Faults& log = faults();
+  const int n = std::min(log.count.load(), Faults::kMaxFaults);
   std::vector<GoMapFaultRecord> out;
   for (int i = 0; i < n; ++i)
-    out.push_back({g_faults[i].fault, g_faults[i].where});
-  g_fault_count.store(0);
+    out.push_back({log.slots[i].fault, log.slots[i].where});
+  log.count.store(0);
   return out;
 }
 

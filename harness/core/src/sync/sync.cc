@@ -11,12 +11,19 @@
 namespace racelab {
 namespace {
 
+// Process-wide on purpose: every lock operation of every thread reads these
+// hooks. The controlled scheduler installs its hooks for one run and removes
+// them after it; a stress run installs its yield hook the same way
+// (JitterScope); the self-deadlock handler is the process's (a case run's
+// child reports and exits).
 SchedulingHooks* g_hooks = nullptr;  // written only by the controlled scheduler
 SelfDeadlockHandler g_self_deadlock_handler = nullptr;
 StressYieldHook g_stress_yield_hook = nullptr;
 
 // Locks held by this OS thread (stress mode only). A small fixed array: a
 // subject that nests more locks than this is simply not tracked past it.
+// Thread-local on purpose: held locks belong to the thread, and a stress
+// run's threads end with the run (every lock they took is released first).
 constexpr int kMaxHeld = 16;
 struct HeldLock {
   const void* lock;

@@ -1,8 +1,8 @@
 // The case runner: every run of a case executes in a child process (a re-exec
-// of the same binary with the case as arguments), so a subject that crashes,
-// hangs or corrupts memory is a finding of that run and never takes the
-// harness down. The parent collects the child's structured findings from a
-// pipe, its exit status or signal, and enforces a time limit.
+// of the same binary that reads the case from a serialized request), so a
+// subject that crashes, hangs or corrupts memory is a finding of that run and
+// never takes the harness down. The parent collects the child's structured
+// findings from a pipe, its exit status or signal, and enforces a time limit.
 #ifndef RACELAB_RUNNER_H_
 #define RACELAB_RUNNER_H_
 
@@ -20,11 +20,10 @@
 namespace racelab {
 
 struct RunOptions {
-  Mode mode = Mode::kStress;
+  // What each run does: mode, the case's seed (each run derives its own from
+  // it and its index), stress and controlled settings, the oracles.
+  RunRequest request;
   int runs = 20;
-  std::uint64_t seed = 1;
-  bool jitter = false;
-  int pause_us = 50;
   // How long a run may go without progress (no operation finished, no
   // iterator step, no scheduling decision) before it counts as hung; a slow
   // run that keeps progressing is never cut. 0: the mode's default (stress
@@ -33,11 +32,8 @@ struct RunOptions {
   int run_timeout_ms = 0;
   int effective_run_timeout_ms() const {
     if (run_timeout_ms > 0) return run_timeout_ms;
-    return mode == Mode::kControlled ? 30000 : 5000;
+    return request.mode == Mode::kControlled ? 30000 : 5000;
   }
-  Oracles oracles;
-  // Controlled mode: strategy, depth, preemption bound, budget, replay.
-  RunRequest request;
   std::string save_schedule;  // write the failing schedule here (run, replay)
   // Controlled mode: replay this schedule, the text of a schedule file that
   // the parent has read and checked (the child gets the text, not a path).
@@ -96,12 +92,6 @@ void add_run(CaseResult& result, RunObservation run);
 // then any finding counts as a mismatch-free observation and mismatch says so).
 CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
                     const RunOptions& options);
-
-// The child side: runs one run of the case and reports on file descriptor 3.
-// Returns the process exit status.
-int child_main(const Registry& registry, const std::string& subject,
-               const std::string& scenario, const RunOptions& options,
-               int run_index);
 
 }  // namespace racelab
 

@@ -1,13 +1,11 @@
-// The checkpoint family's linearizability oracle.
-#include "checkpoint_linearizability.h"
+// The checkpoint family's sequential model; see checkpoint_model.h.
+#include "checkpoint_model.h"
 
 #include <functional>
-#include <map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "racelab/linearizability.h"
-#include "racelab/operation_history.h"
+#include "checkpoint_family.h"
 
 namespace racelab::checkpoint {
 
@@ -53,33 +51,6 @@ std::string SessionModel::describe(const State& s) {
   for (std::size_t i = 0; i < s.size(); ++i)
     items.push_back(absl::StrCat(i, "=", s[i]));
   return absl::StrCat("{", absl::StrJoin(items, ", "), "}");
-}
-
-void CheckpointFamily::check_linearizability(const History<Op, Result>& history,
-                                             std::vector<Finding>& findings) {
-  std::map<std::string, History<CheckpointOp, CheckpointResult>> by_session;
-  for (const auto& e : history) by_session[e.op.session].push_back(e);
-  for (const auto& [session, events] : by_session) {
-    SessionModel::State initial;
-    std::vector<Operation<SessionModel>> ops = to_operations<SessionModel>(
-        events, [&](const CheckpointOp& op, const CheckpointResult& result) {
-          SessionModel::State next;
-          if (SessionModel::step(initial, op, result, &next)) initial = next;
-        });
-    LinearizabilityResult r = check_linearizable<SessionModel>(ops, initial);
-    if (r.is_violation()) {
-      const Operation<SessionModel>& stuck = ops[*r.stuck_operation];
-      findings.push_back(
-          {FindingKind::kNotLinearizable,
-           "linearizability",
-           absl::StrCat("session '", session, "': thread ", stuck.thread, ": ",
-                        SessionModel::describe(stuck.input, stuck.output),
-                        " has no valid place in any sequential order"),
-           r.explanation,
-           std::nullopt,
-           {}});
-    }
-  }
 }
 
 }  // namespace racelab::checkpoint

@@ -1,12 +1,11 @@
-// The state family's linearizability oracle.
-#include "state_linearizability.h"
+// The state family's sequential model; see state_model.h.
+#include "state_model.h"
 
 #include <functional>
 #include <set>
 
 #include "absl/strings/str_cat.h"
-#include "racelab/linearizability.h"
-#include "racelab/operation_history.h"
+#include "state_family.h"
 
 namespace racelab::state {
 
@@ -62,6 +61,10 @@ std::string MapModel::describe(const Input& in, const Output& out) {
                       StateFamily::describe(in, out));
 }
 
+std::string MapModel::describe(const Input& in) {
+  return StateFamily::describe(in);
+}
+
 std::string MapModel::describe(const State& s) {
   constexpr std::size_t kShown = 8;
   std::string out = "{";
@@ -74,28 +77,6 @@ std::string MapModel::describe(const State& s) {
     absl::StrAppend(&out, n > 1 ? ", " : "", k, "=", v);
   }
   return out + "}";
-}
-
-void StateFamily::check_linearizability(const History<Op, Result>& history,
-                                        std::vector<Finding>& findings) {
-  MapModel::State initial;
-  std::vector<Operation<MapModel>> ops = to_operations<MapModel>(
-      history, [&](const StateOp& op, const StateResult& result) {
-        MapModel::State next;
-        if (MapModel::step(initial, op, result, &next)) initial = next;
-      });
-  LinearizabilityResult r = check_linearizable<MapModel>(ops, initial);
-  if (!r.is_violation()) return;
-  const Operation<MapModel>& stuck = ops[*r.stuck_operation];
-  findings.push_back(
-      {FindingKind::kNotLinearizable,
-       "linearizability",
-       absl::StrCat("thread ", stuck.thread, ": ",
-                    StateFamily::describe(stuck.input),
-                    " returned a result no sequential order explains"),
-       r.explanation,
-       std::nullopt,
-       {}});
 }
 
 }  // namespace racelab::state

@@ -1,0 +1,90 @@
+// What a Session (racelab/session.h) holds: every piece of per-run mutable
+// state of the engine, in one object. Each part is used by one file, named
+// after it. The parts written from a sanitizer callback or from subject
+// threads without locks are plain memory and atomics written only by code
+// TSan does not instrument (see each part).
+#ifndef RACELAB_HARNESS_SRC_SESSION_STATE_H_
+#define RACELAB_HARNESS_SRC_SESSION_STATE_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "racelab/go_map.h"
+
+namespace racelab::session_internal {
+
+// sanitizer_capture.cc: the TSan reports captured by __tsan_on_report, as
+// raw data (symbolized later by take_tsan_findings).
+struct CapturedReports {
+  static constexpr int kMaxReports = 32;
+  static constexpr int kMaxFrames = 24;
+  static constexpr int kMaxMops = 2;
+  static constexpr int kMaxThreads = 8;
+  struct Mop {
+    int tid;
+    int size;
+    int write;
+    int atomic;
+    int frames;
+    void* trace[kMaxFrames];
+  };
+  struct Thread {
+    int tid;
+    char name[40];
+  };
+  struct Report {
+    char description[48];
+    int threads;
+    Thread thread[kMaxThreads];
+    int mops;
+    Mop mop[kMaxMops];
+    int frames;  // stack 0, for reports without memory accesses
+    void* trace[kMaxFrames];
+  };
+  // Written only by the hook, read by take_tsan_findings() after the threads
+  // that could report have been joined.
+  Report reports[kMaxReports];
+  std::atomic<int> count{0};  // slots claimed since the last take
+  std::atomic<int> seen{0};   // reports seen in this session, in all
+};
+
+// go_map.cc: the faults GoMap detected, claimed slot by slot without a lock
+// (a mutex would order the faulting threads and hide their races).
+struct GoMapFaults {
+  static constexpr int kMaxFaults = 64;
+  struct Slot {
+    GoMapFault fault;
+    const char* where;
+  };
+  Slot slots[kMaxFaults];
+  std::atomic<int> count{0};
+};
+
+// stress_runner.cc: the subject threads running now (a nudge needs another
+// thread to let in) and the jitter settings of the current run.
+struct StressState {
+  std::atomic<int> running_threads{0};
+  std::atomic<bool> jitter{false};
+  std::atomic<std::uint64_t> jitter_seed{0};
+};
+
+// controlled_runner.cc: the logical clock of operation histories.
+struct ControlledState {
+  std::atomic<std::uint64_t> clock{0};
+};
+
+struct State {
+  CapturedReports reports;
+  GoMapFaults go_map;
+  StressState stress;
+  ControlledState controlled;
+};
+
+// The current session's state: the live Session's, else the process
+// default's. Safe from a sanitizer callback (one relaxed atomic load).
+State& current();
+
+}  // namespace racelab::session_internal
+
+#endif  // RACELAB_HARNESS_SRC_SESSION_STATE_H_

@@ -1,0 +1,39 @@
+// The sequential model of the checkpoint family, the one specification of
+// what a checkpoint manager does: the linearizability oracle checks
+// concurrent histories against it, and the conformance tests check every
+// variant, called from one thread, against it.
+//
+// Sessions are independent objects, so the model is a partitioned one
+// (racelab/linearizability.h): its state is one session (the payloads in
+// commit order; a checkpoint's id is its index) and each operation names its
+// session. Linearizability is local: the whole history is linearizable
+// exactly when every session's is.
+#ifndef RACELAB_SCENARIOS_CHECKPOINT_MODEL_H_
+#define RACELAB_SCENARIOS_CHECKPOINT_MODEL_H_
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "checkpoint_ops.h"
+
+namespace racelab::checkpoint {
+
+struct SessionModel {
+  using State = std::vector<std::string>;
+  using Input = CheckpointOp;
+  using Output = CheckpointResult;
+  static constexpr const char* kObjectName = "session";
+  static constexpr const char* kPartitionName = "session";
+
+  static const std::string& partition(const Input& in) { return in.session; }
+  static std::size_t hash(const State& s);
+  static bool step(const State& s, const Input& in, const Output& out,
+                   State* next);
+  static std::string describe(const Input& in, const Output& out);
+  static std::string describe(const State& s);
+};
+
+}  // namespace racelab::checkpoint
+
+#endif  // RACELAB_SCENARIOS_CHECKPOINT_MODEL_H_

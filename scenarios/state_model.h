@@ -1,0 +1,36 @@
+// The sequential model of the state family, the one specification of what
+// the state map does: the linearizability oracle checks concurrent histories
+// against it, and the conformance tests check every variant, called from one
+// thread, against it. all() is linearizable when what it yielded equals the
+// map's whole contents at one point inside its interval (or, when it stopped
+// early, is a subset of one such state of the right size).
+#ifndef RACELAB_SCENARIOS_STATE_MODEL_H_
+#define RACELAB_SCENARIOS_STATE_MODEL_H_
+
+#include <cstddef>
+#include <map>
+#include <string>
+
+#include "state_ops.h"
+
+namespace racelab::state {
+
+struct MapModel {
+  using State = std::map<std::string, std::string>;
+  using Input = StateOp;
+  using Output = StateResult;
+  static constexpr const char* kObjectName = "map";
+
+  static std::size_t hash(const State& s);
+  static bool step(const State& s, const Input& in, const Output& out,
+                   State* next);
+  static std::string describe(const Input& in, const Output& out);
+  // The call alone: a finding's summary names it (an iteration's result is
+  // long; the explanation shows it).
+  static std::string describe(const Input& in);
+  static std::string describe(const State& s);
+};
+
+}  // namespace racelab::state
+
+#endif  // RACELAB_SCENARIOS_STATE_MODEL_H_
