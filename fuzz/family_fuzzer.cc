@@ -21,6 +21,7 @@
 #include "fuzz_input.h"
 #include "interleaving_coverage.h"
 #include "racelab/controlled_runner.h"
+#include "racelab/fuzz_report.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/sched/trace.h"
 #include "state_scenarios.h"
@@ -42,54 +43,12 @@ sched::ControlledScheduler& scheduler() {
   return *s;
 }
 
-// Everything a run produced, as text.
+// Everything a run produced: its subject and its observation (findings,
+// program, decisions and trace).
 struct Report {
   std::string subject;
-  std::vector<std::string> program;  // setup, threads..., finale
-  std::vector<Finding> findings;
-  sched::RunResult run;
+  RunObservation run;
 };
-
-std::string describe_program_lines(const std::vector<std::string>& lines) {
-  std::string out;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    std::string label = i == 0 ? std::string("setup")
-                        : i + 1 == lines.size()
-                            ? std::string("finale")
-                            : absl::StrCat("thread ", i - 1);
-    absl::StrAppend(&out, "  ", label, ": ", lines[i], "\n");
-  }
-  return out;
-}
-
-std::string indent(const std::string& text, const std::string& prefix) {
-  std::string out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) absl::StrAppend(&out, prefix, line, "\n");
-  return out;
-}
-
-std::string format_report(const Report& r) {
-  std::string out = absl::StrCat("racelab fuzz: ", r.findings.size(),
-                                 " finding(s) on ", r.subject, "\n");
-  for (const Finding& f : r.findings) {
-    absl::StrAppend(&out, "  ", to_string(f.kind), " (", to_string(f.oracle),
-                    "): ", f.summary, "\n");
-    if (f.subject_frame) {
-      absl::StrAppend(&out, "    at ", f.subject_frame->function, " ",
-                      f.subject_frame->file, ":", f.subject_frame->line, "\n");
-    }
-    if (!f.detail.empty()) absl::StrAppend(&out, indent(f.detail, "    | "));
-  }
-  absl::StrAppend(&out, "program:\n", describe_program_lines(r.program));
-  absl::StrAppend(&out, "decisions (", r.run.decisions.size(), ", ",
-                  r.run.preemptions, " preemptions, ",
-                  std::string(sched::to_string(r.run.status)),
-                  "): ", absl::StrJoin(r.run.decisions, " "), "\n");
-  absl::StrAppend(&out, "trace:\n", sched::format_trace(r.run.trace, 120));
-  return out;
-}
 
 std::vector<std::vector<std::string>> op_kinds(
     const std::vector<std::string>& program_lines) {
@@ -122,16 +81,15 @@ Report run_family(const std::vector<SubjectEntry<Store>>& subjects,
                        {Mode::kControlled}};
   Report report;
   report.subject = absl::StrCat(F::kName, "/", subject.variant);
-  report.program = encode_program<F>(c.program);
+  std::vector<std::string> program = encode_program<F>(c.program);
   ByteStrategy strategy(std::move(c.schedule));
-  InterleavingCoverage coverage(op_kinds(report.program),
+  InterleavingCoverage coverage(op_kinds(program),
                                 g_config.interleaving_coverage);
   coverage.attach(scheduler());
-  controlled_internal::ScheduleOutcome outcome = run_schedule<F>(
-      scenario, subject.make, c.program, OracleSet::selectable(), scheduler(),
-      strategy, take_tsan_findings);
-  report.findings = std::move(outcome.findings);
-  report.run = std::move(outcome.run);
+  report.run = run_schedule<F>(scenario, subject.make, c.program,
+                               OracleSet::selectable(), scheduler(), strategy,
+                               take_tsan_findings);
+  report.run.schedule.program = std::move(program);
   return report;
 }
 
@@ -185,23 +143,17 @@ void configure(TargetConfig config) {
 
 int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
   Report report = run_input(data, size);
-  if (report.findings.empty()) return 0;
-  std::string text = format_report(report);
-  std::fputs(text.c_str(), stderr);
-  std::fputs(
-      "racelab fuzz: aborting so that libFuzzer keeps the input; replay it "
-      "with: <this binary> --replay <crash file>\n",
-      stderr);
-  std::fflush(stderr);
-  std::abort();
+  return finish_fuzz_input(
+      report.subject, report.run,
+      "; replay it with: <this binary> --replay <crash file>");
 }
 
 int replay_input(const std::uint8_t* data, std::size_t size) {
   Report report = run_input(data, size);
-  std::string text = format_report(report);
+  std::string text = format_fuzz_report(report.subject, report.run);
   std::fputs(text.c_str(), stdout);
   std::fflush(stdout);
-  return static_cast<int>(report.findings.size());
+  return static_cast<int>(report.run.findings.size());
 }
 
 void maybe_replay(int argc, char** argv) {

@@ -17,17 +17,14 @@
 namespace racelab {
 namespace {
 
-using controlled_internal::MinimalFailure;
-using controlled_internal::ScheduleOutcome;
-
 // A stand-in for a family's runner: operations do nothing but mark their
 // start, and the findings depend on the program alone. Two threads with a
 // "bug" operation are a not_linearizable finding; a program without any
 // "guard" operation also crashes (another kind of finding).
 class ProgramJudge {
  public:
-  ScheduleOutcome run(const std::vector<std::string>& lines,
-                      sched::Strategy& strategy) {
+  RunObservation run(const std::vector<std::string>& lines,
+                     sched::Strategy& strategy) {
     std::vector<std::vector<std::string>> threads;
     for (std::size_t i = 1; i + 1 < lines.size(); ++i) {
       threads.push_back(split_program_line(lines[i]));
@@ -41,8 +38,8 @@ class ProgramJudge {
         }
       });
     }
-    ScheduleOutcome outcome;
-    outcome.run = scheduler_.run(bodies, strategy);
+    sched::RunResult scheduled = scheduler_.run(bodies, strategy);
+    std::vector<Finding> findings;
     int bugs = 0;
     bool guarded = false;
     for (const auto& ops : threads) {
@@ -54,22 +51,23 @@ class ProgramJudge {
       bugs += bug;
     }
     if (bugs >= 2) {
-      outcome.findings.push_back({FindingKind::kNotLinearizable,
-                                  Oracle::kLinearizability,
-                                  "two bugs",
-                                  {},
-                                  std::nullopt,
-                                  {}});
+      findings.push_back({FindingKind::kNotLinearizable,
+                          Oracle::kLinearizability,
+                          "two bugs",
+                          {},
+                          std::nullopt,
+                          {}});
     }
     if (!guarded) {
-      outcome.findings.push_back({FindingKind::kCrash,
-                                  Oracle::kCrash,
-                                  "unguarded",
-                                  {},
-                                  std::nullopt,
-                                  {}});
+      findings.push_back({FindingKind::kCrash,
+                          Oracle::kCrash,
+                          "unguarded",
+                          {},
+                          std::nullopt,
+                          {}});
     }
-    return outcome;
+    return controlled_internal::observe_schedule(std::move(scheduled),
+                                                 std::move(findings), 0);
   }
 
  private:
@@ -81,11 +79,11 @@ TEST(MinimalFailure, DropsUnneededThreadsAndOperationsButNotAGuard) {
   const std::vector<std::string> program = {
       "noise", "noise; guard; bug", "bug; noise", "noise", "noise; noise"};
   sched::ReplayStrategy first({});
-  ScheduleOutcome failing = judge.run(program, first);
+  RunObservation failing = judge.run(program, first);
   ASSERT_EQ(failing.findings.size(), 1u);
 
   int reruns = 0;
-  MinimalFailure minimal = controlled_internal::minimize_failure(
+  RunObservation minimal = controlled_internal::minimize_failure(
       [&](const std::vector<std::string>& lines, sched::Strategy& strategy) {
         ++reruns;
         return judge.run(lines, strategy);
@@ -93,21 +91,21 @@ TEST(MinimalFailure, DropsUnneededThreadsAndOperationsButNotAGuard) {
       program, failing, /*shrink=*/true);
   // Thread 2 and every "noise" go; "guard" stays although the case still
   // fails without it, because without it the run also crashes.
-  EXPECT_EQ(minimal.program,
+  EXPECT_EQ(minimal.schedule.program,
             (std::vector<std::string>{"", "guard; bug", "bug", ""}));
-  ASSERT_EQ(minimal.outcome.findings.size(), 1u);
-  EXPECT_EQ(minimal.outcome.findings[0].kind, FindingKind::kNotLinearizable);
-  EXPECT_EQ(minimal.reruns, reruns);
+  ASSERT_EQ(minimal.findings.size(), 1u);
+  EXPECT_EQ(minimal.findings[0].kind, FindingKind::kNotLinearizable);
+  EXPECT_EQ(minimal.schedules, reruns);
   EXPECT_LE(reruns, controlled_internal::kPreemptionShrinkRuns +
                         controlled_internal::kProgramShrinkRuns + 1);
 
   // Without shrinking, the program is reported as it was.
-  MinimalFailure whole = controlled_internal::minimize_failure(
+  RunObservation whole = controlled_internal::minimize_failure(
       [&](const std::vector<std::string>& lines, sched::Strategy& strategy) {
         return judge.run(lines, strategy);
       },
       program, failing, /*shrink=*/false);
-  EXPECT_EQ(whole.program, program);
+  EXPECT_EQ(whole.schedule.program, program);
 }
 
 const Scenario<checkpoint::CheckpointFamily>& scenario_named(
@@ -148,7 +146,7 @@ TEST(MinimalFailure, SplitLockLosesACommitWithTwoThreadsOfOneCommit) {
   EXPECT_TRUE(invariant) << "the scenario's invariants saw nothing";
   const std::vector<std::string>& lines = found.schedule.program;
   ASSERT_EQ(lines.size(), 4u) << "not two threads";
-  EXPECT_EQ(found.trace_threads, 2);
+  EXPECT_EQ(found.schedule.trace.thread_count, 2);
   const std::vector<std::string> first = split_program_line(lines[1]);
   const std::vector<std::string> second = split_program_line(lines[2]);
   ASSERT_EQ(first.size(), 1u) << lines[1];
@@ -161,7 +159,7 @@ TEST(MinimalFailure, SplitLockLosesACommitWithTwoThreadsOfOneCommit) {
   replay.replay_program = found.schedule.program;
   replay.replay_decisions = found.schedule.decisions;
   RunObservation replayed = run_split_lock(replay);
-  EXPECT_EQ(replayed.trace_table, found.trace_table);
+  EXPECT_EQ(replayed.schedule.trace, found.schedule.trace);
   ASSERT_EQ(replayed.findings.size(), found.findings.size());
   for (std::size_t i = 0; i < found.findings.size(); ++i) {
     EXPECT_EQ(replayed.findings[i].summary, found.findings[i].summary);

@@ -74,7 +74,7 @@ TEST_F(SessionTest, ChecksOneAfterTheOtherGiveTheVerdictsOfEachAlone) {
   EXPECT_EQ(kinds_of(caught_again), kinds_of(caught)) << caught_again.message;
   EXPECT_EQ(caught_again.first_failing, caught.first_failing);
   EXPECT_EQ(caught_again.findings.size(), caught.findings.size());
-  EXPECT_EQ(caught_again.trace_table, caught.trace_table);
+  EXPECT_EQ(caught_again.schedule.trace, caught.schedule.trace);
   EXPECT_EQ(clean_again.schedules, clean.schedules);
 }
 

@@ -40,7 +40,7 @@ Search controlled_search(const CaseSpec& spec, const BenchOptions& options,
   run.request.seed = seed;
   run.request.strategy = strategy;
   const auto start = Clock::now();
-  RunRecord record;
+  RunObservation record;
   Search s;
   try {
     record = run_in_child(spec, run, 0);
@@ -62,7 +62,7 @@ Search stress_search(const CaseSpec& spec, const BenchOptions& options,
   Search s;
   const auto start = Clock::now();
   for (int i = 0; i < options.max_stress_runs && !s.found; ++i) {
-    RunRecord record = run_in_child(spec, run, i);
+    RunObservation record = run_in_child(spec, run, i);
     s.steps = i + 1;
     s.found = !record.findings.empty();
   }

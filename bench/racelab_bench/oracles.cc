@@ -49,7 +49,7 @@ double child_seconds(const CaseSpec& spec, const BenchOptions& options,
   run.request.budget = budget;
   run.request.shrink = false;
   const auto start = Clock::now();
-  RunRecord record = run_in_child(spec, run, 0);
+  RunObservation record = run_in_child(spec, run, 0);
   const double seconds = seconds_since(start);
   *schedules = record.schedules;
   return seconds;

@@ -82,7 +82,7 @@ double controlled_rate(int threads, int ops, OracleSet oracles, int ms,
   sched::RandomStrategy strategy(seed);
   const std::function<std::vector<Finding>()> take = no_sanitizer_findings;
   return per_second(ms, [&] {
-    controlled_internal::ScheduleOutcome outcome = run_schedule<StateFamily>(
+    RunObservation outcome = run_schedule<StateFamily>(
         scenario, make, program, oracles, scheduler, strategy, take);
     if (!outcome.findings.empty()) ++*problems;
   });

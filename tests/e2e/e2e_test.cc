@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -615,6 +616,47 @@ TEST_F(Replay, SameTraceByteForByteAndSameVerdict) {
   }
 }
 
+// The file racelab run --save-schedule writes is version 2, with the setup
+// and finale as lines of their own.
+TEST_F(Replay, SavedFilesAreVersionTwo) {
+  const std::string text = schedule_text();
+  EXPECT_EQ(text.rfind("racelab-schedule 2\n", 0), 0u) << text;
+  EXPECT_NE(text.find("\nsetup\nprogram "), std::string::npos) << text;
+  EXPECT_NE(text.find("\nfinale\ndecisions "), std::string::npos) << text;
+}
+
+// The trace table of a replay's output and its verdict line (the first line
+// that names the subject), without the first line (it names the path) and
+// the findings' wording, which belongs to the oracles.
+std::string trace_and_verdict(const std::string& out, bool skip_first) {
+  std::istringstream in(out);
+  std::string line, kept;
+  if (skip_first) std::getline(in, line);
+  while (std::getline(in, line)) {
+    kept += line + "\n";
+    if (line.starts_with("checkpoint/") || line.starts_with("state/")) break;
+  }
+  return kept;
+}
+
+// Version 1 files, as racelab wrote them before version 2 (setup and finale
+// as header keys, "-" for none), replay to the same trace and verdict as
+// then: the expected text was printed by that build.
+TEST(ReplayVersionOne, ReplaysAsTheVersionOneBuildDid) {
+  if (!kTsanBuild) GTEST_SKIP() << "the expected output is the TSan build's";
+  for (const std::string name : {"v1_split_lock", "v1_state_generated_setup"}) {
+    const std::string base = std::string(RACELAB_TESTDATA_DIR) + "/" + name;
+    Output o = run(kRacelab + " replay " + base + ".schedule");
+    EXPECT_EQ(o.status, 0) << name << o.out << o.err;
+    std::ifstream in(base + ".replay.txt");
+    const std::string expected(std::istreambuf_iterator<char>(in), {});
+    ASSERT_FALSE(expected.empty()) << base;
+    const std::string shown = trace_and_verdict(o.out, true);
+    EXPECT_NE(shown.find("| thread 1"), std::string::npos) << o.out;
+    EXPECT_EQ(shown, trace_and_verdict(expected, false)) << name;
+  }
+}
+
 // A schedule read from standard input or a process substitution replays like
 // the file itself: the parent reads it once and hands the text to the run.
 TEST_F(Replay, FromStdinAndProcessSubstitutionLikeFromTheFile) {
@@ -649,7 +691,7 @@ TEST_F(Replay, BadScheduleFilesAreInputErrors) {
   };
   const std::vector<Bad> cases = {
       {"truncated", good.substr(0, decisions + 12), "truncated.schedule"},
-      {"version", with("racelab-schedule 1", "racelab-schedule 9"), "version"},
+      {"version", with("racelab-schedule 2", "racelab-schedule 9"), "version"},
       {"subject",
        with("subject checkpoint/split_lock", "subject checkpoint/nope"),
        "nope"},

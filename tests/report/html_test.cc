@@ -151,12 +151,13 @@ TEST(HtmlSwimlane, ResultRowEndsAHoldWhenTheTraceHasNoReleaseRows) {
   c.runs = 1;
   c.runs_with_finding = 1;
   c.histogram = {{KindSet{FindingKind::kDeadlock}, 1}};
-  c.trace_threads = 1;
-  c.trace = {{0, 0, "op", "set"},
-             {0, 0, "lock", "lock m"},
-             {1, 0, "result", "ok"},
-             {2, 0, "op", "get"},
-             {2, 0, "lock", "lock m"}};
+  c.schedule.trace.thread_count = 1;
+  c.schedule.trace.rows = {
+      {0, 0, sched::TraceKind::kOperation, "set"},
+      {0, 0, sched::TraceKind::kLockAcquired, "lock m", "m"},
+      {1, 0, sched::TraceKind::kOperation, "-> ok"},
+      {2, 0, sched::TraceKind::kOperation, "get"},
+      {2, 0, sched::TraceKind::kLockAcquired, "lock m", "m"}};
   c.schedule_file = "x.schedule";
   result.cases.push_back(c);
   const std::string html = html_report(result, GateOptions{});
@@ -177,14 +178,15 @@ TEST(HtmlSwimlane, DrawsTheControlledSchedulersVocabulary) {
   c.runs = 1;
   c.runs_with_finding = 1;
   c.histogram = {{KindSet{FindingKind::kDataRace}, 1}};
-  c.trace_threads = 2;
-  c.trace = {{0, 0, "operation", "set(k1,v) begins"},
-             {0, 0, "lock acquired", "acquired 'mu'"},
-             {0, 0, "switch", "preempted at 'lock'"},
-             {1, 1, "lock waited", "blocked on 'mu'"},
-             {2, 0, "lock released", "released 'mu'"},
-             {2, 0, "operation", "-> ok"},
-             {3, 1, "exception", "threw: boom"}};
+  c.schedule.trace.thread_count = 2;
+  c.schedule.trace.rows = {
+      {0, 0, sched::TraceKind::kOperation, "set(k1,v) begins"},
+      {0, 0, sched::TraceKind::kLockAcquired, "acquired 'mu'", "mu"},
+      {0, 0, sched::TraceKind::kSwitch, "preempted at 'lock'"},
+      {1, 1, sched::TraceKind::kLockWaited, "blocked on 'mu'", "mu"},
+      {2, 0, sched::TraceKind::kLockReleased, "released 'mu'", "mu"},
+      {2, 0, sched::TraceKind::kOperation, "-> ok"},
+      {3, 1, sched::TraceKind::kException, "threw: boom"}};
   result.cases.push_back(c);
   const std::string html = html_report(result, GateOptions{});
   EXPECT_EQ(count(html, "<rect class=\"op\""), 1);
@@ -363,18 +365,24 @@ TEST(HtmlHeader, SaysWhatRanInEachMode) {
 TEST(HtmlSwimlane, FoldsLockPairsAndWrapsAtWordBoundaries) {
   GateResult result;
   CaseResult c = store_case(Mode::kControlled, 1);
-  c.trace_threads = 2;
-  c.trace = {
-      {1, 0, "operation", "commit(s0,p0.0)"},
-      {2, 0, "lock acquired", "acquired 'checkpoint.mu'"},
-      {2, 0, "lock released", "released 'checkpoint.mu'"},
-      {3, 0, "lock acquired", "acquired 'checkpoint.mu'"},
-      {3, 0, "lock released", "released 'checkpoint.mu'"},
-      {4, 0, "lock acquired", "acquired 'checkpoint.mu'"},
-      {4, 0, "switch", "preempted at 'unlock'"},
-      {5, 1, "operation", "get(s0)"},
-      {6, 0, "lock released", "released 'checkpoint.mu'"},
-      {6, 0, "operation", "-> 0"},
+  c.schedule.trace.thread_count = 2;
+  c.schedule.trace.rows = {
+      {1, 0, sched::TraceKind::kOperation, "commit(s0,p0.0)"},
+      {2, 0, sched::TraceKind::kLockAcquired, "acquired 'checkpoint.mu'",
+       "checkpoint.mu"},
+      {2, 0, sched::TraceKind::kLockReleased, "released 'checkpoint.mu'",
+       "checkpoint.mu"},
+      {3, 0, sched::TraceKind::kLockAcquired, "acquired 'checkpoint.mu'",
+       "checkpoint.mu"},
+      {3, 0, sched::TraceKind::kLockReleased, "released 'checkpoint.mu'",
+       "checkpoint.mu"},
+      {4, 0, sched::TraceKind::kLockAcquired, "acquired 'checkpoint.mu'",
+       "checkpoint.mu"},
+      {4, 0, sched::TraceKind::kSwitch, "preempted at 'unlock'"},
+      {5, 1, sched::TraceKind::kOperation, "get(s0)"},
+      {6, 0, sched::TraceKind::kLockReleased, "released 'checkpoint.mu'",
+       "checkpoint.mu"},
+      {6, 0, sched::TraceKind::kOperation, "-> 0"},
   };
   result.cases.push_back(c);
   const std::string html = html_report(result, GateOptions{});

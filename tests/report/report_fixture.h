@@ -138,18 +138,22 @@ inline GateResult fixture_result() {
   deadlock.subject_frame =
       Frame{"racelab::state::HoldLock::all", "subjects/state/hold_lock.cc", 0};
   hostile.findings.push_back({deadlock, 1});
-  hostile.trace_threads = 2;
-  hostile.trace = {
-      {0, 0, "op", "set(k1, " + kHostile + ") begins"},
-      {0, 0, "lock", "acquired 'state.mu'"},
-      {0, 0, "switch", "preempted at 'set'"},
-      {1, 1, "op", "all() begins"},
-      {1, 1, "wait", "blocked on 'state.mu'"},
-      {2, 0, "result", "-> ok"},
-      {2, 0, "lock", "released 'state.mu'"},
-      {3, 1, "lock", "acquired 'state.mu' (shared)"},
-      {3, 1, "op", "yield(k1)"},
-      {3, 1, "finding", "data_race: " + kHostileCtl},
+  hostile.schedule.trace.thread_count = 2;
+  hostile.schedule.trace.rows = {
+      {0, 0, sched::TraceKind::kOperation, "set(k1, " + kHostile + ") begins"},
+      {0, 0, sched::TraceKind::kLockAcquired, "acquired 'state.mu'",
+       "state.mu"},
+      {0, 0, sched::TraceKind::kSwitch, "preempted at 'set'"},
+      {1, 1, sched::TraceKind::kOperation, "all() begins"},
+      {1, 1, sched::TraceKind::kLockWaited, "blocked on 'state.mu'",
+       "state.mu"},
+      {2, 0, sched::TraceKind::kOperation, "-> ok"},
+      {2, 0, sched::TraceKind::kLockReleased, "released 'state.mu'",
+       "state.mu"},
+      {3, 1, sched::TraceKind::kLockAcquired, "acquired 'state.mu' (shared)",
+       "state.mu", true},
+      {3, 1, sched::TraceKind::kOperation, "yield(k1)"},
+      {3, 1, sched::TraceKind::kException, "data_race: " + kHostileCtl},
   };
   hostile.schedule_file =
       "reports/out/schedules/" + kHostileScenario + ".schedule";

@@ -46,13 +46,7 @@ CaseResult case_from_json(const nlohmann::json& j) {
   c.kinds.assign(kinds.begin(), kinds.end());
   c.schedules = j.value("schedules", 0);
   c.first_failing = j.value("first_failing_schedule", -1);
-  if (j.contains("trace")) {
-    c.trace_threads = j["trace"].at("threads");
-    for (const nlohmann::json& row : j["trace"].at("rows")) {
-      c.trace.push_back(
-          {row.at("step"), row.at("thread"), row.at("kind"), row.at("text")});
-    }
-  }
+  if (j.contains("trace")) c.schedule.trace = trace_from_json(j["trace"]);
   if (j.contains("schedule")) {
     c.schedule.decisions =
         j["schedule"].at("decisions").get<std::vector<int>>();

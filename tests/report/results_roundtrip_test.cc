@@ -180,5 +180,55 @@ TEST_F(ResultsRoundTrip, BadFoldersAreInputErrorsNamingTheFile) {
   EXPECT_THROW(read_gate_output(dir), InputError) << "a log it names is gone";
 }
 
+// The typed trace in results.json: every kind by its one name, the lock of a
+// lock row as fields of the row, read back to the same rows.
+TEST(TraceJson, EveryKindAndTheLockFieldsRoundTrip) {
+  sched::Trace trace;
+  trace.thread_count = 2;
+  trace.rows = {
+      {0, 0, sched::TraceKind::kOperation, "set(k1,v) begins"},
+      {0, 0, sched::TraceKind::kLockAcquired, "acquired 'mu' (shared)", "mu",
+       true},
+      {0, 0, sched::TraceKind::kLockReleased, "released 'mu'", "mu"},
+      {1, 1, sched::TraceKind::kLockWaited, "blocked on 'state.mu'",
+       "state.mu"},
+      {1, 1, sched::TraceKind::kSwitch, "preempted at 'lock'"},
+      {2, 1, sched::TraceKind::kException, "threw: boom"},
+      {2, 0, sched::TraceKind::kOperation, "-> ok"},
+  };
+  const nlohmann::json j = to_json(trace);
+  EXPECT_EQ(j.at("threads"), 2);
+  EXPECT_EQ(j.at("rows")[1].at("kind"), "lock acquired");
+  EXPECT_EQ(j.at("rows")[1].at("lock"), "mu");
+  EXPECT_EQ(j.at("rows")[1].at("shared"), true);
+  EXPECT_FALSE(j.at("rows")[2].contains("shared"));
+  EXPECT_FALSE(j.at("rows")[0].contains("lock"));
+  EXPECT_EQ(j.at("rows")[5].at("kind"), "exception");
+  EXPECT_EQ(trace_from_json(j), trace);
+  // Through the text of results.json, too.
+  EXPECT_EQ(trace_from_json(nlohmann::json::parse(j.dump())), trace);
+  for (sched::TraceKind kind :
+       {sched::TraceKind::kOperation, sched::TraceKind::kLockAcquired,
+        sched::TraceKind::kLockReleased, sched::TraceKind::kLockWaited,
+        sched::TraceKind::kSwitch, sched::TraceKind::kException}) {
+    EXPECT_EQ(sched::parse_trace_kind(sched::to_string(kind)), kind);
+  }
+  nlohmann::json bad = j;
+  bad["rows"][0]["kind"] = "op";  // not a name of the table
+  EXPECT_THROW(trace_from_json(bad), nlohmann::json::exception);
+  EXPECT_EQ(sched::parse_trace_kind("op"), std::nullopt);
+}
+
+// A case with a trace reads back with the trace typed: the swimlane's lock
+// holds come from the rows' lock fields.
+TEST(TraceJson, ACaseReadsBackWithItsTypedTrace) {
+  const GateResult fixture = testing::fixture_result();
+  for (const CaseResult& c : fixture.cases) {
+    const CaseResult back = case_result_from_json(to_json(c));
+    EXPECT_EQ(back.schedule.trace, c.schedule.trace) << c.subject;
+    EXPECT_EQ(back.schedule.program, c.schedule.program) << c.subject;
+  }
+}
+
 }  // namespace
 }  // namespace racelab

@@ -25,6 +25,8 @@ ScheduleFile sample_file() {
   return file;
 }
 
+// The sample as version 1 wrote it (no setup and finale lines); version 1
+// files are still read.
 const char kSampleText[] =
     "racelab-schedule 1\n"
     "subject state/unlock_during_iteration\n"
@@ -43,8 +45,117 @@ const char kSampleText[] =
     "2 0 1 2 0 1 2 0\n"
     "end\n";
 
+// The sample as this build writes it: version 2.
+const char kSampleTextV2[] =
+    "racelab-schedule 2\n"
+    "subject state/unlock_during_iteration\n"
+    "scenario iterate_while_set\n"
+    "mode controlled\n"
+    "strategy pct\n"
+    "seed 18446744073709551615\n"
+    "depth 3\n"
+    "note found by  the gate \n"
+    "setup\n"
+    "program 3\n"
+    "set(k1,v1) set(k2,v2)\n"
+    "\n"
+    "all()\n"
+    "finale\n"
+    "decisions 40\n"
+    "0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1\n"
+    "2 0 1 2 0 1 2 0\n"
+    "end\n";
+
+std::string error_of(const std::string& text);
+
 TEST(ScheduleFileTest, WritesTheDocumentedFormat) {
-  EXPECT_EQ(write_schedule(sample_file()), kSampleText);
+  EXPECT_EQ(write_schedule(sample_file()), kSampleTextV2);
+  EXPECT_EQ(parse_schedule(kSampleTextV2, "v2"), sample_file());
+}
+
+TEST(ScheduleFileTest, ReadsVersionOne) {
+  EXPECT_EQ(parse_schedule(kSampleText, "v1"), sample_file());
+}
+
+// Setup and finale are fields of their own in version 2, written as lines
+// around the threads; in version 1 they were header keys with "-" for none.
+TEST(ScheduleFileTest, SetupAndFinaleRoundTripInVersionTwo) {
+  ScheduleFile file = sample_file();
+  file.setup = "set(k0,v0) set(k1,v1)";
+  file.finale = "all()";
+  const std::string text = write_schedule(file);
+  EXPECT_NE(text.find("\nsetup set(k0,v0) set(k1,v1)\nprogram 3\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\nall()\nfinale all()\ndecisions 40\n"),
+            std::string::npos)
+      << text;
+  ScheduleFileLines lines;
+  EXPECT_EQ(parse_schedule(text, "sf", &lines), file);
+  EXPECT_EQ(lines.setup, 9);
+  EXPECT_EQ(lines.program, 11);
+  EXPECT_EQ(lines.finale, 14);
+  EXPECT_EQ(file.program_lines(),
+            (std::vector<std::string>{"set(k0,v0) set(k1,v1)",
+                                      "set(k1,v1) set(k2,v2)", "", "all()",
+                                      "all()"}));
+  ScheduleFile again = sample_file();
+  again.set_program_lines(file.program_lines());
+  EXPECT_EQ(again, file);
+  EXPECT_THROW(again.set_program_lines({"setup", "finale"}),
+               std::invalid_argument);
+  // Nothing in them but the word itself: none. A "-" is an operation text
+  // like any other in version 2.
+  file.setup = "-";
+  file.finale = "";
+  EXPECT_EQ(parse_schedule(write_schedule(file), "dash"), file);
+}
+
+TEST(ScheduleFileTest, ReadsVersionOneSetupAndFinaleKeys) {
+  const std::string v1 = std::string(kSampleText)
+                             .replace(std::string(kSampleText).find("depth 3"),
+                                      7, "setup set(k0,v0)\nfinale -\ndepth 3");
+  ScheduleFileLines lines;
+  const ScheduleFile file = parse_schedule(v1, "v1", &lines);
+  EXPECT_EQ(file.setup, "set(k0,v0)");
+  EXPECT_EQ(file.finale, "");
+  EXPECT_EQ(file.extra, sample_file().extra);  // not kept as extra keys
+  EXPECT_EQ(lines.setup, 7);
+  EXPECT_EQ(lines.finale, 8);
+  // Written back as version 2, it reads the same.
+  EXPECT_EQ(parse_schedule(write_schedule(file), "v2"), file);
+}
+
+TEST(ScheduleFileTest, RejectsMisplacedSetupAndFinaleInVersionTwo) {
+  const std::string v2 = kSampleTextV2;
+  auto v2_with = [&](const std::string& from, const std::string& to) {
+    std::string text = v2;
+    return text.replace(text.find(from), from.size(), to);
+  };
+  EXPECT_EQ(error_of(v2_with("setup\n", "")),
+            "bad.schedule:9: 'program' before the 'setup' line");
+  EXPECT_EQ(error_of(v2_with("finale\n", "")),
+            "bad.schedule:14: expected the 'finale' line after the 3 program "
+            "lines, found 'decisions 40'");
+  EXPECT_EQ(error_of(v2_with("setup\nprogram 3", "setup\nsetup\nprogram 3")),
+            "bad.schedule:10: expected 'program <threads>' after the 'setup' "
+            "line");
+  EXPECT_EQ(error_of(v2_with("depth 3", "finale x")),
+            "bad.schedule:7: 'finale' before the 'program' section");
+  EXPECT_EQ(error_of(v2_with("setup\n", "setupx\n")),
+            "bad.schedule:9: key 'setupx' has no value");
+  EXPECT_EQ(error_of(v2_with("finale\n", "finale \xff\n")),
+            "bad.schedule:14: the finale line is not valid UTF-8 (byte 0xff "
+            "at column 8)");
+  EXPECT_EQ(error_of(v2_with("finale\n", "finalex\n")),
+            "bad.schedule:14: expected the 'finale' line after the 3 program "
+            "lines, found 'finalex'");
+  ScheduleFile file = sample_file();
+  file.extra.push_back({"setup", "x"});
+  EXPECT_THROW(write_schedule(file), std::invalid_argument);
+  file = sample_file();
+  file.finale = "a\nb";
+  EXPECT_THROW(write_schedule(file), std::invalid_argument);
 }
 
 TEST(ScheduleFileTest, RoundTrips) {
@@ -59,9 +170,9 @@ TEST(ScheduleFileTest, RoundTrips) {
   minimal.program = {"only thread"};
   const std::string text = write_schedule(minimal);
   EXPECT_EQ(text,
-            "racelab-schedule 1\nsubject s\nscenario c\nmode fuzz\n"
-            "strategy replay\nseed 0\nprogram 1\nonly thread\ndecisions 0\n"
-            "end\n");
+            "racelab-schedule 2\nsubject s\nscenario c\nmode fuzz\n"
+            "strategy replay\nseed 0\nsetup\nprogram 1\nonly thread\n"
+            "finale\ndecisions 0\nend\n");
   EXPECT_EQ(parse_schedule(text, "m"), minimal);
 }
 
@@ -95,7 +206,7 @@ std::string sample_with(const std::string& from, const std::string& to) {
 
 TEST(ScheduleFileTest, RejectsEmptyAndTruncatedFiles) {
   EXPECT_EQ(error_of(""),
-            "bad.schedule:1: empty file (expected 'racelab-schedule 1')");
+            "bad.schedule:1: empty file (expected 'racelab-schedule 2')");
   EXPECT_EQ(error_of("racelab-schedule 1\n"),
             "bad.schedule:1: truncated: the file ends before the 'program' "
             "section");
@@ -118,16 +229,16 @@ TEST(ScheduleFileTest, RejectsEmptyAndTruncatedFiles) {
 TEST(ScheduleFileTest, RejectsAWrongMagicOrVersion) {
   EXPECT_EQ(error_of("racelab-schedule-v1\n"),
             "bad.schedule:1: not a racelab schedule: expected "
-            "'racelab-schedule 1', found 'racelab-schedule-v1'");
+            "'racelab-schedule 2', found 'racelab-schedule-v1'");
   EXPECT_EQ(error_of("{\"json\": true}\n"),
             "bad.schedule:1: not a racelab schedule: expected "
-            "'racelab-schedule 1', found '{\"json\": true}'");
-  EXPECT_EQ(error_of(sample_with("racelab-schedule 1", "racelab-schedule 2")),
-            "bad.schedule:1: unsupported version '2' (this build reads "
-            "version 1)");
+            "'racelab-schedule 2', found '{\"json\": true}'");
+  EXPECT_EQ(error_of(sample_with("racelab-schedule 1", "racelab-schedule 3")),
+            "bad.schedule:1: unsupported version '3' (this build reads "
+            "versions 1 and 2)");
   EXPECT_EQ(error_of("racelab-schedule\n"),
             "bad.schedule:1: unsupported version '' (this build reads "
-            "version 1)");
+            "versions 1 and 2)");
 }
 
 TEST(ScheduleFileTest, RejectsMissingAndDuplicateKeys) {

@@ -15,10 +15,10 @@ Trace sample_trace() {
   trace.thread_count = 2;
   trace.rows = {
       {0, 0, TraceKind::kOperation, "set(k1,v1) begins"},
-      {0, 0, TraceKind::kLockAcquired, "acquired 'state.mu'"},
+      {0, 0, TraceKind::kLockAcquired, "acquired 'state.mu'", "state.mu"},
       {0, 0, TraceKind::kSwitch, "preempted at 'unlock'"},
       {1, 1, TraceKind::kOperation, "get(k1) begins"},
-      {1, 1, TraceKind::kLockWaited, "blocked on 'state.mu'"},
+      {1, 1, TraceKind::kLockWaited, "blocked on 'state.mu'", "state.mu"},
       {12, 0, TraceKind::kOperation, "-> ok"},
   };
   return trace;
@@ -197,12 +197,16 @@ TEST(TraceTest, FoldsLockPairsIntoTheOperationRow) {
   trace.thread_count = 2;
   trace.rows = {
       {1, 0, TraceKind::kOperation, "commit(s0,p0.0)"},
-      {2, 0, TraceKind::kLockAcquired, "acquired 'checkpoint.mu'"},
-      {2, 0, TraceKind::kLockReleased, "released 'checkpoint.mu'"},
+      {2, 0, TraceKind::kLockAcquired, "acquired 'checkpoint.mu'",
+       "checkpoint.mu"},
+      {2, 0, TraceKind::kLockReleased, "released 'checkpoint.mu'",
+       "checkpoint.mu"},
       {5, 0, TraceKind::kOperation, "-> 0"},
       {5, 0, TraceKind::kSwitch, "preempted at 'commit'"},
-      {7, 1, TraceKind::kLockAcquired, "acquired 'checkpoint.mu' (shared)"},
-      {7, 1, TraceKind::kLockReleased, "released 'checkpoint.mu' (shared)"},
+      {7, 1, TraceKind::kLockAcquired, "acquired 'checkpoint.mu' (shared)",
+       "checkpoint.mu", true},
+      {7, 1, TraceKind::kLockReleased, "released 'checkpoint.mu' (shared)",
+       "checkpoint.mu", true},
   };
   EXPECT_EQ(fold_inputs(trace)[1].lock, "'checkpoint.mu'");
   // clang-format off

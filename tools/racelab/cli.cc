@@ -31,7 +31,9 @@
 #include "racelab/report.h"
 #include "racelab/runner.h"
 #include "racelab/sanitizer_capture.h"
+#include "racelab/saved_schedule.h"
 #include "racelab/sched/schedule_file.h"
+#include "racelab/sched/trace.h"
 #include "result_channel.h"
 #include "schedule_source.h"
 
@@ -46,16 +48,7 @@ struct UsageError : std::runtime_error {
 // The replay side of a run: the recorded program (setup, threads, finale)
 // and decisions.
 void load_replay(const sched::ScheduleFile& file, RunRequest& request) {
-  auto extra = [&](const std::string& key) {
-    for (const auto& [k, v] : file.extra) {
-      if (k == key) return v == "-" ? std::string() : v;
-    }
-    return std::string();
-  };
-  request.replay_program = {extra("setup")};
-  for (const std::string& line : file.program)
-    request.replay_program.push_back(line);
-  request.replay_program.push_back(extra("finale"));
+  request.replay_program = file.program_lines();
   request.replay_decisions = file.decisions;
   request.strategy = "replay";
 }
@@ -179,9 +172,10 @@ struct CheckedSchedule {
 CheckedSchedule read_replay_schedule(const Registry& registry,
                                      const std::string& path) {
   CheckedSchedule checked;
-  checked.text = read_schedule_source(path);
-  sched::ScheduleFileLines lines;
-  checked.file = sched::parse_schedule(checked.text, path, &lines);
+  LoadedSchedule loaded = load_schedule(path, read_schedule_source);
+  checked.text = std::move(loaded.text);
+  checked.file = std::move(loaded.file);
+  const sched::ScheduleFileLines& lines = loaded.lines;
   const sched::ScheduleFile& file = checked.file;
   auto at = [&](int line) { return absl::StrCat(path, ":", line); };
   check_case(registry, file.subject, file.scenario, at(lines.of_key("subject")),
@@ -201,10 +195,8 @@ CheckedSchedule read_replay_schedule(const Registry& registry,
             absl::StrCat(at(line_number), ": ", what, ": ", error));
       }
     };
-    for (const auto& [key, value] : file.extra) {
-      if ((key == "setup" || key == "finale") && value != "-")
-        check(value, lines.of_key(key), key);
-    }
+    if (!file.setup.empty()) check(file.setup, lines.setup, "setup");
+    if (!file.finale.empty()) check(file.finale, lines.finale, "finale");
     for (size_t t = 0; t < file.program.size(); ++t) {
       check(file.program[t], lines.program + static_cast<int>(t),
             absl::StrCat("program line ", t));
@@ -308,10 +300,10 @@ void print_case(const CaseResult& c, std::ostream& out) {
       out << ", first failing: schedule " << c.first_failing + 1;
     out << "\n";
   }
-  if (!c.trace_table.empty() && !c.findings.empty()) {
+  if (!c.schedule.trace.rows.empty() && !c.findings.empty()) {
     out << "  minimal failing schedule (" << c.schedule.preemptions
         << " preemptions, " << c.schedule.decisions.size() << " decisions):\n"
-        << c.trace_table;
+        << sched::format_trace(c.schedule.trace);
   }
   for (const AggregatedFinding& a : c.findings) {
     if (a.finding.oracle == Oracle::kLinearizability ||
@@ -323,24 +315,18 @@ void print_case(const CaseResult& c, std::ostream& out) {
 }
 
 // Writes a case's recorded schedule as a schedule file.
-void save_schedule(const CaseResult& c, const RunOptions& options,
-                   const std::string& path) {
+void save_case_schedule(const CaseResult& c, const RunOptions& options,
+                        const std::string& path) {
   if (c.schedule.program.size() < 3) {
-    throw InputError(
-        absl::StrCat("--save-schedule: the run recorded no schedule to save"));
+    throw InputError("--save-schedule: the run recorded no schedule to save");
   }
-  sched::ScheduleFile file;
-  file.subject = c.subject;
-  file.scenario = c.scenario;
-  file.mode = "controlled";
-  file.strategy = options.request.strategy;
-  file.seed = options.request.seed;
-  const auto& lines = c.schedule.program;
-  file.extra = {{"setup", lines.front().empty() ? "-" : lines.front()},
-                {"finale", lines.back().empty() ? "-" : lines.back()}};
-  file.program.assign(lines.begin() + 1, lines.end() - 1);
-  file.decisions = c.schedule.decisions;
-  write_file_atomically(path, sched::write_schedule(file));
+  save_schedule(path,
+                schedule_file_for(c.schedule, {c.subject, c.scenario,
+                                               options.request.strategy,
+                                               options.request.seed}),
+                [](const std::string& file, std::string_view text) {
+                  write_file_atomically(file, text);
+                });
 }
 
 const char* signal_name(int sig) {
@@ -473,7 +459,7 @@ int handle_run(const Registry& registry, const CLI::App& cmd, RunFlags& flags) {
   };
   if (!run_options.save_schedule.empty()) {
     attempt([&] {
-      save_schedule(result, run_options, run_options.save_schedule);
+      save_case_schedule(result, run_options, run_options.save_schedule);
       std::cout << "schedule saved to " << run_options.save_schedule << "\n";
     });
   }
@@ -548,8 +534,9 @@ int handle_replay(const Registry& registry, const ReplayFlags& flags) {
       registry.find_expectation(file.subject, file.scenario, Mode::kControlled),
       run_options);
   std::cout << "replay of " << flags.path << ": " << file.subject << " x "
-            << file.scenario << ", " << file.decisions.size() << " decisions\n"
-            << result.trace_table;
+            << file.scenario << ", " << file.decisions.size() << " decisions\n";
+  if (!result.schedule.trace.rows.empty())
+    std::cout << sched::format_trace(result.schedule.trace);
   print_case(result, std::cout);
   return result.mismatch.empty() ? kExitOk : kExitMismatch;
 }

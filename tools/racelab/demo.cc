@@ -16,7 +16,8 @@
 #include "racelab/op_text.h"
 #include "racelab/runner.h"
 #include "racelab/sanitizer_capture.h"
-#include "racelab/sched/schedule_file.h"
+#include "racelab/saved_schedule.h"
+#include "racelab/sched/trace.h"
 #include "schedule_source.h"
 
 #ifndef RACELAB_SOURCE_DIR
@@ -117,20 +118,13 @@ std::string findings_text(const CaseResult& result, size_t cap) {
 std::string write_schedule_file(const CaseResult& c, const std::string& subject,
                                 const std::string& path) {
   if (c.schedule.program.size() < 3) return "";
-  sched::ScheduleFile file;
-  file.subject = subject;
-  file.scenario = c.scenario;
-  file.mode = "controlled";
-  file.strategy = "pct";
-  file.seed = 1;
-  const auto& lines = c.schedule.program;
-  file.extra = {{"setup", lines.front().empty() ? "-" : lines.front()},
-                {"finale", lines.back().empty() ? "-" : lines.back()}};
-  file.program.assign(lines.begin() + 1, lines.end() - 1);
-  file.decisions = c.schedule.decisions;
-  std::ofstream out(path);
-  out << sched::write_schedule(file);
-  return out ? path : "";
+  try {
+    save_schedule(
+        path, schedule_file_for(c.schedule, {subject, c.scenario, "pct", 1}));
+  } catch (const std::exception&) {
+    return "";
+  }
+  return path;
 }
 
 // `diff -u` of two files, relabelled with their repo paths, capped.
@@ -219,7 +213,8 @@ int walk(const Registry& registry, const AntiPattern& p, std::ostream& out) {
         threads, " thread(s) running ", operations,
         " operation(s) in all (what the failure does not need is dropped). "
         "One column per logical thread:"));
-    out << result.trace_table;
+    if (!result.schedule.trace.rows.empty())
+      out << sched::format_trace(result.schedule.trace);
     out << "  findings:\n" << findings_text(result, 5);
     std::error_code ec;
     const std::filesystem::path dir =

@@ -290,26 +290,7 @@ void histogram_svg(std::string& out, const CaseResult& c) {
   out += "</svg>\n";
 }
 
-// The lock a trace row names: the first 'quoted' word, else the text after
-// the verb.
-std::string lock_name(std::string_view text) {
-  const std::size_t open = text.find('\'');
-  if (open != std::string_view::npos) {
-    const std::size_t close = text.find('\'', open + 1);
-    if (close != std::string_view::npos) {
-      return std::string(text.substr(open + 1, close - open - 1));
-    }
-  }
-  const std::size_t space = text.rfind(' ');
-  return std::string(space == std::string_view::npos ? text
-                                                     : text.substr(space + 1));
-}
-
-// What a trace row is, in either vocabulary: the runner's ("op", "result",
-// "lock", "unlock", "wait", "switch", "finding") or the controlled
-// scheduler's ("operation", "lock acquired", "lock released", "lock waited",
-// "switch", "exception"; an operation whose text starts with "->" is a
-// result).
+// What a trace row is in the swimlane, from its typed kind.
 enum class Event {
   kOp,
   kResult,
@@ -319,28 +300,24 @@ enum class Event {
   kSwitch,
   kFinding,
   kLockPair,  // a lock taken and released in one turn, folded (shown_rows())
-  kOther
 };
 
-Event classify(const TraceLine& row) {
-  const std::string& k = row.kind;
-  if (k == "op" || k == "operation") {
-    return row.text.starts_with("->") ? Event::kResult : Event::kOp;
+Event event_of(const sched::TraceRow& row) {
+  switch (row.kind) {
+    case sched::TraceKind::kOperation:
+      return row.is_result() ? Event::kResult : Event::kOp;
+    case sched::TraceKind::kLockAcquired:
+      return Event::kAcquire;
+    case sched::TraceKind::kLockReleased:
+      return Event::kRelease;
+    case sched::TraceKind::kLockWaited:
+      return Event::kWait;
+    case sched::TraceKind::kSwitch:
+      return Event::kSwitch;
+    case sched::TraceKind::kException:
+      return Event::kFinding;
   }
-  if (k == "result") return Event::kResult;
-  if (k == "lock acquired") return Event::kAcquire;
-  if (k == "lock released" || k == "unlock" || k == "release")
-    return Event::kRelease;
-  if (k == "lock") {
-    const bool release = row.text.find("releas") != std::string::npos ||
-                         row.text.find("unlock") != std::string::npos;
-    return release ? Event::kRelease : Event::kAcquire;
-  }
-  if (k == "wait" || k == "lock waited") return Event::kWait;
-  if (k == "switch") return Event::kSwitch;
-  if (k == "lock pair") return Event::kLockPair;
-  if (k == "finding" || k == "exception") return Event::kFinding;
-  return Event::kOther;
+  return Event::kOp;
 }
 
 const char* event_class(Event e) {
@@ -359,10 +336,8 @@ const char* event_class(Event e) {
       return "switch";
     case Event::kFinding:
       return "finding";
-    case Event::kOther:
-      return "other";
   }
-  return "other";
+  return "op";
 }
 
 struct Hold {
@@ -374,22 +349,31 @@ struct Hold {
   int depth;
 };
 
+// A row as the swimlane draws it: a trace row, or a folded lock pair.
+struct ShownRow {
+  int step = 0;
+  int thread = 0;
+  Event event = Event::kOp;
+  std::string text;  // with the folded lock pairs
+  std::string lock;  // lock rows: the lock's name
+};
+
 // Pairs each lock acquisition with the release of the same lock by the same
 // thread; traces without release rows end a hold at the thread's next result
 // row. A hold never released lasts to the end of the trace.
-std::vector<Hold> lock_holds(const std::vector<TraceLine>& rows,
+std::vector<Hold> lock_holds(const std::vector<ShownRow>& rows,
                              std::size_t count) {
   const bool explicit_release = std::any_of(
       rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(count),
-      [](const TraceLine& row) { return classify(row) == Event::kRelease; });
+      [](const ShownRow& row) { return row.event == Event::kRelease; });
   std::vector<Hold> holds;
   std::map<int, std::vector<std::size_t>> open;  // thread -> indexes into holds
   for (std::size_t i = 0; i < count; ++i) {
-    const TraceLine& row = rows[i];
+    const ShownRow& row = rows[i];
     std::vector<std::size_t>& mine = open[row.thread];
-    const Event event = classify(row);
+    const Event event = row.event;
     if (event == Event::kRelease) {
-      const std::string name = lock_name(row.text);
+      const std::string& name = row.lock;
       auto it = std::find_if(mine.rbegin(), mine.rend(), [&](std::size_t h) {
         return holds[h].lock == name;
       });
@@ -400,7 +384,7 @@ std::vector<Hold> lock_holds(const std::vector<TraceLine>& rows,
         mine.erase(std::next(it).base());
       }
     } else if (event == Event::kAcquire) {
-      holds.push_back({row.thread, lock_name(row.text), i, count - 1, false,
+      holds.push_back({row.thread, row.lock, i, count - 1, false,
                        static_cast<int>(mine.size())});
       mine.push_back(holds.size() - 1);
     } else if (event == Event::kResult && !explicit_release) {
@@ -415,29 +399,15 @@ std::vector<Hold> lock_holds(const std::vector<TraceLine>& rows,
 }
 
 // The rows the swimlane draws: lock pairs folded as in the trace table
-// (sched::fold_lock_pairs()); a pair of its own becomes a "lock pair" row.
-std::vector<TraceLine> shown_rows(const std::vector<TraceLine>& trace) {
-  std::vector<sched::FoldInput> inputs;
-  inputs.reserve(trace.size());
-  for (const TraceLine& row : trace) {
-    sched::FoldInput in{row.thread, sched::FoldRole::kOther, {}};
-    const Event event = classify(row);
-    if (event == Event::kOp) in.role = sched::FoldRole::kOperation;
-    if (event == Event::kAcquire || event == Event::kRelease) {
-      in.role = event == Event::kAcquire ? sched::FoldRole::kAcquire
-                                         : sched::FoldRole::kRelease;
-      const bool worded = row.text.starts_with("acquired ") ||
-                          row.text.starts_with("released ");
-      in.lock = worded ? row.text.substr(9)
-                       : absl::StrCat("'", lock_name(row.text), "'");
-    }
-    inputs.push_back(std::move(in));
-  }
-  std::vector<TraceLine> rows;
-  for (const sched::FoldedRow& f : sched::fold_lock_pairs(inputs)) {
-    const TraceLine& row = trace[f.row];
-    rows.push_back({row.step, row.thread, f.lock_pair ? "lock pair" : row.kind,
-                    f.text(row.text)});
+// (sched::fold_lock_pairs()); a pair of its own becomes a lock pair row.
+std::vector<ShownRow> shown_rows(const sched::Trace& trace) {
+  std::vector<ShownRow> rows;
+  for (const sched::FoldedRow& f :
+       sched::fold_lock_pairs(sched::fold_inputs(trace))) {
+    const sched::TraceRow& row = trace.rows[f.row];
+    rows.push_back({row.step, row.thread,
+                    f.lock_pair ? Event::kLockPair : event_of(row),
+                    f.text(row.text), row.lock});
   }
   return rows;
 }
@@ -455,9 +425,9 @@ std::vector<std::string> box_lines(const std::string& text,
 }
 
 void swimlane_svg(std::string& out, const CaseResult& c) {
-  const std::vector<TraceLine> rows = shown_rows(c.trace);
+  const std::vector<ShownRow> rows = shown_rows(c.schedule.trace);
   const std::size_t count = std::min(rows.size(), kMaxTraceRows);
-  int lanes = std::max(1, c.trace_threads);
+  int lanes = std::max(1, c.schedule.trace.thread_count);
   for (std::size_t i = 0; i < count; ++i) {
     if (rows[i].thread >= 0 && rows[i].thread < kMaxLanes) {
       lanes = std::max(lanes, rows[i].thread + 1);
@@ -470,7 +440,7 @@ void swimlane_svg(std::string& out, const CaseResult& c) {
   std::vector<std::vector<std::string>> lines(count);
   std::vector<int> row_top(count + 1, kHeaderHeight);
   for (std::size_t i = 0; i < count; ++i) {
-    if (classify(rows[i]) == Event::kSwitch) {
+    if (rows[i].event == Event::kSwitch) {
       lines[i] = {clip(rows[i].text, max_chars)};
     } else {
       lines[i] = box_lines(rows[i].text, max_chars);
@@ -493,7 +463,7 @@ void swimlane_svg(std::string& out, const CaseResult& c) {
       "xmlns=\"http://www.w3.org/2000/svg\" width=\"",
       width, "\" height=\"", height, "\" viewBox=\"0 0 ", width, " ", height,
       "\" data-threads=\"", lanes, "\" data-rows=\"", count,
-      "\" data-trace-rows=\"", c.trace.size(),
+      "\" data-trace-rows=\"", c.schedule.trace.rows.size(),
       "\" role=\"img\" aria-label=\"trace of the failing schedule\">\n");
 
   // Step axis: a label where a new step (scheduling decision) begins, and a
@@ -516,7 +486,7 @@ void swimlane_svg(std::string& out, const CaseResult& c) {
 
   // Findings: a red band across every lane at their row.
   for (std::size_t i = 0; i < count; ++i) {
-    if (classify(rows[i]) != Event::kFinding) continue;
+    if (rows[i].event != Event::kFinding) continue;
     absl::StrAppend(&out, "<rect class=\"finding-band\" x=\"", kAxisWidth,
                     "\" y=\"", row_top[i] - 2, "\" width=\"",
                     width - kAxisWidth, "\" height=\"",
@@ -549,9 +519,9 @@ void swimlane_svg(std::string& out, const CaseResult& c) {
                       "</title></rect>\n");
     }
     for (std::size_t i = 0; i < count; ++i) {
-      const TraceLine& row = rows[i];
+      const ShownRow& row = rows[i];
       if (row.thread != t) continue;
-      const Event event = classify(row);
+      const Event event = row.event;
       const int y = row_top[i];
       // The full text as a tooltip, when the box does not show all of it.
       std::string title;
@@ -985,8 +955,9 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
         &out, "<section class=\"case ", verdict, "\" id=\"", ids[i],
         "\" data-verdict=\"", verdict, "\" data-mode=\"", to_string(c.mode),
         "\" data-subject=\"", html_escape(c.subject), "\" data-scenario=\"",
-        html_escape(c.scenario), "\"", c.trace.empty() ? "" : " data-has-trace",
-        ">\n<h3>", html_escape(c.subject), " × ", html_escape(c.scenario), " (",
+        html_escape(c.scenario), "\"",
+        c.schedule.trace.rows.empty() ? "" : " data-has-trace", ">\n<h3>",
+        html_escape(c.subject), " × ", html_escape(c.scenario), " (",
         to_string(c.mode), ") <span class=\"badge ", verdict, "\">",
         c.mismatch.empty() ? "ok" : "MISMATCH", "</span></h3>\n");
     absl::StrAppend(&out, "<dl class=\"facts\"><dt>expected</dt><dd>",
@@ -1030,7 +1001,7 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
       out += "<h4>Outcomes</h4>\n";
       histogram_svg(out, c);
     }
-    if (!c.trace.empty()) {
+    if (!c.schedule.trace.rows.empty()) {
       out += "<h4>Failing schedule</h4>\n";
       swimlane_svg(out, c);
     }

@@ -11,6 +11,7 @@
 #ifndef RACELAB_HARNESS_SRC_RESULT_CHANNEL_H_
 #define RACELAB_HARNESS_SRC_RESULT_CHANNEL_H_
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "racelab/case.h"
@@ -19,6 +20,9 @@ namespace racelab {
 
 std::string event_line(const std::string& event, const std::string& message);
 std::string run_done_line(const RunObservation& observation);
+// Reads a run_done line back (its findings, schedule and trace); throws
+// nlohmann::json::exception on a malformed one.
+void observation_from_json(const nlohmann::json& j, RunObservation& out);
 
 }  // namespace racelab
 

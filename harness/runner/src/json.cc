@@ -93,19 +93,62 @@ Finding finding_from_json(const nlohmann::json& j) {
   return f;
 }
 
+nlohmann::json to_json(const sched::Trace& trace) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const sched::TraceRow& row : trace.rows) {
+    nlohmann::json j = {{"step", row.step},
+                        {"thread", row.thread},
+                        {"kind", std::string(sched::to_string(row.kind))},
+                        {"text", row.text}};
+    if (!row.lock.empty()) j["lock"] = row.lock;
+    if (row.shared) j["shared"] = true;
+    rows.push_back(std::move(j));
+  }
+  return {{"threads", trace.thread_count}, {"rows", std::move(rows)}};
+}
+
+sched::Trace trace_from_json(const nlohmann::json& j) {
+  sched::Trace trace;
+  trace.thread_count = j.at("threads").get<int>();
+  for (const nlohmann::json& row : j.at("rows")) {
+    const std::string kind = row.at("kind").get<std::string>();
+    std::optional<sched::TraceKind> k = sched::parse_trace_kind(kind);
+    if (!k) {
+      throw nlohmann::json::other_error::create(
+          501, "unknown trace row kind '" + kind + "'", &row);
+    }
+    trace.rows.emplace_back(
+        row.at("step").get<int>(), row.at("thread").get<int>(), *k,
+        row.at("text").get<std::string>(), row.value("lock", std::string()),
+        row.value("shared", false));
+  }
+  return trace;
+}
+
+namespace {
+
+nlohmann::json schedule_json(const RecordedSchedule& schedule) {
+  return {{"decisions", schedule.decisions},
+          {"preemptions", schedule.preemptions},
+          {"program", schedule.program}};
+}
+
+// The schedule's decisions, preemptions and program from `j` (its trace
+// comes from a "trace" object beside it).
+void read_schedule_json(const nlohmann::json& j, RecordedSchedule& schedule) {
+  schedule.decisions = j.at("decisions").get<std::vector<int>>();
+  schedule.preemptions = j.at("preemptions").get<int>();
+  schedule.program = j.at("program").get<std::vector<std::string>>();
+}
+
+}  // namespace
+
 nlohmann::json to_json(const CaseResult& r) {
   nlohmann::json findings = nlohmann::json::array();
   for (const AggregatedFinding& a : r.findings) {
     nlohmann::json j = to_json(a.finding);
     j["runs"] = a.runs;
     findings.push_back(std::move(j));
-  }
-  nlohmann::json trace = nlohmann::json::array();
-  for (const TraceLine& row : r.trace) {
-    trace.push_back({{"step", row.step},
-                     {"thread", row.thread},
-                     {"kind", row.kind},
-                     {"text", row.text}});
   }
   nlohmann::json j = {{"family", r.family},
                       {"subject", r.subject},
@@ -125,11 +168,9 @@ nlohmann::json to_json(const CaseResult& r) {
     j["schedules"] = r.schedules;
     j["first_failing_schedule"] = r.first_failing;
   }
-  if (!r.trace.empty()) {
-    j["trace"] = {{"threads", r.trace_threads}, {"rows", trace}};
-    j["schedule"] = {{"decisions", r.schedule.decisions},
-                     {"preemptions", r.schedule.preemptions},
-                     {"program", r.schedule.program}};
+  if (!r.schedule.trace.rows.empty()) {
+    j["trace"] = to_json(r.schedule.trace);
+    j["schedule"] = schedule_json(r.schedule);
     if (!r.schedule_file.empty()) j["schedule_file"] = r.schedule_file;
   }
   return j;
@@ -176,21 +217,8 @@ CaseResult case_result_from_json(const nlohmann::json& j) {
     r.findings.push_back({finding_from_json(f), f.at("runs").get<int>()});
   r.schedules = j.value("schedules", 0);
   r.first_failing = j.value("first_failing_schedule", -1);
-  if (j.contains("trace")) {
-    const nlohmann::json& trace = j.at("trace");
-    r.trace_threads = trace.at("threads").get<int>();
-    for (const nlohmann::json& row : trace.at("rows")) {
-      r.trace.push_back({row.at("step").get<int>(), row.at("thread").get<int>(),
-                         row.at("kind").get<std::string>(),
-                         row.at("text").get<std::string>()});
-    }
-  }
-  if (j.contains("schedule")) {
-    const nlohmann::json& schedule = j.at("schedule");
-    r.schedule.decisions = schedule.at("decisions").get<std::vector<int>>();
-    r.schedule.preemptions = schedule.at("preemptions").get<int>();
-    r.schedule.program = schedule.at("program").get<std::vector<std::string>>();
-  }
+  if (j.contains("trace")) r.schedule.trace = trace_from_json(j.at("trace"));
+  if (j.contains("schedule")) read_schedule_json(j.at("schedule"), r.schedule);
   r.schedule_file = j.value("schedule_file", std::string());
   return r;
 }
@@ -212,23 +240,23 @@ std::string run_done_line(const RunObservation& observation) {
     j["schedules"] = observation.schedules;
     j["first_failing"] = observation.first_failing;
   }
-  if (!observation.schedule.decisions.empty() ||
-      !observation.schedule.program.empty()) {
-    j["schedule"] = {{"program", observation.schedule.program},
-                     {"decisions", observation.schedule.decisions},
-                     {"preemptions", observation.schedule.preemptions}};
-    nlohmann::json rows = nlohmann::json::array();
-    for (const TraceLine& row : observation.trace) {
-      rows.push_back({{"step", row.step},
-                      {"thread", row.thread},
-                      {"kind", row.kind},
-                      {"text", row.text}});
-    }
-    j["trace"] = {{"threads", observation.trace_threads},
-                  {"rows", rows},
-                  {"table", observation.trace_table}};
+  if (!observation.schedule.empty()) {
+    j["schedule"] = schedule_json(observation.schedule);
+    j["trace"] = to_json(observation.schedule.trace);
   }
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void observation_from_json(const nlohmann::json& j, RunObservation& out) {
+  out.operations = j.value("operations", 0);
+  out.schedules = j.value("schedules", 0);
+  out.first_failing = j.value("first_failing", -1);
+  if (j.contains("schedule")) {
+    read_schedule_json(j.at("schedule"), out.schedule);
+    out.schedule.trace = trace_from_json(j.at("trace"));
+  }
+  for (const nlohmann::json& f : j.value("findings", nlohmann::json::array()))
+    out.findings.push_back(finding_from_json(f));
 }
 
 }  // namespace racelab

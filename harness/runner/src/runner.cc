@@ -23,6 +23,7 @@
 #include "racelab/json.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab_sanitizer_options.h"
+#include "result_channel.h"
 #include "schedule_source.h"
 
 extern char** environ;
@@ -212,8 +213,8 @@ std::string CaseResult::observed() const {
   });
 }
 
-RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
-                       int run_index) {
+RunObservation run_in_child(const CaseSpec& spec, const RunOptions& options,
+                            int run_index) {
   const std::string case_name =
       absl::StrCat(spec.subject, " x ", spec.scenario, " (",
                    to_string(options.request.mode), " run ", run_index, ")");
@@ -300,7 +301,7 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
   ::close(log_pipe[0]);
 
   // Interpret the result channel.
-  RunRecord record;
+  RunObservation record;
   record.log = std::move(log);
   bool done = false;
   std::vector<Finding> notices;  // from the raw hooks, used when the run died
@@ -314,27 +315,7 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
       const std::string event = j.value("event", "");
       if (event == "run_done") {
         done = true;
-        record.schedules = j.value("schedules", 0);
-        record.first_failing = j.value("first_failing", -1);
-        if (j.contains("schedule")) {
-          const nlohmann::json& s = j.at("schedule");
-          record.schedule = {s.at("program").get<std::vector<std::string>>(),
-                             s.at("decisions").get<std::vector<int>>(),
-                             s.at("preemptions").get<int>()};
-          const nlohmann::json& t = j.at("trace");
-          record.trace_threads = t.at("threads").get<int>();
-          record.trace_table = t.at("table").get<std::string>();
-          for (const nlohmann::json& row : t.at("rows")) {
-            record.trace.push_back({row.at("step").get<int>(),
-                                    row.at("thread").get<int>(),
-                                    row.at("kind").get<std::string>(),
-                                    row.at("text").get<std::string>()});
-          }
-        }
-        for (const nlohmann::json& f :
-             j.value("findings", nlohmann::json::array())) {
-          record.findings.push_back(finding_from_json(f));
-        }
+        observation_from_json(j, record);
       } else if (event == "tsan_report") {
         std::string kind = j.value("kind", "");
         notices.push_back({tsan_report_kind(kind),
@@ -425,6 +406,42 @@ RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
   return record;
 }
 
+void add_run(CaseResult& result, RunObservation run) {
+  ++result.runs;
+  result.schedules += run.schedules;
+  if (result.schedule.trace.rows.empty() && !run.schedule.trace.rows.empty() &&
+      !run.findings.empty()) {
+    result.first_failing = run.first_failing;
+    result.schedule = std::move(run.schedule);
+  }
+  std::set<FindingKind> run_kinds;
+  for (const Finding& f : run.findings) run_kinds.insert(f.kind);
+  KindSet outcome;
+  for (FindingKind k : run_kinds) outcome.insert(k);
+  ++result.histogram[outcome];
+  if (run.findings.empty()) return;
+  ++result.runs_with_finding;
+  if (result.first_failure_log.empty()) result.first_failure_log = run.log;
+  std::set<FindingKind> kinds(result.kinds.begin(), result.kinds.end());
+  kinds.insert(run_kinds.begin(), run_kinds.end());
+  result.kinds.assign(kinds.begin(), kinds.end());
+  std::set<std::string> counted;  // count a finding once per run
+  for (Finding& f : run.findings) {
+    auto same = std::find_if(result.findings.begin(), result.findings.end(),
+                             [&](const AggregatedFinding& a) {
+                               return a.finding.kind == f.kind &&
+                                      a.finding.summary == f.summary;
+                             });
+    std::string key = absl::StrCat(to_string(f.kind), f.summary);
+    if (same == result.findings.end()) {
+      result.findings.push_back({std::move(f), 1});
+    } else if (counted.insert(key).second) {
+      ++same->runs;
+    }
+    counted.insert(key);
+  }
+}
+
 CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
                     const RunOptions& options) {
   const auto start = Clock::now();
@@ -436,43 +453,9 @@ CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
   result.mode = options.request.mode;
   result.expected =
       expectation ? describe_expected(*expectation) : "(no expectation)";
-  std::set<FindingKind> kinds;
   for (int run = 0; run < options.runs; ++run) {
-    RunRecord record = run_in_child(spec, options, run);
-    ++result.runs;
-    result.schedules += record.schedules;
-    if (result.trace.empty() && !record.trace.empty() &&
-        !record.findings.empty()) {
-      result.first_failing = record.first_failing;
-      result.schedule = record.schedule;
-      result.trace_threads = record.trace_threads;
-      result.trace = record.trace;
-      result.trace_table = record.trace_table;
-    }
-    KindSet outcome;
-    for (const Finding& f : record.findings) outcome.insert(f.kind);
-    ++result.histogram[outcome];
-    if (record.findings.empty()) continue;
-    ++result.runs_with_finding;
-    if (result.first_failure_log.empty()) result.first_failure_log = record.log;
-    for (FindingKind k : outcome.members()) kinds.insert(k);
-    std::set<std::string> counted;  // count a finding once per run
-    for (Finding& f : record.findings) {
-      auto same = std::find_if(result.findings.begin(), result.findings.end(),
-                               [&](const AggregatedFinding& a) {
-                                 return a.finding.kind == f.kind &&
-                                        a.finding.summary == f.summary;
-                               });
-      std::string key = absl::StrCat(to_string(f.kind), f.summary);
-      if (same == result.findings.end()) {
-        result.findings.push_back({std::move(f), 1});
-      } else if (counted.insert(key).second) {
-        ++same->runs;
-      }
-      counted.insert(key);
-    }
+    add_run(result, run_in_child(spec, options, run));
   }
-  result.kinds.assign(kinds.begin(), kinds.end());
   result.mismatch = expectation ? judge(*expectation, result.kinds)
                                 : "no expectation for this case in the table";
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();

@@ -1,5 +1,15 @@
 // A case: subject x scenario x mode, type-erased so the engine can run any
 // family. Scenario catalogs build cases; the engine never sees a family type.
+//
+// The engine has three result types, from the inside out:
+//   sched::RunResult (sched/scheduler.h)  one schedule as the scheduler ran
+//                                         it: decisions, status, raw trace;
+//   RunObservation (here)                 one run: a schedule judged by the
+//                                         oracles, a search over schedules,
+//                                         a stress run; the kit's CheckResult;
+//   CaseResult (runner.h)                 a case over its runs (add_run).
+// A reported schedule is one RecordedSchedule (program, decisions, trace)
+// embedded in the last two.
 #ifndef RACELAB_CASE_H_
 #define RACELAB_CASE_H_
 
@@ -11,6 +21,8 @@
 
 #include "racelab/finding.h"
 #include "racelab/oracle.h"
+#include "racelab/sched/scheduler.h"
+#include "racelab/sched/trace.h"
 
 namespace racelab {
 
@@ -41,36 +53,63 @@ struct RunRequest {
   std::vector<int> replay_decisions;
   std::vector<std::string>
       replay_program;  // "setup", threads..., "finale" lines
+  // A replay that may leave the recorded decisions (another store, changed
+  // code) and then runs the current thread on; else a mismatch is an error.
+  bool lenient_replay = false;
+  // The reported findings also keep the kinds that only the first run of the
+  // failing schedule showed (in-process checks: TSan reports each racing pair
+  // once per process, so the shrinking reruns may not report it again).
+  bool keep_first_kinds = false;
 };
 
 // A schedule as recorded: the program (encoded lines, setup first, finale
-// last) and the decision at every scheduling point.
+// last), the decision at every scheduling point, and the trace of the run
+// that followed it. Every result that reports a schedule embeds one.
 struct RecordedSchedule {
   std::vector<std::string> program;
   std::vector<int> decisions;
   int preemptions = 0;
+  sched::Trace trace;
+  // For every decision, the operation the chosen thread was at
+  // (sched::RunResult::decision_operations): what a program shrinker needs.
+  // Not saved in files or reports.
+  std::vector<int> decision_operations;
+  // How the run that followed it ended (completed, deadlock, step limit).
+  sched::RunResult::Status status = sched::RunResult::Status::kCompleted;
+
+  bool empty() const { return program.empty() && decisions.empty(); }
 };
 
-// One row of a controlled run's trace.
-struct TraceLine {
-  int step = 0;
-  int thread = 0;
-  std::string kind;
-  std::string text;
-};
-
-// What one run observed, before the sanitizer findings of the process are
-// added.
+// The result of one run of a case (result type 1 of 3; the others are
+// CaseResult in runner.h, a case over its runs, and sched::RunResult, one
+// schedule as the scheduler ran it): one schedule of a program, a search over
+// schedules (controlled mode), or one stress run. A child reports one to its
+// parent; the kit's check_store returns one (CheckResult).
 struct RunObservation {
-  std::vector<Finding> findings;
+  std::vector<Finding> findings;  // empty: clean
   int operations = 0;
+  int runs = 0;  // stress runs made (the kit's stress mode)
   // Controlled mode.
-  int schedules = 0;          // schedules tried
-  int first_failing = -1;     // 0-based index of the first failing schedule
-  RecordedSchedule schedule;  // the (shrunk) failing schedule
-  int trace_threads = 0;
-  std::vector<TraceLine> trace;
-  std::string trace_table;  // the trace as a table, for humans
+  int schedules = 0;       // schedules tried
+  int first_failing = -1;  // 0-based index of the first failing schedule
+  // The (shrunk) failing schedule with its trace; for a clean search, the
+  // last schedule tried.
+  RecordedSchedule schedule;
+  bool replay_diverged = false;  // a lenient replay left the recorded path
+  bool more_schedules = false;   // one schedule: the strategy has more to try
+  // Filled by whoever ran it: the child's stderr (capped) as its parent saw
+  // it; the kit's saved schedule file and its readable verdict.
+  std::string log;
+  std::string schedule_file;
+  std::string message;
+
+  bool clean() const { return findings.empty(); }
+  bool has(FindingKind kind) const {
+    for (const Finding& f : findings) {
+      if (f.kind == kind) return true;
+    }
+    return false;
+  }
 };
 
 struct CaseSpec {

@@ -22,6 +22,7 @@
 #include "racelab/go_map_oracle.h"
 #include "racelab/history.h"
 #include "racelab/input_error.h"
+#include "racelab/judge_run.h"
 #include "racelab/op_context.h"
 #include "racelab/op_text.h"
 #include "racelab/scenario.h"
@@ -50,15 +51,17 @@ class ControlledContext final : public OpContext {
   int thread_;
 };
 
-struct ScheduleOutcome {
-  std::vector<Finding> findings;
-  sched::RunResult run;
-  int operations = 0;
-};
+// The observation of one schedule (run_schedule): its findings, operations
+// and recorded schedule (decisions, preemptions, trace, decision operations;
+// the program is left to the caller, who knows its encoding), and whether the
+// strategy has more schedules to try.
+RunObservation observe_schedule(sched::RunResult run,
+                                std::vector<Finding> findings, int operations);
 
 // Runs one schedule of the program for `program_seed` (or of the recorded
-// program, when given) under `strategy`.
-using ScheduleRunner = std::function<ScheduleOutcome(
+// program, when given) under `strategy`: the engine's one type-erased view
+// of a family, so that the search below is not a template.
+using ScheduleRunner = std::function<RunObservation(
     std::uint64_t program_seed,
     const std::vector<std::string>* recorded_program,
     sched::Strategy& strategy)>;
@@ -68,7 +71,7 @@ using ProgramEncoder =
 
 // Runs one schedule of an encoded program (setup line, one line per thread,
 // finale line) under `strategy`.
-using ProgramRunner = std::function<ScheduleOutcome(
+using ProgramRunner = std::function<RunObservation(
     const std::vector<std::string>& program, sched::Strategy& strategy)>;
 
 // How much shrinking a failing schedule may cost, in reruns of the case: the
@@ -80,12 +83,6 @@ inline constexpr int kPreemptionShrinkRuns = 200;
 inline constexpr int kProgramShrinkRuns = 300;
 inline constexpr int kScheduleReshrinkRuns = 100;
 
-struct MinimalFailure {
-  std::vector<std::string> program;  // encoded, as `outcome` ran it
-  ScheduleOutcome outcome;           // findings, decisions and trace reported
-  int reruns = 0;                    // runs of the case, the final one included
-};
-
 // Makes a failing schedule minimal. With `shrink`: its preemptions (any
 // finding counts as failing, as before the program is touched), then its
 // program (sched::shrink_program) and its preemptions again, where a rerun
@@ -95,12 +92,19 @@ struct MinimalFailure {
 // program as they judge the full one. Then the result is replayed once more:
 // its findings and trace are what is reported, so what the user replays is
 // exactly what they read. When that replay does not fail, the original
-// `failing` run and `program` are reported.
-MinimalFailure minimize_failure(const ProgramRunner& run,
+// `failing` run and `program` are reported. The result's findings and
+// schedule (program included) are what is reported; its `schedules` counts
+// the reruns, the final replay included.
+RunObservation minimize_failure(const ProgramRunner& run,
                                 std::vector<std::string> program,
-                                ScheduleOutcome failing, bool shrink);
+                                RunObservation failing, bool shrink);
 
-// The search over schedules, shared by every family.
+// The engine's one search over schedules, shared by every family and every
+// driver (the CLI's child through CaseSpec::run, the kit's check_store and
+// replay_store): replays the request's recorded schedule (strict, or lenient
+// with request.lenient_replay), or tries up to request.budget schedules under
+// request.strategy, program seed request.seed + i for schedule i, and makes
+// the first failing one minimal (minimize_failure).
 RunObservation explore(const ScheduleRunner& run_schedule,
                        const ProgramEncoder& encode, const RunRequest& request);
 
@@ -170,8 +174,11 @@ Program<typename F::Op> decode_program(const std::vector<std::string>& lines) {
   return program;
 }
 
+// Runs one schedule of `program` against a fresh store under `strategy` and
+// judges it (judge_run). A schedule that deadlocked or was cut off keeps its
+// store forever (abandon) and is judged without its finale.
 template <class F>
-controlled_internal::ScheduleOutcome run_schedule(
+RunObservation run_schedule(
     const Scenario<F>& scenario,
     std::unique_ptr<typename F::Store> (*make_store)(),
     const Program<typename F::Op>& program, OracleSet oracles,
@@ -184,14 +191,6 @@ controlled_internal::ScheduleOutcome run_schedule(
 
   controlled_internal::reset_clock();
   std::shared_ptr<typename F::Store> store = make_store();
-  auto run_op = [&](const Op& op, OpContext& ctx, std::vector<EventT>& out) {
-    EventT event{ctx.thread(), false, op, Result{}, ctx.now(), 0};
-    std::vector<EventT> nested;
-    event.result = F::execute(*store, op, ctx, &nested);
-    event.ret = ctx.now();
-    out.push_back(std::move(event));
-    for (EventT& e : nested) out.push_back(std::move(e));
-  };
 
   // Every vector is reserved for the program's operations up front: growing
   // them event by event moved every recorded event several times.
@@ -201,7 +200,8 @@ controlled_internal::ScheduleOutcome run_schedule(
   History<Op, Result> history;
   history.reserve(total);
   ControlledContext setup_ctx(kSetupThread);
-  for (const Op& op : program.setup) run_op(op, setup_ctx, history);
+  for (const Op& op : program.setup)
+    run_operation<F>(*store, op, setup_ctx, history);
 
   std::vector<std::vector<EventT>> per_thread(n);
   for (int t = 0; t < n; ++t) per_thread[t].reserve(program.threads[t].size());
@@ -215,34 +215,33 @@ controlled_internal::ScheduleOutcome run_schedule(
         sched::ControlledScheduler::begin_operation(index++);
         yield_point("op");
         sched::ControlledScheduler::note(F::describe(op));
-        run_op(op, ctx, per_thread[t]);
+        run_operation<F>(*store, op, ctx, per_thread[t]);
         sched::ControlledScheduler::note(
             "-> " + F::describe(op, per_thread[t].back().result));
       }
     });
   }
 
-  controlled_internal::ScheduleOutcome outcome;
-  outcome.run = scheduler.run(bodies, strategy);
+  sched::RunResult run = scheduler.run(bodies, strategy);
+  int operations = 0;
   for (auto& events : per_thread) {
-    outcome.operations += static_cast<int>(events.size());
+    operations += static_cast<int>(events.size());
     for (EventT& e : events) history.push_back(std::move(e));
   }
-  controlled_internal::add_scheduler_findings(outcome.run, outcome.findings);
-  if (outcome.run.status != sched::RunResult::Status::kCompleted) {
+  std::vector<Finding> findings;
+  controlled_internal::add_scheduler_findings(run, findings);
+  const bool completed = run.status == sched::RunResult::Status::kCompleted;
+  if (!completed) {
     controlled_internal::abandon(store);
   } else {
     ControlledContext finale_ctx(n);
-    for (const Op& op : program.finale) run_op(op, finale_ctx, history);
-    if (oracles.contains(Oracle::kInvariants))
-      scenario.check(program, history, *store, outcome.findings);
-    if (oracles.contains(Oracle::kLinearizability))
-      F::check_linearizability(history, outcome.findings);
+    for (const Op& op : program.finale)
+      run_operation<F>(*store, op, finale_ctx, history);
   }
-  collect_go_map_findings(oracles.contains(Oracle::kGomap), outcome.findings);
-  for (Finding& f : take_sanitizer_findings())
-    outcome.findings.push_back(std::move(f));
-  return outcome;
+  judge_run<F>(scenario, program, history, completed ? store.get() : nullptr,
+               oracles, take_sanitizer_findings, findings);
+  return controlled_internal::observe_schedule(std::move(run),
+                                               std::move(findings), operations);
 }
 
 // Runs a case in controlled mode: explores schedules under the request's

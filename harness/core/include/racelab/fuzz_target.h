@@ -10,8 +10,9 @@
 // enabled threads; when the bytes run out the current thread goes on). The
 // run is judged by the tsan and linearizability oracles (and the invariants
 // of T::fuzz_check, when given); on a finding the target prints the
-// findings, the program and the trace, and aborts so that libFuzzer keeps
-// the input. Optional traits members:
+// findings, the program, the decisions and the trace (fuzz_report.h, as the
+// built-in targets do), and aborts so that libFuzzer keeps the input. Optional
+// traits members:
 //   static std::vector<Op> fuzz_setup();   // operations before the threads
 //   static void fuzz_check(const racelab::Program<Op>&,
 //                          const racelab::History<Op, Result>&, Store&,
@@ -28,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "racelab/fuzz_report.h"
 #include "racelab/kit.h"
 
 #if defined(__has_feature)
@@ -135,26 +137,11 @@ int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
   // One scheduler for the process: its fibers are reused from run to run.
   static sched::ControlledScheduler* scheduler = new sched::ControlledScheduler;
   BytesStrategy strategy(bytes);
-  controlled_internal::ScheduleOutcome outcome = kit_internal::one_schedule<F>(
+  RunObservation run = kit_internal::one_schedule<F>(
       scenario, &T::make, program, oracles, *scheduler, strategy);
-  if (outcome.findings.empty()) return 0;
-
-  std::string report = "racelab fuzz target " + traits_store_name<T>() + ": " +
-                       std::to_string(outcome.findings.size()) +
-                       " finding(s)\n" + format_findings(outcome.findings) +
-                       "program:\n";
-  const std::vector<std::string> lines = encode_program<F>(program);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string who = i == 0 ? "setup"
-                            : i + 1 == lines.size()
-                                ? "finale"
-                                : "thread " + std::to_string(i - 1);
-    report += "  " + who + ": " + lines[i] + "\n";
-  }
-  report += sched::format_trace(outcome.run.trace);
-  std::fputs(report.c_str(), stderr);
-  std::fflush(stderr);
-  std::abort();
+  if (run.findings.empty()) return 0;
+  run.schedule.program = encode_program<F>(program);
+  return finish_fuzz_input(traits_store_name<T>(), run, "");
 }
 
 }  // namespace fuzz_internal

@@ -55,9 +55,9 @@
 #include "racelab/finding.h"
 #include "racelab/history.h"
 #include "racelab/linearizability.h"
-#include "racelab/sanitizer_capture.h"
 #include "racelab/op_context.h"
 #include "racelab/operation_history.h"
+#include "racelab/sanitizer_capture.h"
 #include "racelab/scenario.h"
 #include "racelab/sched/schedule_file.h"
 #include "racelab/sched/scheduler.h"
@@ -221,26 +221,11 @@ struct CheckOptions {
   std::vector<std::string> source_roots;
 };
 
-// The verdict of check_store.
-struct CheckResult {
-  std::vector<Finding> findings;  // empty: clean
-  int schedules = 0;              // controlled: schedules tried
-  int first_failing = -1;         // controlled: 0-based, or -1
-  int runs = 0;                   // stress: runs made
-  int preemptions = 0;            // in the reported schedule
-  std::string trace_table;        // controlled: the failing schedule's trace
-  std::string schedule_file;      // where that schedule was saved, or ""
-  // One readable paragraph: verdict, findings, trace, how to replay.
-  std::string message;
-
-  bool clean() const { return findings.empty(); }
-  bool has(FindingKind kind) const {
-    for (const Finding& f : findings) {
-      if (f.kind == kind) return true;
-    }
-    return false;
-  }
-};
+// The verdict of check_store and replay_store: one run of the scenario in
+// this process (findings, schedules tried, the shrunk failing schedule with
+// its trace, the saved schedule file, a readable message); the engine's
+// result of one run, RunObservation (case.h).
+using CheckResult = RunObservation;
 
 namespace kit_internal {
 
@@ -262,11 +247,11 @@ std::string save_schedule(const std::string& path, const std::string& store,
 // std::runtime_error. Returns program lines (setup, threads..., finale).
 sched::ScheduleFile read_schedule(const std::string& path,
                                   std::vector<std::string>* program_lines);
-// Fills result.message.
+// Fills result.message (the failing schedule's trace rendered as a table).
 void compose_message(CheckResult& result, const std::string& store,
                      const std::string& scenario, const CheckOptions& options);
-// Adds the findings of `extra` whose kind `into` does not have yet.
-void merge_kinds(std::vector<Finding>& into, const std::vector<Finding>& extra);
+// The engine's request for a controlled check.
+RunRequest controlled_request(const CheckOptions& options);
 
 template <class F>
 std::string store_name(const CheckOptions& options) {
@@ -275,63 +260,36 @@ std::string store_name(const CheckOptions& options) {
 }
 
 template <Family F>
-controlled_internal::ScheduleOutcome one_schedule(
-    const Scenario<F>& scenario, StoreFactory<F> factory,
-    const Program<typename F::Op>& program, OracleSet oracles,
-    sched::ControlledScheduler& scheduler, sched::Strategy& strategy) {
+RunObservation one_schedule(const Scenario<F>& scenario,
+                            StoreFactory<F> factory,
+                            const Program<typename F::Op>& program,
+                            OracleSet oracles,
+                            sched::ControlledScheduler& scheduler,
+                            sched::Strategy& strategy) {
   const bool tsan = oracles.contains(Oracle::kTsan);
   return run_schedule<F>(scenario, factory, program, oracles, scheduler,
                          strategy,
                          [tsan] { return take_sanitizer_findings(tsan); });
 }
 
+// The engine's search (controlled_internal::explore, as the CLI's child runs
+// it) in this process; a failing schedule is saved.
 template <Family F>
 CheckResult check_controlled(StoreFactory<F> factory,
                              const Scenario<F>& scenario,
                              const CheckOptions& options) {
-  CheckResult result;
   take_sanitizer_findings(false);  // forget reports of earlier checks
-  sched::ControlledScheduler scheduler;
-  std::unique_ptr<sched::Strategy> strategy = sched::make_strategy(
-      options.strategy, options.seed, options.depth, options.preemptions);
-  for (int i = 0; i < options.budget; ++i) {
-    const std::uint64_t program_seed =
-        options.seed + static_cast<std::uint64_t>(i);
-    const Program<typename F::Op> program =
-        scenario.program(program_seed, ProgramSize::kSmall);
-    controlled_internal::ScheduleOutcome outcome = one_schedule<F>(
-        scenario, factory, program, options.oracles, scheduler, *strategy);
-    ++result.schedules;
-    if (outcome.findings.empty()) {
-      if (!outcome.run.more_schedules) break;  // dfs: the tree is exhausted
-      continue;
-    }
-    result.first_failing = i;
-    // Shrink the schedule and the program (as the gate does), and replay the
-    // result once more, so its trace and findings are what a later replay
-    // shows.
-    const std::vector<Finding> first_findings = outcome.findings;
-    const std::vector<std::string> found = encode_program<F>(program);
-    controlled_internal::MinimalFailure minimal =
-        controlled_internal::minimize_failure(
-            [&](const std::vector<std::string>& lines, sched::Strategy& rerun) {
-              return one_schedule<F>(
-                  scenario, factory,
-                  lines == found ? program : decode_program<F>(lines),
-                  options.oracles, scheduler, rerun);
-            },
-            found, std::move(outcome), options.shrink);
-    controlled_internal::ScheduleOutcome& final_run = minimal.outcome;
-    // TSan reports each racing pair once per process: keep the first run's.
-    merge_kinds(final_run.findings, first_findings);
-    result.findings = std::move(final_run.findings);
-    result.preemptions = final_run.run.preemptions;
-    result.trace_table = sched::format_trace(final_run.run.trace);
+  const bool tsan = options.oracles.contains(Oracle::kTsan);
+  CheckResult result =
+      run_controlled<F>(scenario, factory, controlled_request(options),
+                        [tsan] { return take_sanitizer_findings(tsan); });
+  if (!result.clean()) {
     const std::string store = store_name<F>(options);
     result.schedule_file = save_schedule(
         schedule_path(options, store, scenario.name), store, scenario.name,
-        options, program_seed, minimal.program, final_run.run.decisions);
-    break;
+        options,
+        options.seed + static_cast<std::uint64_t>(result.first_failing),
+        result.schedule.program, result.schedule.decisions);
   }
   compose_message(result, store_name<F>(options), scenario.name, options);
   return result;
@@ -398,22 +356,20 @@ CheckResult replay_store(StoreFactory<F> factory, const Scenario<F>& scenario,
   set_source_roots(options.source_roots);
   std::vector<std::string> lines;
   sched::ScheduleFile file = kit_internal::read_schedule(schedule_file, &lines);
-  const Program<typename F::Op> program = decode_program<F>(lines);
   kit_internal::take_sanitizer_findings(false);
-  sched::ControlledScheduler scheduler;
-  sched::ReplayStrategy replay(file.decisions, sched::ReplayMode::kLenient);
-  controlled_internal::ScheduleOutcome outcome = kit_internal::one_schedule<F>(
-      scenario, factory, program, options.oracles, scheduler, replay);
-  CheckResult result;
-  result.schedules = 1;
-  result.findings = std::move(outcome.findings);
-  result.first_failing = result.findings.empty() ? -1 : 0;
-  result.preemptions = outcome.run.preemptions;
-  result.trace_table = sched::format_trace(outcome.run.trace);
+  RunRequest request = kit_internal::controlled_request(options);
+  request.seed = file.seed;
+  request.replay_program = std::move(lines);
+  request.replay_decisions = file.decisions;
+  request.lenient_replay = true;
+  const bool tsan = options.oracles.contains(Oracle::kTsan);
+  CheckResult result = run_controlled<F>(scenario, factory, request, [tsan] {
+    return kit_internal::take_sanitizer_findings(tsan);
+  });
   result.schedule_file = schedule_file;
   kit_internal::compose_message(result, kit_internal::store_name<F>(options),
                                 scenario.name, options);
-  result.message += replay.diverged()
+  result.message += result.replay_diverged
                         ? "replay diverged from the recorded decisions (the "
                           "store's scheduling points differ); the fallback "
                           "ran the current thread on\n"

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "racelab/case.h"
-#include "racelab/go_map_oracle.h"
 #include "racelab/history.h"
+#include "racelab/judge_run.h"
 #include "racelab/op_context.h"
 #include "racelab/progress.h"
 #include "racelab/scenario.h"
@@ -78,13 +78,7 @@ RunObservation run_stress(const Scenario<F>& scenario,
 
   auto run_op = [&](const Op& op, stress_internal::StressContext& ctx,
                     std::vector<EventT>& out) {
-    EventT event{ctx.thread(), false, op, Result{}, ctx.now(), 0};
-    std::vector<EventT> nested;
-    event.result = F::execute(*store, op, ctx, &nested);
-    event.ret = ctx.now();
-    note_progress();
-    out.push_back(std::move(event));
-    for (EventT& e : nested) out.push_back(std::move(e));
+    run_operation<F>(*store, op, ctx, out);
   };
 
   History<Op, Result> history;
@@ -118,19 +112,13 @@ RunObservation run_stress(const Scenario<F>& scenario,
     observation.operations += static_cast<int>(events.size());
     for (EventT& e : events) history.push_back(std::move(e));
   }
-  note_progress();  // the threads are done; the oracles' phase starts
+  note_progress();  // the threads are done
   stress_internal::StressContext finale_ctx(n, request.pause_us);
   for (const Op& op : program.finale) run_op(op, finale_ctx, history);
-  if (request.oracles.contains(Oracle::kInvariants)) {
-    scenario.check(program, history, *store, observation.findings);
-  }
-  note_progress();
-  if (request.oracles.contains(Oracle::kLinearizability)) {
-    F::check_linearizability(history, observation.findings);
-  }
-  note_progress();
-  collect_go_map_findings(request.oracles.contains(Oracle::kGomap),
-                          observation.findings);
+  // The process's sanitizer findings are taken by whoever runs the stress run
+  // (the child, the kit), after its threads are gone.
+  judge_run<F>(scenario, program, history, store.get(), request.oracles,
+               nullptr, observation.findings);
   return observation;
 }
 

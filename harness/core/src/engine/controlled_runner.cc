@@ -20,19 +20,14 @@ std::atomic<std::uint64_t>& clock() {
   return session_internal::current().controlled.clock;
 }
 
-RecordedSchedule record(std::vector<std::string> program,
-                        const sched::RunResult& run) {
-  return {std::move(program), run.decisions, run.preemptions};
-}
-
-void record_trace(const sched::RunResult& run, RunObservation& obs) {
-  obs.trace_threads = run.trace.thread_count;
-  obs.trace.clear();
-  for (const sched::TraceRow& row : run.trace.rows) {
-    obs.trace.push_back({row.step, row.thread,
-                         std::string(sched::to_string(row.kind)), row.text});
+// Adds the findings of `extra` whose kind `into` does not have yet.
+void merge_kinds(std::vector<Finding>& into,
+                 const std::vector<Finding>& extra) {
+  std::set<FindingKind> have;
+  for (const Finding& f : into) have.insert(f.kind);
+  for (const Finding& f : extra) {
+    if (!have.contains(f.kind)) into.push_back(f);
   }
-  obs.trace_table = sched::format_trace(run.trace);
 }
 
 // What a rerun must report to fail "the same way": each kind of finding with
@@ -107,12 +102,28 @@ void add_scheduler_findings(const sched::RunResult& run,
   }
 }
 
-MinimalFailure minimize_failure(const ProgramRunner& run,
+RunObservation observe_schedule(sched::RunResult run,
+                                std::vector<Finding> findings, int operations) {
+  RunObservation obs;
+  obs.findings = std::move(findings);
+  obs.operations = operations;
+  obs.schedules = 1;
+  obs.first_failing = obs.findings.empty() ? -1 : 0;
+  obs.more_schedules = run.more_schedules;
+  obs.schedule.decisions = std::move(run.decisions);
+  obs.schedule.decision_operations = std::move(run.decision_operations);
+  obs.schedule.preemptions = run.preemptions;
+  obs.schedule.trace = std::move(run.trace);
+  obs.schedule.status = run.status;
+  return obs;
+}
+
+RunObservation minimize_failure(const ProgramRunner& run,
                                 std::vector<std::string> program,
-                                ScheduleOutcome failing, bool shrink) {
-  MinimalFailure result;
+                                RunObservation failing, bool shrink) {
+  int reruns = 0;
   std::vector<std::string> lines = program;
-  std::vector<int> decisions = failing.run.decisions;
+  std::vector<int> decisions = failing.schedule.decisions;
   if (shrink && lines.size() >= 3) {
     const sched::ShrinkResult shrunk = sched::shrink_schedule(
         decisions,
@@ -120,7 +131,7 @@ MinimalFailure minimize_failure(const ProgramRunner& run,
           return !run(lines, replay).findings.empty();
         },
         kPreemptionShrinkRuns);
-    result.reruns += shrunk.runs;
+    reruns += shrunk.runs;
     if (shrunk.reproduced) {
       decisions = shrunk.decisions;
       // The program shrink's first rerun (the shrunk schedule on the whole
@@ -133,8 +144,11 @@ MinimalFailure minimize_failure(const ProgramRunner& run,
             [&](const sched::ShrinkProgram& candidate,
                 sched::Strategy& strategy, sched::RunResult& rerun) {
               ++runs;
-              ScheduleOutcome outcome = run(to_lines(candidate), strategy);
-              rerun = std::move(outcome.run);
+              RunObservation outcome = run(to_lines(candidate), strategy);
+              rerun.decisions = std::move(outcome.schedule.decisions);
+              rerun.decision_operations =
+                  std::move(outcome.schedule.decision_operations);
+              rerun.preemptions = outcome.schedule.preemptions;
               FailureSignature signature = signature_of(outcome.findings);
               if (!reference) reference = signature;
               return !signature.empty() && signature == *reference;
@@ -148,18 +162,19 @@ MinimalFailure minimize_failure(const ProgramRunner& run,
         // A smaller program's text does not parse back (a family whose
         // describe() and parse() disagree): keep the program as found.
       }
-      result.reruns += runs;
+      reruns += runs;
     }
   }
   sched::ReplayStrategy replay(decisions, sched::ReplayMode::kLenient);
-  result.outcome = run(lines, replay);
-  ++result.reruns;
-  if (result.outcome.findings.empty()) {
+  RunObservation result = run(lines, replay);
+  ++reruns;
+  if (result.findings.empty()) {
     // Not reproducible: report the original.
-    result.outcome = std::move(failing);
+    result = std::move(failing);
     lines = std::move(program);
   }
-  result.program = std::move(lines);
+  result.schedule.program = std::move(lines);
+  result.schedules = reruns;
   return result;
 }
 
@@ -169,15 +184,12 @@ RunObservation explore(const ScheduleRunner& run_schedule,
   RunObservation obs;
   if (!request.replay_program.empty()) {
     sched::ReplayStrategy replay(request.replay_decisions,
-                                 sched::ReplayMode::kStrict);
-    ScheduleOutcome outcome =
-        run_schedule(request.seed, &request.replay_program, replay);
-    obs.schedules = 1;
-    obs.operations = outcome.operations;
-    obs.findings = std::move(outcome.findings);
-    if (!obs.findings.empty()) obs.first_failing = 0;
-    obs.schedule = record(request.replay_program, outcome.run);
-    record_trace(outcome.run, obs);
+                                 request.lenient_replay
+                                     ? sched::ReplayMode::kLenient
+                                     : sched::ReplayMode::kStrict);
+    obs = run_schedule(request.seed, &request.replay_program, replay);
+    obs.schedule.program = request.replay_program;
+    obs.replay_diverged = replay.diverged();
     return obs;
   }
 
@@ -187,30 +199,34 @@ RunObservation explore(const ScheduleRunner& run_schedule,
     note_progress();
     const std::uint64_t program_seed =
         request.seed + static_cast<std::uint64_t>(i);
-    ScheduleOutcome outcome = run_schedule(program_seed, nullptr, *strategy);
+    RunObservation outcome = run_schedule(program_seed, nullptr, *strategy);
     ++obs.schedules;
     obs.operations += outcome.operations;
     if (outcome.findings.empty()) {
-      const bool last = i + 1 == request.budget || !outcome.run.more_schedules;
+      const bool last = i + 1 == request.budget || !outcome.more_schedules;
       if (last) {  // keep the last clean schedule, for --save-schedule
-        obs.schedule = record(encode(program_seed), outcome.run);
+        obs.schedule = std::move(outcome.schedule);
+        obs.schedule.program = encode(program_seed);
+        obs.schedule.trace = {};  // reported for failing schedules only
         break;  // the budget is spent, or an exhaustive search is done
       }
       continue;
     }
     obs.first_failing = i;
+    const std::vector<Finding> first_findings =
+        request.keep_first_kinds ? outcome.findings : std::vector<Finding>{};
     // The program as found reruns from its seed, as the search ran it.
     const std::vector<std::string> found = encode(program_seed);
-    MinimalFailure minimal = minimize_failure(
+    RunObservation minimal = minimize_failure(
         [&](const std::vector<std::string>& program, sched::Strategy& rerun) {
           note_progress();
           return run_schedule(program_seed,
                               program == found ? nullptr : &program, rerun);
         },
         found, std::move(outcome), request.shrink);
-    obs.findings = std::move(minimal.outcome.findings);
-    obs.schedule = record(std::move(minimal.program), minimal.outcome.run);
-    record_trace(minimal.outcome.run, obs);
+    obs.findings = std::move(minimal.findings);
+    merge_kinds(obs.findings, first_findings);
+    obs.schedule = std::move(minimal.schedule);
     return obs;
   }
   return obs;

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "racelab/sanitizer_capture.h"
+#include "racelab/saved_schedule.h"
 #include "symbol_names.h"
 
 namespace racelab {
@@ -53,21 +54,13 @@ std::string save_schedule(const std::string& path, const std::string& store,
                           const std::vector<std::string>& program_lines,
                           const std::vector<int>& decisions) {
   if (program_lines.size() < 3) return "";
-  sched::ScheduleFile file;
-  file.subject = store;
-  file.scenario = scenario;
-  file.mode = "controlled";
-  file.strategy = options.strategy;
-  file.seed = program_seed;
-  file.extra = {
-      {"setup", program_lines.front().empty() ? "-" : program_lines.front()},
-      {"finale", program_lines.back().empty() ? "-" : program_lines.back()}};
-  file.program.assign(program_lines.begin() + 1, program_lines.end() - 1);
-  file.decisions = decisions;
+  RecordedSchedule schedule;
+  schedule.program = program_lines;
+  schedule.decisions = decisions;
   try {
-    std::ofstream out(path);
-    out << sched::write_schedule(file);
-    if (!out) return "";
+    racelab::save_schedule(
+        path, schedule_file_for(
+                  schedule, {store, scenario, options.strategy, program_seed}));
   } catch (const std::exception&) {
     return "";
   }
@@ -76,31 +69,25 @@ std::string save_schedule(const std::string& path, const std::string& store,
 
 sched::ScheduleFile read_schedule(const std::string& path,
                                   std::vector<std::string>* program_lines) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot read the schedule file");
-  std::string text((std::istreambuf_iterator<char>(in)),
-                   std::istreambuf_iterator<char>());
-  sched::ScheduleFile file = sched::parse_schedule(text, path);
-  auto extra = [&](const std::string& key) {
-    for (const auto& [k, v] : file.extra) {
-      if (k == key) return v == "-" ? std::string() : v;
-    }
-    return std::string();
-  };
-  program_lines->clear();
-  program_lines->push_back(extra("setup"));
-  for (const std::string& line : file.program) program_lines->push_back(line);
-  program_lines->push_back(extra("finale"));
+  sched::ScheduleFile file = load_schedule(path).file;
+  *program_lines = file.program_lines();
   return file;
 }
 
-void merge_kinds(std::vector<Finding>& into,
-                 const std::vector<Finding>& extra) {
-  std::set<FindingKind> have;
-  for (const Finding& f : into) have.insert(f.kind);
-  for (const Finding& f : extra) {
-    if (!have.contains(f.kind)) into.push_back(f);
-  }
+RunRequest controlled_request(const CheckOptions& options) {
+  RunRequest request;
+  request.mode = Mode::kControlled;
+  request.seed = options.seed;
+  request.oracles = options.oracles;
+  request.strategy = options.strategy;
+  request.depth = options.depth;
+  request.preemptions = options.preemptions;
+  request.budget = options.budget;
+  request.shrink = options.shrink;
+  // TSan reports each racing pair once per process: the shrinking reruns may
+  // not see what the first failing run saw.
+  request.keep_first_kinds = true;
+  return request;
 }
 
 void compose_message(CheckResult& result, const std::string& store,
@@ -133,10 +120,10 @@ void compose_message(CheckResult& result, const std::string& store,
       out << "  " << f.detail << "\n";
     }
   }
-  if (!result.trace_table.empty()) {
-    out << "minimal failing schedule (" << result.preemptions
+  if (!result.schedule.trace.rows.empty()) {
+    out << "minimal failing schedule (" << result.schedule.preemptions
         << " preemptions):\n"
-        << result.trace_table;
+        << sched::format_trace(result.schedule.trace);
   }
   if (!result.schedule_file.empty()) {
     out << "schedule saved to " << result.schedule_file

@@ -44,7 +44,9 @@ using RawThread = Captured::Thread;
 using RawReport = Captured::Report;
 
 // The captured reports live in the current session (session_state.h).
-__attribute__((no_sanitize("thread"))) Captured& captured() {
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation))
+Captured&
+captured() {
   return session_internal::current().reports;
 }
 
@@ -52,8 +54,9 @@ __attribute__((no_sanitize("thread"))) Captured& captured() {
 // (a case run's child sets it once), not a property of one run.
 int g_notice_fd = -1;
 
-[[maybe_unused]] __attribute__((no_sanitize("thread"))) void raw_write(
-    const char* text) {
+[[maybe_unused]] __attribute__((no_sanitize("thread"),
+                                disable_sanitizer_instrumentation)) void
+raw_write(const char* text) {
   if (g_notice_fd < 0) return;
   size_t len = 0;
   while (text[len] != '\0') ++len;
@@ -65,8 +68,9 @@ int g_notice_fd = -1;
   }
 }
 
-[[maybe_unused]] __attribute__((no_sanitize("thread"))) void append(
-    char* out, size_t cap, const char* text) {
+[[maybe_unused]] __attribute__((no_sanitize("thread"),
+                                disable_sanitizer_instrumentation)) void
+append(char* out, size_t cap, const char* text) {
   size_t used = 0;
   while (used < cap - 1 && out[used] != '\0') ++used;
   for (size_t i = 0; text[i] != '\0' && used < cap - 1; ++i)
@@ -355,8 +359,12 @@ int __tsan_get_report_thread(void* report, unsigned long idx, int* tid,
                              unsigned long trace_size);
 
 // Called by TSan for every report it prints. It must not touch memory TSan
-// instruments, or a report from inside the hook makes TSan wait on itself.
-__attribute__((no_sanitize("thread"))) void __tsan_on_report(void* report) {
+// instruments, or a report from inside the hook makes TSan wait on itself;
+// nor record a function entry (no_sanitize("thread") alone keeps those), it
+// and what it calls: an entry that fills TSan's trace part inside the report
+// waits on itself too.
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) void
+__tsan_on_report(void* report) {
   racelab::session_internal::CapturedReports& captured = racelab::captured();
   captured.seen.fetch_add(1);
   const char* description = nullptr;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace racelab::sched {
@@ -12,7 +13,10 @@ namespace {
 constexpr std::string_view kMagic = "racelab-schedule";
 constexpr std::string_view kRequiredKeys[] = {"subject", "scenario", "mode",
                                               "strategy", "seed"};
-constexpr std::string_view kReservedWords[] = {"program", "decisions", "end"};
+// Not header keys: the section words, and (version 2) the setup and finale
+// lines.
+constexpr std::string_view kReservedWords[] = {"program", "decisions", "end",
+                                               "setup", "finale"};
 constexpr std::size_t kDecisionsPerLine = 32;
 
 bool is_key(std::string_view key) {
@@ -142,6 +146,22 @@ class Parser {
     return line;
   }
 
+  // The text of a setup or finale line, whose first word is `word`:
+  // everything after "<word> " (empty when the line is the word alone),
+  // checked as program lines are.
+  std::string verbatim_rest(std::string_view line, std::string_view word) {
+    std::string_view rest = line.substr(word.size());
+    if (!rest.empty()) rest.remove_prefix(1);  // the space after the word
+    if (rest.find('\r') != std::string_view::npos) {
+      fail("carriage return in the " + std::string(word) + " line");
+    }
+    if (std::optional<std::size_t> bad = first_invalid_utf8(rest)) {
+      fail("the " + std::string(word) + " line is not valid UTF-8" +
+           describe_invalid_utf8(line, word.size() + 1 + *bad));
+    }
+    return std::string(rest);
+  }
+
   [[noreturn]] void fail(const std::string& what) const {
     fail_at(line_number_, what);
   }
@@ -163,34 +183,50 @@ ScheduleFile Parser::parse() {
     throw ScheduleFileError(std::string(source_) +
                             ": schedule file larger than the 4 MiB limit");
   }
-  if (text_.empty()) fail_at(1, "empty file (expected 'racelab-schedule 1')");
+  if (text_.empty()) fail_at(1, "empty file (expected 'racelab-schedule 2')");
 
   // Magic and version.
   const std::string_view magic = *next_line();
   const std::size_t space = magic.find(' ');
   if (magic.substr(0, space) != kMagic) {
-    fail("not a racelab schedule: expected 'racelab-schedule 1', found '" +
+    fail("not a racelab schedule: expected 'racelab-schedule 2', found '" +
          excerpt(magic) + "'");
   }
   const std::string_view version = space == std::string_view::npos
                                        ? std::string_view()
                                        : magic.substr(space + 1);
-  if (version != "1") {
+  if (version != "1" && version != "2") {
     fail("unsupported version '" + excerpt(version) +
-         "' (this build reads version 1)");
+         "' (this build reads versions 1 and 2)");
   }
+  const bool v1 = version == "1";
 
   // Header.
   std::vector<int> key_lines;
   std::vector<std::string> keys;
   std::optional<std::string_view> line;
   std::string_view program_count_text;
+  int setup_line = 0, finale_line = 0;
   for (;;) {
     line = next_line();
     if (!line) fail("truncated: the file ends before the 'program' section");
     const std::size_t separator = line->find(' ');
     const std::string_view key = line->substr(0, separator);
+    if (!v1 && key == "setup") {
+      file.setup = verbatim_rest(*line, "setup");
+      setup_line = line_number_;
+      line = next_line();
+      if (!line || line->substr(0, line->find(' ')) != "program") {
+        fail("expected 'program <threads>' after the 'setup' line");
+      }
+      const std::size_t space = line->find(' ');
+      program_count_text = space == std::string_view::npos
+                               ? std::string_view()
+                               : line->substr(space + 1);
+      break;
+    }
     if (key == "program") {
+      if (!v1) fail("'program' before the 'setup' line");
       program_count_text = separator == std::string_view::npos
                                ? std::string_view()
                                : line->substr(separator + 1);
@@ -199,6 +235,7 @@ ScheduleFile Parser::parse() {
     if (key == "decisions" || key == "end") {
       fail("'" + std::string(key) + "' before the 'program' section");
     }
+    if (!v1 && key == "finale") fail("'finale' before the 'program' section");
     if (line->empty()) fail("empty line in the header");
     if (!is_key(key)) {
       fail("bad header line '" + excerpt(*line) +
@@ -239,6 +276,11 @@ ScheduleFile Parser::parse() {
              "' is not an unsigned 64-bit decimal number");
       }
       file.seed = *seed;
+    } else if (v1 && (key == "setup" || key == "finale")) {
+      // Version 1 kept them as header keys, "-" for none.
+      std::string& target = key == "setup" ? file.setup : file.finale;
+      target = value == "-" ? std::string() : std::string(value);
+      (key == "setup" ? setup_line : finale_line) = line_number_;
     } else {
       file.extra.emplace_back(key, value);
     }
@@ -277,13 +319,25 @@ ScheduleFile Parser::parse() {
     file.program.emplace_back(*line);
   }
 
+  if (!v1) {
+    line = next_line();
+    if (!line || line->substr(0, line->find(' ')) != "finale") {
+      fail("expected the 'finale' line after the " +
+           std::to_string(*thread_count) + " program lines" +
+           (line ? ", found '" + excerpt(*line) + "'" : std::string()));
+    }
+    file.finale = verbatim_rest(*line, "finale");
+    finale_line = line_number_;
+  }
+
   // Decisions.
   line = next_line();
   if (!line) fail("truncated: the file ends before 'decisions'");
   if (line->substr(0, line->find(' ')) != "decisions") {
     fail("expected 'decisions <count>' after the " +
-         std::to_string(*thread_count) + " program lines, found '" +
-         excerpt(*line) + "'");
+         (v1 ? std::to_string(*thread_count) + " program lines"
+             : std::string("'finale' line")) +
+         ", found '" + excerpt(*line) + "'");
   }
   const std::size_t count_start = line->find(' ');
   const std::string_view count_text = count_start == std::string_view::npos
@@ -351,6 +405,8 @@ ScheduleFile Parser::parse() {
     for (std::size_t i = 0; i < keys.size(); ++i)
       lines_->keys.emplace_back(keys[i], key_lines[i]);
     lines_->program = program_line + 1;
+    lines_->setup = setup_line;
+    lines_->finale = finale_line;
   }
   return file;
 }
@@ -397,7 +453,9 @@ std::string write_schedule(const ScheduleFile& file) {
                                 std::to_string(ScheduleFile::kMaxThreads) +
                                 " threads");
   }
-  for (const std::string& line : file.program) {
+  std::vector<std::string_view> lines = {file.setup, file.finale};
+  lines.insert(lines.end(), file.program.begin(), file.program.end());
+  for (std::string_view line : lines) {
     if (line.find_first_of("\r\n") != std::string::npos) {
       throw std::invalid_argument(
           "schedule file: a program line contains a newline");
@@ -424,8 +482,10 @@ std::string write_schedule(const ScheduleFile& file) {
   out += "strategy " + file.strategy + "\n";
   out += "seed " + std::to_string(file.seed) + "\n";
   for (const auto& [key, value] : file.extra) out += key + " " + value + "\n";
+  out += file.setup.empty() ? "setup\n" : "setup " + file.setup + "\n";
   out += "program " + std::to_string(threads) + "\n";
   for (const std::string& line : file.program) out += line + "\n";
+  out += file.finale.empty() ? "finale\n" : "finale " + file.finale + "\n";
   out += "decisions " + std::to_string(file.decisions.size()) + "\n";
   for (std::size_t i = 0; i < file.decisions.size(); ++i) {
     out += std::to_string(file.decisions[i]);
@@ -439,6 +499,24 @@ std::string write_schedule(const ScheduleFile& file) {
         "schedule file: larger than the 4 MiB limit of the format");
   }
   return out;
+}
+
+std::vector<std::string> ScheduleFile::program_lines() const {
+  std::vector<std::string> lines = {setup};
+  lines.insert(lines.end(), program.begin(), program.end());
+  lines.push_back(finale);
+  return lines;
+}
+
+void ScheduleFile::set_program_lines(const std::vector<std::string>& lines) {
+  if (lines.size() < 3) {
+    throw std::invalid_argument(
+        "schedule file: a program needs a setup line, one thread and a "
+        "finale line");
+  }
+  setup = lines.front();
+  program.assign(lines.begin() + 1, lines.end() - 1);
+  finale = lines.back();
 }
 
 int ScheduleFileLines::of_key(std::string_view key) const {

@@ -135,6 +135,9 @@ class SchedulerCore {
   int end_run();
   Fiber* fiber_of(int thread) const;
   void add_row(int thread, TraceKind kind, std::string text);
+  // A lock row: its text ("<verb> 'name'", " (shared)") and its lock fields.
+  void add_lock_row(int thread, TraceKind kind, const char* verb,
+                    const char* lock_name, LockMode mode);
   std::string describe_wait(int thread) const;
   std::string describe_deadlock() const;
   void forget_abandoned_locks();
@@ -249,7 +252,15 @@ int SchedulerCore::enter_hook(const char* hook) const {
 void SchedulerCore::add_row(int thread, TraceKind kind, std::string text) {
   const int step =
       decisions_.empty() ? 0 : static_cast<int>(decisions_.size()) - 1;
-  trace_.rows.push_back(TraceRow{step, thread, kind, std::move(text)});
+  trace_.rows.push_back(TraceRow(step, thread, kind, std::move(text)));
+}
+
+void SchedulerCore::add_lock_row(int thread, TraceKind kind, const char* verb,
+                                 const char* lock_name, LockMode mode) {
+  add_row(thread, kind, lock_row(verb, lock_name, mode));
+  TraceRow& row = trace_.rows.back();
+  row.lock = lock_name != nullptr ? lock_name : "?";
+  row.shared = mode == LockMode::kShared;
 }
 
 // Harness scope held. Returns the thread to run next (possibly `me`), or
@@ -530,8 +541,7 @@ void SchedulerCore::block_on(const void* lock, const char* lock_name,
     thread.waiting_mode = mode;
     LockState& state = locks_[lock];
     state.name = lock_name;
-    add_row(me, TraceKind::kLockWaited,
-            lock_row("blocked on", lock_name, mode));
+    add_lock_row(me, TraceKind::kLockWaited, "blocked on", lock_name, mode);
     to = fiber_of(decide(me, "block"));
     from = fiber_of(me);
   }
@@ -547,7 +557,7 @@ void SchedulerCore::acquired(const void* lock, const char* lock_name,
   LockState& state = locks_[lock];
   state.name = lock_name;
   state.holders.push_back(Holder{me, mode});
-  add_row(me, TraceKind::kLockAcquired, lock_row("acquired", lock_name, mode));
+  add_lock_row(me, TraceKind::kLockAcquired, "acquired", lock_name, mode);
 }
 
 void SchedulerCore::released(const void* lock, LockMode mode) {
@@ -564,7 +574,7 @@ void SchedulerCore::released(const void* lock, LockMode mode) {
                           [&](const Holder& h) { return h.thread == me; });
   }
   if (holder != state.holders.end()) state.holders.erase(holder);
-  add_row(me, TraceKind::kLockReleased, lock_row("released", state.name, mode));
+  add_lock_row(me, TraceKind::kLockReleased, "released", state.name, mode);
   // Waiters retry; those that still find the lock busy block again.
   for (LogicalThread& thread : threads_) {
     if (thread.status == Status::kBlocked && thread.waiting_for == lock) {

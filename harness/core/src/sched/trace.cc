@@ -46,13 +46,14 @@ void merge_locks(std::vector<std::pair<std::string, int>>& into,
   }
 }
 
-// The text after a lock row's verb: "acquired 'mu' (shared)" -> "'mu'
-// (shared)".
-std::string lock_of(std::string_view text) {
-  const std::size_t space = text.find(' ');
-  return std::string(space == std::string_view::npos ? text
-                                                     : text.substr(space + 1));
-}
+constexpr std::pair<TraceKind, std::string_view> kKindNames[] = {
+    {TraceKind::kOperation, "operation"},
+    {TraceKind::kLockAcquired, "lock acquired"},
+    {TraceKind::kLockReleased, "lock released"},
+    {TraceKind::kLockWaited, "lock waited"},
+    {TraceKind::kSwitch, "switch"},
+    {TraceKind::kException, "exception"},
+};
 
 }  // namespace
 
@@ -147,15 +148,15 @@ std::vector<FoldInput> fold_inputs(const Trace& trace) {
     FoldInput in{row.thread, FoldRole::kOther, {}};
     switch (row.kind) {
       case TraceKind::kOperation:
-        if (!row.text.starts_with("->")) in.role = FoldRole::kOperation;
+        if (!row.is_result()) in.role = FoldRole::kOperation;
         break;
       case TraceKind::kLockAcquired:
         in.role = FoldRole::kAcquire;
-        in.lock = lock_of(row.text);
+        in.lock = row.shown_lock();
         break;
       case TraceKind::kLockReleased:
         in.role = FoldRole::kRelease;
-        in.lock = lock_of(row.text);
+        in.lock = row.shown_lock();
         break;
       default:
         break;
@@ -166,21 +167,22 @@ std::vector<FoldInput> fold_inputs(const Trace& trace) {
 }
 
 std::string_view to_string(TraceKind kind) {
-  switch (kind) {
-    case TraceKind::kOperation:
-      return "operation";
-    case TraceKind::kLockAcquired:
-      return "lock acquired";
-    case TraceKind::kLockReleased:
-      return "lock released";
-    case TraceKind::kLockWaited:
-      return "lock waited";
-    case TraceKind::kSwitch:
-      return "switch";
-    case TraceKind::kException:
-      return "exception";
+  for (const auto& [k, name] : kKindNames) {
+    if (k == kind) return name;
   }
   return "unknown";
+}
+
+std::optional<TraceKind> parse_trace_kind(std::string_view name) {
+  for (const auto& [k, n] : kKindNames) {
+    if (n == name) return k;
+  }
+  return std::nullopt;
+}
+
+std::string TraceRow::shown_lock() const {
+  if (lock.empty()) return "";
+  return "'" + lock + "'" + (shared ? " (shared)" : "");
 }
 
 std::string format_trace(const Trace& trace, int width) {

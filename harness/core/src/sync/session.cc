@@ -23,7 +23,8 @@ std::atomic<State*> g_current{nullptr};
 
 }  // namespace
 
-__attribute__((no_sanitize("thread"))) State& current() {
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) State&
+current() {
   State* state = g_current.load(std::memory_order_acquire);
   return state != nullptr ? *state : *default_state();
 }

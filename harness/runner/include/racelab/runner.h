@@ -48,6 +48,9 @@ struct AggregatedFinding {
   int runs = 0;  // how many runs reported it
 };
 
+// The result of a case over its runs (result type 2 of 3; see RunObservation
+// in case.h): the kinds observed, the histogram of outcomes, the findings
+// with how many runs reported each, and the first failing run's schedule.
 struct CaseResult {
   std::string family;
   std::string subject;
@@ -63,13 +66,11 @@ struct CaseResult {
   std::vector<AggregatedFinding> findings;
   std::string first_failure_log;  // the sanitizer text of the first failing run
   double seconds = 0;
-  // Controlled mode: the minimal failing schedule of the first finding, as a
-  // trace (empty when clean or in stress mode), and where it was saved.
-  int trace_threads = 0;
-  std::vector<TraceLine> trace;
-  std::string trace_table;
-  std::string schedule_file;
+  // Controlled mode: the minimal failing schedule of the first failing run,
+  // with its trace (empty when clean or in stress mode), and where it was
+  // saved.
   RecordedSchedule schedule;
+  std::string schedule_file;
   int schedules = 0;  // controlled mode: schedules tried over all runs
   int first_failing =
       -1;  // controlled mode: index of the first failing schedule
@@ -77,22 +78,17 @@ struct CaseResult {
   std::string observed() const;  // "clean" or kinds joined with ","
 };
 
-// The findings of one child run, as the parent saw them.
-struct RunRecord {
-  std::vector<Finding> findings;
-  std::string log;  // the child's stderr (capped)
-  // Controlled mode.
-  int schedules = 0;
-  int first_failing = -1;
-  RecordedSchedule schedule;
-  int trace_threads = 0;
-  std::vector<TraceLine> trace;
-  std::string trace_table;
-};
-
 // Runs one run of `spec` in a child process.
-RunRecord run_in_child(const CaseSpec& spec, const RunOptions& options,
-                       int run_index);
+// The observation's log is the child's stderr (capped).
+RunObservation run_in_child(const CaseSpec& spec, const RunOptions& options,
+                            int run_index);
+
+// Adds one run's observation to a case result: runs, schedules, the outcome
+// histogram (one key per set of kinds, "clean" for none), the kinds
+// observed, the findings (one entry per kind and summary, counted once per
+// run), the first failing run's log and, from the first failing run that has
+// a trace, its schedule and first failing schedule index.
+void add_run(CaseResult& result, RunObservation run);
 
 // Runs every run of a case and judges it against `expectation` (may be null:
 // then any finding counts as a mismatch-free observation and mismatch says so).

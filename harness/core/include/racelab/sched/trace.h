@@ -9,6 +9,7 @@
 #ifndef RACELAB_SCHED_TRACE_H_
 #define RACELAB_SCHED_TRACE_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -25,17 +26,41 @@ enum class TraceKind {
   kException,     // "threw: <what>": the thread's function threw
 };
 
-// "operation", "lock acquired", "lock released", "lock waited", "switch",
-// "exception".
+// The one name table of trace kinds, for every format that stores a trace
+// (results.json, the child's result channel): "operation", "lock acquired",
+// "lock released", "lock waited", "switch", "exception". parse_trace_kind is
+// the inverse of to_string; nullopt for any other text.
 std::string_view to_string(TraceKind kind);
+std::optional<TraceKind> parse_trace_kind(std::string_view name);
 
 struct TraceRow {
+  TraceRow() = default;
+  TraceRow(int step, int thread, TraceKind kind, std::string text,
+           std::string lock = {}, bool shared = false)
+      : step(step),
+        thread(thread),
+        kind(kind),
+        text(std::move(text)),
+        lock(std::move(lock)),
+        shared(shared) {}
+
   int step = 0;    // index of the scheduling decision that began this turn
   int thread = 0;  // logical thread, 0-based
   TraceKind kind = TraceKind::kOperation;
-  std::string text;
+  std::string text;  // for display: "acquired 'mu' (shared)", "-> ok"
+  // Lock rows (acquired, released, waited): the lock's name and whether it
+  // was taken shared; empty and false on other rows.
+  std::string lock;
+  bool shared = false;
 
   bool operator==(const TraceRow&) const = default;
+
+  // An operation's result row ("-> ok"), as the engine notes it.
+  bool is_result() const {
+    return kind == TraceKind::kOperation && text.starts_with("->");
+  }
+  // The lock as a row shows it: "'mu'", "'mu' (shared)"; "" on other rows.
+  std::string shown_lock() const;
 };
 
 struct Trace {

@@ -1,0 +1,67 @@
+// Schedule files on disk: the one place where racelab turns a recorded
+// schedule into a schedule file and reads and writes them by path (the CLI's
+// --save-schedule and replay, the demo, the kit's check_store and
+// replay_store). The text format itself is sched/schedule_file.h. How bytes
+// reach the disk is the caller's layer's business: the CLI passes its
+// atomic writer and its FIFO-safe reader; the kit uses the plain defaults.
+#ifndef RACELAB_SAVED_SCHEDULE_H_
+#define RACELAB_SAVED_SCHEDULE_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "racelab/case.h"
+#include "racelab/sched/schedule_file.h"
+
+namespace racelab {
+
+// Who recorded a schedule and how: the header of its file.
+struct ScheduleOrigin {
+  std::string subject;   // "checkpoint/split_lock", or a kit store's name
+  std::string scenario;  // "same_session_first_commit"
+  std::string strategy;  // "pct"
+  std::uint64_t seed = 0;
+};
+
+// The file of a recorded schedule (mode controlled). Throws InputError when
+// the schedule has no program (fewer than three lines).
+sched::ScheduleFile schedule_file_for(const RecordedSchedule& schedule,
+                                      const ScheduleOrigin& origin);
+
+// A schedule file as read: its bytes (what a child replays), the parsed file
+// and where its parts are.
+struct LoadedSchedule {
+  std::string text;
+  sched::ScheduleFile file;
+  sched::ScheduleFileLines lines;
+};
+
+// Reads a file's bytes; throws (InputError) with one line naming the path.
+using ReadScheduleBytes = std::function<std::string(const std::string& path)>;
+// Writes a file's bytes; throws with one line naming the path.
+using WriteScheduleBytes =
+    std::function<void(const std::string& path, std::string_view text)>;
+
+// The defaults: a regular file of at most sched::ScheduleFile::kMaxBytes,
+// read whole; written to a temporary file beside `path` and renamed over it
+// (std::runtime_error when either fails).
+std::string read_schedule_bytes(const std::string& path);
+void write_schedule_bytes(const std::string& path, std::string_view text);
+
+// Reads and parses the schedule file at `path`. Throws what `read` throws and
+// sched::ScheduleFileError when it is not a valid schedule file, each with
+// one line naming `path`.
+LoadedSchedule load_schedule(
+    const std::string& path,
+    const ReadScheduleBytes& read = read_schedule_bytes);
+
+// Writes `file` to `path`. Throws std::invalid_argument when `file` cannot be
+// written faithfully (sched::write_schedule) and what `write` throws.
+void save_schedule(const std::string& path, const sched::ScheduleFile& file,
+                   const WriteScheduleBytes& write = write_schedule_bytes);
+
+}  // namespace racelab
+
+#endif  // RACELAB_SAVED_SCHEDULE_H_
