@@ -639,6 +639,28 @@ std::string trace_and_verdict(const std::string& out, bool skip_first) {
   return kept;
 }
 
+// The trace table and the verdict line of trace_and_verdict()'s text.
+std::pair<std::string, std::string> split_verdict(const std::string& text) {
+  const std::size_t last =
+      text.rfind('\n', text.size() >= 2 ? text.size() - 2 : 0);
+  if (last == std::string::npos) return {"", text};
+  return {text.substr(0, last + 1), text.substr(last + 1)};
+}
+
+// The kinds after "observed " in a verdict line ("..., observed a,b, expected
+// ...").
+std::set<std::string> observed_kinds(const std::string& verdict) {
+  std::set<std::string> kinds;
+  const std::size_t at = verdict.find("; observed ");
+  if (at == std::string::npos) return kinds;
+  const std::size_t begin = at + std::string("; observed ").size();
+  const std::string list =
+      verdict.substr(begin, verdict.find(", expected", begin) - begin);
+  std::istringstream in(list);
+  for (std::string kind; std::getline(in, kind, ',');) kinds.insert(kind);
+  return kinds;
+}
+
 // Version 1 files, as racelab wrote them before version 2 (setup and finale
 // as header keys, "-" for none), replay to the same trace and verdict as
 // then: the expected text was printed by that build.
@@ -653,7 +675,27 @@ TEST(ReplayVersionOne, ReplaysAsTheVersionOneBuildDid) {
     ASSERT_FALSE(expected.empty()) << base;
     const std::string shown = trace_and_verdict(o.out, true);
     EXPECT_NE(shown.find("| thread 1"), std::string::npos) << o.out;
-    EXPECT_EQ(shown, trace_and_verdict(expected, false)) << name;
+    // The trace is the same to the byte. The verdict line is too, but for
+    // the kinds: invariant violations have had a kind of their own since
+    // (invariant_violation, beside the not_linearizable they were filed
+    // under), so every kind that build observed is observed again, and
+    // invariant_violation may be new.
+    const auto [trace, verdict] = split_verdict(shown);
+    const auto [old_trace, old_verdict] =
+        split_verdict(trace_and_verdict(expected, false));
+    EXPECT_EQ(trace, old_trace) << name;
+    EXPECT_EQ(verdict.substr(0, verdict.find("; observed ")),
+              old_verdict.substr(0, old_verdict.find("; observed ")))
+        << name;
+    const std::set<std::string> now = observed_kinds(verdict);
+    for (const std::string& kind : observed_kinds(old_verdict)) {
+      EXPECT_TRUE(now.contains(kind)) << name << ": " << verdict;
+    }
+    for (const std::string& kind : now) {
+      EXPECT_TRUE(kind == "invariant_violation" ||
+                  observed_kinds(old_verdict).contains(kind))
+          << name << ": " << verdict;
+    }
   }
 }
 
@@ -1212,6 +1254,12 @@ TEST(Gate, NoChildOutlivesAKilledGate) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(
         std::uniform_int_distribution<int>(0, 500)(rng)));
+    // Between two runs the gate may have no child for a moment: kill it
+    // once it has one again, so every try tests what it is for.
+    while (tagged_processes().size() < 2 &&
+           ::waitpid(gate, nullptr, WNOHANG) == 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     killed_with_children += tagged_processes().size() > 1;
     ::kill(gate, SIGKILL);
     ::waitpid(gate, nullptr, 0);
@@ -1227,6 +1275,8 @@ TEST(Gate, NoChildOutlivesAKilledGate) {
         << "try " << attempt << ": " << testing::PrintToString(alive);
   }
   // The tries really caught the gate with children alive (the gate runs
-  // for minutes, so it is still spawning when it is killed).
-  EXPECT_EQ(killed_with_children, kTries);
+  // for minutes, so it is still spawning when it is killed). A child that
+  // ends in the microseconds between the look and the kill makes a try
+  // count less, never fail; most tries must count.
+  EXPECT_GE(killed_with_children, kTries / 2);
 }

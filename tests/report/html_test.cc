@@ -147,6 +147,7 @@ TEST(HtmlSwimlane, ResultRowEndsAHoldWhenTheTraceHasNoReleaseRows) {
   c.scenario = "s";
   c.mode = Mode::kControlled;
   c.expected = "deadlock";
+  c.expected_kinds = KindSet{FindingKind::kDeadlock};
   c.kinds = {FindingKind::kDeadlock};
   c.runs = 1;
   c.runs_with_finding = 1;
@@ -174,6 +175,7 @@ TEST(HtmlSwimlane, DrawsTheControlledSchedulersVocabulary) {
   c.scenario = "s";
   c.mode = Mode::kControlled;
   c.expected = "data_race";
+  c.expected_kinds = KindSet{FindingKind::kDataRace};
   c.kinds = {FindingKind::kDataRace};
   c.runs = 1;
   c.runs_with_finding = 1;
@@ -253,6 +255,7 @@ CaseResult store_case(Mode mode, int reports) {
   c.scenario = "writers";
   c.mode = mode;
   c.expected = "data_race";
+  c.expected_kinds = KindSet{FindingKind::kDataRace};
   c.kinds = {FindingKind::kDataRace};
   c.runs = mode == Mode::kStress ? 20 : 1;
   c.runs_with_finding = c.runs;

@@ -132,6 +132,7 @@ TEST(MarkdownFindings, ReportsOfOneRaceAreOneItem) {
   c.scenario = "writers";
   c.mode = Mode::kControlled;
   c.expected = "data_race";
+  c.expected_kinds = KindSet{FindingKind::kDataRace};
   c.kinds = {FindingKind::kDataRace};
   c.runs = 1;
   c.runs_with_finding = 1;

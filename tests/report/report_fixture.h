@@ -67,6 +67,7 @@ inline GateResult fixture_result() {
   caught.scenario = "seed_concurrent_sessions";
   caught.mode = Mode::kStress;
   caught.expected = "data_race";
+  caught.expected_kinds = KindSet{FindingKind::kDataRace};
   caught.kinds = {FindingKind::kDataRace};
   caught.runs = 4;
   caught.runs_with_finding = 3;
@@ -86,6 +87,7 @@ inline GateResult fixture_result() {
   clean.scenario = "seed_concurrent_sessions";
   clean.mode = Mode::kStress;
   clean.expected = "clean";
+  clean.expected_kinds = KindSet{};
   clean.runs = 4;
   clean.histogram = {{KindSet{}, 4}};
   clean.seconds = 0.5;
@@ -99,6 +101,7 @@ inline GateResult fixture_result() {
   missed.scenario = "same_session_first_commit";
   missed.mode = Mode::kControlled;
   missed.expected = "not_linearizable";
+  missed.expected_kinds = KindSet{FindingKind::kNotLinearizable};
   missed.runs = 4;
   missed.histogram = {{KindSet{}, 4}};
   missed.mismatch = "expected not_linearizable but no run found anything";
@@ -114,6 +117,7 @@ inline GateResult fixture_result() {
   hostile.scenario = kHostileScenario;
   hostile.mode = Mode::kControlled;
   hostile.expected = "clean";
+  hostile.expected_kinds = KindSet{};
   hostile.kinds = {FindingKind::kDataRace, FindingKind::kDeadlock};
   hostile.runs = 4;
   hostile.runs_with_finding = 2;

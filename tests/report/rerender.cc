@@ -6,9 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <sstream>
 #include <string>
 
@@ -23,39 +21,6 @@ Mode mode_of(const std::string& name) {
   if (name == "stress") return Mode::kStress;
   if (name == "controlled") return Mode::kControlled;
   throw std::runtime_error("unknown mode '" + name + "'");
-}
-
-CaseResult case_from_json(const nlohmann::json& j) {
-  CaseResult c;
-  c.family = j.at("family");
-  c.subject = j.at("subject");
-  c.scenario = j.at("scenario");
-  c.mode = mode_of(j.at("mode"));
-  c.expected = j.at("expected");
-  c.mismatch = j.value("mismatch", std::string());
-  c.runs = j.at("runs");
-  c.runs_with_finding = j.at("runs_with_finding");
-  c.seconds = j.value("seconds", 0.0);
-  c.histogram = racelab::histogram_from_json(j.at("histogram"));
-  std::set<FindingKind> kinds;
-  for (const nlohmann::json& f : j.at("findings")) {
-    AggregatedFinding a{finding_from_json(f), f.value("runs", 0)};
-    kinds.insert(a.finding.kind);
-    c.findings.push_back(std::move(a));
-  }
-  c.kinds.assign(kinds.begin(), kinds.end());
-  c.schedules = j.value("schedules", 0);
-  c.first_failing = j.value("first_failing_schedule", -1);
-  if (j.contains("trace")) c.schedule.trace = trace_from_json(j["trace"]);
-  if (j.contains("schedule")) {
-    c.schedule.decisions =
-        j["schedule"].at("decisions").get<std::vector<int>>();
-    c.schedule.preemptions = j["schedule"].at("preemptions");
-    c.schedule.program =
-        j["schedule"].at("program").get<std::vector<std::string>>();
-  }
-  c.schedule_file = j.value("schedule_file", std::string());
-  return c;
 }
 
 int rerender(const std::string& results_json, const std::string& out_dir) {
@@ -76,7 +41,7 @@ int rerender(const std::string& results_json, const std::string& out_dir) {
   options.run.runs = doc.at("runs");
   options.run.request.seed = doc.at("seed");
   for (const nlohmann::json& c : doc.at("cases"))
-    result.cases.push_back(case_from_json(c));
+    result.cases.push_back(case_result_from_json(c));
   result.mismatches = doc.at("mismatches");
   std::filesystem::create_directories(out_dir);
   write_reports(result, options, out_dir);

@@ -213,6 +213,11 @@ TEST(ReadableSanitizerText, RewritesFrameLinesOnly) {
             "int>::at(...)");
   EXPECT_EQ(readable_sanitizer_text("#x not a frame\n\nend\n"),
             "#x not a frame\n\nend\n");
+  // Free text keeps its words but not the library's long spellings.
+  EXPECT_EQ(readable_sanitizer_text(
+                "CHECK failed in std::__cxx11::basic_string<char, "
+                "std::char_traits<char>, std::allocator<char> >::_M_create\n"),
+            "CHECK failed in std::string::_M_create\n");
 }
 
 TEST(FrameOrigin, JudgedFromTheFile) {

@@ -38,7 +38,8 @@ std::string readable_symbol(std::string_view demangled, bool parameters = true);
 // A sanitizer's text report with its frame lines ("    #3 name file:line:col
 // (module+0x2a) (BuildId: ...)") naming functions by readable_symbol()
 // without parameters, files without "dir/../", and no build id. Other lines
-// are kept as they are.
+// keep their words, with the standard library's inline namespaces dropped
+// and std::string written as such.
 std::string readable_sanitizer_text(std::string_view text);
 
 }  // namespace racelab

@@ -317,15 +317,8 @@ std::string finding_fingerprint(std::string_view rule, std::string_view subject,
 }
 
 std::vector<FindingKind> expected_kinds(const CaseResult& c) {
-  std::vector<FindingKind> kinds;
-  for (absl::string_view word :
-       absl::StrSplit(c.expected, absl::ByAnyChar(" ,|"), absl::SkipEmpty())) {
-    if (auto kind =
-            parse_finding_kind(std::string_view(word.data(), word.size()))) {
-      kinds.push_back(*kind);
-    }
-  }
-  return kinds;
+  return c.expected_kinds ? c.expected_kinds->members()
+                          : std::vector<FindingKind>{};
 }
 
 bool is_expected_kind(const CaseResult& c, FindingKind kind) {
@@ -336,7 +329,7 @@ bool is_expected_kind(const CaseResult& c, FindingKind kind) {
 const char* mismatch_type(const CaseResult& c) {
   const std::vector<FindingKind> expected = expected_kinds(c);
   if (expected.empty()) {
-    return c.expected == "clean" ? "unexpected_finding" : "no_expectation";
+    return c.expected_kinds ? "unexpected_finding" : "no_expectation";
   }
   const bool caught =
       std::any_of(c.kinds.begin(), c.kinds.end(), [&](FindingKind k) {

@@ -164,6 +164,12 @@ nlohmann::json to_json(const CaseResult& r) {
                       {"histogram", histogram_to_json(r.histogram)},
                       {"findings", findings}};
   if (!r.source.empty()) j["source"] = r.source;
+  if (r.expected_kinds) {
+    nlohmann::json kinds = nlohmann::json::array();
+    for (FindingKind k : r.expected_kinds->members())
+      kinds.push_back(to_string(k));
+    j["expected_kinds"] = kinds;
+  }
   if (r.mode == Mode::kControlled) {
     j["schedules"] = r.schedules;
     j["first_failing_schedule"] = r.first_failing;
@@ -191,6 +197,17 @@ CaseResult case_result_from_json(const nlohmann::json& j) {
     throw nlohmann::json::other_error::create(501, "unknown mode", &j);
   }
   r.expected = j.at("expected").get<std::string>();
+  if (j.contains("expected_kinds")) {
+    r.expected_kinds.emplace();
+    for (const auto& name : j.at("expected_kinds")) {
+      std::optional<FindingKind> kind =
+          parse_finding_kind(name.get<std::string>());
+      if (!kind) {
+        throw nlohmann::json::other_error::create(501, "unknown kind", &j);
+      }
+      r.expected_kinds->insert(*kind);
+    }
+  }
   const std::string observed = j.at("observed").get<std::string>();
   if (observed != "clean") {
     for (std::size_t at = 0; at <= observed.size();) {

@@ -453,6 +453,10 @@ CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
   result.mode = options.request.mode;
   result.expected =
       expectation ? describe_expected(*expectation) : "(no expectation)";
+  if (expectation) {
+    result.expected_kinds.emplace();
+    for (FindingKind k : expectation->catches) result.expected_kinds->insert(k);
+  }
   for (int run = 0; run < options.runs; ++run) {
     add_run(result, run_in_child(spec, options, run));
   }

@@ -38,6 +38,22 @@ std::string clean_namespaces(std::string_view in) {
   return s;
 }
 
+// The standard library's long spellings in free text (a line of a log that
+// is neither a frame nor a summary: a CHECK message, a terminate message, a
+// frame line cut short): the string types by their alias, inline namespaces
+// dropped.
+std::string readable_library_spelling(std::string_view line) {
+  std::string s = clean_namespaces(line);
+  for (std::string_view spelled :
+       {"std::basic_string<char, std::char_traits<char>, std::allocator<char> "
+        ">",
+        "std::basic_string<char, std::char_traits<char>, "
+        "std::allocator<char>>"}) {
+    replace_all(s, spelled, "std::string");
+  }
+  return s;
+}
+
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const std::string& item : items) {
@@ -494,7 +510,7 @@ std::string readable_sanitizer_text(std::string_view text) {
     const std::size_t end = text.find('\n');
     const std::string_view line = text.substr(0, end);
     if (!rewrite_frame_line(line, out) && !rewrite_summary_line(line, out))
-      out.append(line);
+      out.append(readable_library_spelling(line));
     if (end == std::string_view::npos) break;
     out.push_back('\n');
     text.remove_prefix(end + 1);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -57,7 +58,10 @@ struct CaseResult {
   std::string scenario;
   std::string source;  // the subject's source file (CaseSpec::source)
   Mode mode = Mode::kStress;
-  std::string expected;            // "clean" or "data_race or ..."
+  std::string expected;  // "clean" or "data_race or ...", to show
+  // The kinds of which a run must report one (empty: the case must stay
+  // clean); unset when the table has no expectation for the case.
+  std::optional<KindSet> expected_kinds;
   std::vector<FindingKind> kinds;  // observed over all runs, in enum order
   std::string mismatch;            // empty when the expectation holds
   int runs = 0;
