@@ -36,9 +36,11 @@ namespace {
 constexpr std::size_t kSymbolBufferBytes = 256 * 1024;
 using Captured = session_internal::CapturedReports;
 constexpr int kMaxReports = Captured::kMaxReports;
-constexpr int kMaxFrames = Captured::kMaxFrames;
+// kMaxFrames and kMaxThreads bound the TSan report hook's copies; an ASan
+// build has no such hook.
+[[maybe_unused]] constexpr int kMaxFrames = Captured::kMaxFrames;
 constexpr int kMaxMops = Captured::kMaxMops;
-constexpr int kMaxThreads = Captured::kMaxThreads;
+[[maybe_unused]] constexpr int kMaxThreads = Captured::kMaxThreads;
 using RawMop = Captured::Mop;
 using RawThread = Captured::Thread;
 using RawReport = Captured::Report;
