@@ -19,7 +19,6 @@ namespace {
 // them after it; a stress run installs its yield hook the same way
 // (JitterScope); the self-deadlock handler is the process's (a case run's
 // child reports and exits).
-SchedulingHooks* g_hooks = nullptr;  // written only by the controlled scheduler
 SelfDeadlockHandler g_self_deadlock_handler = nullptr;
 StressYieldHook g_stress_yield_hook = nullptr;
 
@@ -41,33 +40,16 @@ const char* mode_name(LockMode mode) {
 
 }  // namespace
 
-// Read by every interposed call on every OS thread, so never instrumented
-// (and atomic, since threads outside a run read it while it changes).
-__attribute__((disable_sanitizer_instrumentation)) SchedulingHooks*
-active_scheduling_hooks() {
-  return __atomic_load_n(&g_hooks, __ATOMIC_ACQUIRE);
-}
-__attribute__((disable_sanitizer_instrumentation)) void
-set_active_scheduling_hooks(SchedulingHooks* hooks) {
-  __atomic_store_n(&g_hooks, hooks, __ATOMIC_RELEASE);
-}
 void set_self_deadlock_handler(SelfDeadlockHandler handler) {
   g_self_deadlock_handler = handler;
 }
-__attribute__((disable_sanitizer_instrumentation)) void set_stress_yield_hook(
-    StressYieldHook hook) {
+void set_stress_yield_hook(StressYieldHook hook) {
   __atomic_store_n(&g_stress_yield_hook, hook, __ATOMIC_RELEASE);
 }
 
 namespace interpose_internal {
-// Called by every interposed lock outside a controlled run, on every thread.
-__attribute__((disable_sanitizer_instrumentation)) void stress_lock_point(
-    const char* what) {
-  if (t_harness_depth > 0) return;
-  StressYieldHook hook = __atomic_load_n(&g_stress_yield_hook, __ATOMIC_ACQUIRE);
-  if (hook == nullptr) return;
-  NotSchedulingPoints harness;  // the hook's own locks are not points
-  hook(what);
+StressYieldHook stress_yield_hook() {
+  return __atomic_load_n(&g_stress_yield_hook, __ATOMIC_ACQUIRE);
 }
 }  // namespace interpose_internal
 
