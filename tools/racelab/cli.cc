@@ -170,10 +170,10 @@ struct CheckedSchedule {
   const CaseSpec* spec = nullptr;
 };
 
-CheckedSchedule read_replay_schedule(const Registry& registry,
-                                     const std::string& path) {
+CheckedSchedule check_replay_schedule(const Registry& registry,
+                                      const std::string& path,
+                                      LoadedSchedule loaded) {
   CheckedSchedule checked;
-  LoadedSchedule loaded = load_schedule(path, read_schedule_source);
   checked.text = std::move(loaded.text);
   checked.file = std::move(loaded.file);
   const sched::ScheduleFileLines& lines = loaded.lines;
@@ -537,12 +537,15 @@ int explore_and_print(const ProgramExploreOptions& options) {
 }
 
 int handle_replay(const Registry& registry, const ReplayFlags& flags) {
-  if (load_schedule(flags.path).file.mode == "program") {
+  // Read once: the path may be a pipe.
+  LoadedSchedule loaded = load_schedule(flags.path, read_schedule_source);
+  if (loaded.file.mode == "program") {
     ProgramExploreOptions options;
-    read_program_schedule(flags.path, options);
+    program_schedule_options(flags.path, loaded.file, options);
     return explore_and_print(options);
   }
-  CheckedSchedule checked = read_replay_schedule(registry, flags.path);
+  CheckedSchedule checked =
+      check_replay_schedule(registry, flags.path, std::move(loaded));
   const sched::ScheduleFile& file = checked.file;
   RunOptions run_options;
   run_options.request.oracles = flags.oracles;

@@ -306,10 +306,9 @@ std::string program_schedule_text(const ProgramExploreOptions& options,
   return sched::write_schedule(file);
 }
 
-void read_program_schedule(const std::string& path,
-                           ProgramExploreOptions& options) {
-  const LoadedSchedule loaded = load_schedule(path);
-  const sched::ScheduleFile& file = loaded.file;
+void program_schedule_options(const std::string& path,
+                              const sched::ScheduleFile& file,
+                              ProgramExploreOptions& options) {
   if (file.mode != kProgramMode) {
     throw InputError(absl::StrCat(path, ": mode is '", file.mode,
                                   "', not 'program'"));

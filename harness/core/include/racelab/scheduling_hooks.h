@@ -114,6 +114,10 @@ namespace interpose_internal {
 // code: fibers share the OS thread's thread_local storage.
 void enter_harness();
 void leave_harness();
+// Whether the calling OS thread takes part in the running controlled run
+// (set by the scheduler); the interposed functions leave other threads alone
+// without looking at the hooks.
+void set_thread_in_run(bool in_run);
 // The call stack (return addresses, innermost first, null-terminated) of the
 // interposed lock call being served on this OS thread, for the scheduler to
 // say where a lock was first taken.

@@ -272,6 +272,14 @@ namespace {
 // threads (the fibers of the caller's thread, or this OS thread of a run),
 // set for the length of one run (plumbing, not state a run leaves).
 thread_local SchedulerCore* t_active = nullptr;
+
+// Sets t_active and tells the interposer whether this OS thread takes part in
+// a run (it never asks other threads' questions of a scheduler that may be
+// going away).
+void set_active(SchedulerCore* core) {
+  t_active = core;
+  interpose_internal::set_thread_in_run(core != nullptr);
+}
 // The logical thread this OS thread runs (Substrate::kOsThreads), else -1.
 thread_local int t_me = -1;
 
@@ -598,7 +606,7 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   strategy.begin_schedule(program != nullptr ? kMaxProgramThreads
                                              : static_cast<int>(count));
   strategy_ = &strategy;
-  t_active = this;
+  set_active(this);
   int first;
   if (os_threads()) {
     os_.clear();
@@ -640,7 +648,7 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
     recycle_abandoned_fibers();
     caller_.reset();
   }
-  t_active = nullptr;
+  set_active(nullptr);
   strategy_ = nullptr;
   program_ = nullptr;
 
@@ -693,7 +701,7 @@ void SchedulerCore::start_os_thread(int id, const pthread_attr_t* attr) {
 void* SchedulerCore::os_thread_main(void* os_thread) {
   auto* os = static_cast<OsThread*>(os_thread);
   SchedulerCore* core = os->core;
-  t_active = core;
+  set_active(core);
   t_me = os->id;
 #ifdef RACELAB_SCHED_TSAN
   const std::string name = "racelab thread " + std::to_string(os->id);
@@ -706,7 +714,7 @@ void* SchedulerCore::os_thread_main(void* os_thread) {
     abandoned = os->abandoned;
   }
   if (abandoned) {  // the run ended before its first turn
-    t_active = nullptr;
+    set_active(nullptr);
     t_me = -1;
     return nullptr;
   }
@@ -749,7 +757,7 @@ void SchedulerCore::finish_os_thread(int me) {
     finished(me);
     to = decide(me, "finish");
   }
-  t_active = nullptr;
+  set_active(nullptr);
   t_me = -1;
   // A finished thread is not enabled: `to` is another thread or the caller.
   Baton* next;
@@ -775,7 +783,7 @@ void SchedulerCore::exit_program(int me) {
     end_run();
   }
   pthread_setspecific(finish_key(), nullptr);
-  t_active = nullptr;
+  set_active(nullptr);
   t_me = -1;
   caller_baton_.post();
 }
@@ -799,7 +807,7 @@ void SchedulerCore::abandon_self(int me) {
 #endif
   }
   pthread_setspecific(finish_key(), nullptr);
-  t_active = nullptr;
+  set_active(nullptr);
   t_me = -1;
   abandon_done_.post();
   park_forever();

@@ -70,10 +70,12 @@ namespace racelab::interpose_internal {
 StressYieldHook stress_yield_hook();  // sync.cc
 namespace {
 thread_local int t_harness_depth = 0;
+thread_local bool t_in_run = false;
 thread_local const void* t_call_sites[kCallSiteDepth + 1] = {};
 }  // namespace
 
 void enter_harness() { ++t_harness_depth; }
+void set_thread_in_run(bool in_run) { t_in_run = in_run; }
 void leave_harness() { --t_harness_depth; }
 const void* const* call_sites() { return t_call_sites; }
 
@@ -111,11 +113,12 @@ namespace {
 
 using racelab::interpose_internal::capture_call_sites;
 using racelab::interpose_internal::t_harness_depth;
+using racelab::interpose_internal::t_in_run;
 
 // The hooks that control the calling thread, or nullptr.
 SchedulingHooks* controlling() {
   int& depth = t_harness_depth;
-  if (depth > 0) return nullptr;
+  if (!t_in_run || depth > 0) return nullptr;
   SchedulingHooks* hooks = racelab::active_scheduling_hooks();
   if (hooks == nullptr) return nullptr;
   ++depth;  // whatever owns_calling_thread() touches is not a point

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "racelab/finding.h"
+#include "racelab/sched/schedule_file.h"
 
 namespace racelab {
 
@@ -52,10 +53,11 @@ std::string describe(const ProgramExploreResult& result,
 // command as keys arg.0, arg.1, ...; and back.
 std::string program_schedule_text(const ProgramExploreOptions& options,
                                   const std::vector<int>& decisions);
-// Reads the command and decisions of a schedule file of mode "program" into
-// `options` (replay set). Throws InputError naming the file.
-void read_program_schedule(const std::string& path,
-                           ProgramExploreOptions& options);
+// The command and decisions of a schedule file of mode "program" (read from
+// `path`), into `options` (replay set). Throws InputError naming the file.
+void program_schedule_options(const std::string& path,
+                              const sched::ScheduleFile& file,
+                              ProgramExploreOptions& options);
 
 }  // namespace racelab
 
