@@ -409,8 +409,9 @@ TEST(Cli, ListShowsCatalogAndExpectations) {
   for (const char* subject :
        {"checkpoint/unsynchronized", "checkpoint/mutex",
         "checkpoint/escaping_index", "checkpoint/split_lock",
-        "checkpoint/sharded", "state/unlock_during_iteration", "state/snapshot",
-        "state/hold_lock", "state/copy_on_write"}) {
+        "checkpoint/sharded", "checkpoint/stale_cas", "checkpoint/lock_free",
+        "state/unlock_during_iteration", "state/snapshot", "state/hold_lock",
+        "state/copy_on_write"}) {
     EXPECT_NE(o.out.find(subject), std::string::npos) << subject;
   }
   EXPECT_NE(o.out.find("expectations"), std::string::npos);
@@ -447,7 +448,8 @@ TEST(Gate, StressModeMeetsTheTableInBothDirections) {
     const std::string subject = c.at("subject");
     bool fixed =
         subject == "checkpoint/mutex" || subject == "checkpoint/sharded" ||
-        subject == "state/snapshot" || subject == "state/copy_on_write" ||
+        subject == "checkpoint/lock_free" || subject == "state/snapshot" ||
+        subject == "state/copy_on_write" ||
         (subject == "state/hold_lock" && c.at("scenario") != "reentrant_yield");
     if (!fixed) continue;
     EXPECT_EQ(c.at("runs_with_finding"), 0)
