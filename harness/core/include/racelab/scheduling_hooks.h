@@ -119,11 +119,16 @@ inline thread_local const void* t_call_site = nullptr;
 
 // Marks harness code that runs on a logical thread: the locks and atomics it
 // uses are not scheduling points. Must not span one (no racelab::yield_point
-// inside).
+// inside). Not instrumented: with fibers the logical threads share the OS
+// thread's depth counter, and TSan would see their updates race.
 class NotSchedulingPoints {
  public:
-  NotSchedulingPoints() { ++interpose_internal::t_harness_depth; }
-  ~NotSchedulingPoints() { --interpose_internal::t_harness_depth; }
+  __attribute__((no_sanitize("thread"))) NotSchedulingPoints() {
+    ++interpose_internal::t_harness_depth;
+  }
+  __attribute__((no_sanitize("thread"))) ~NotSchedulingPoints() {
+    --interpose_internal::t_harness_depth;
+  }
   NotSchedulingPoints(const NotSchedulingPoints&) = delete;
   NotSchedulingPoints& operator=(const NotSchedulingPoints&) = delete;
 };
