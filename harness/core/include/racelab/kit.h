@@ -200,6 +200,11 @@ struct CheckOptions {
   // Controlled mode: strategy ("pct", "random", "dfs"), its parameters, the
   // number of schedules to try, and whether to shrink a failing one.
   std::string strategy = "pct";
+  // What logical threads run on (sched::Substrate): real OS threads by
+  // default, so thread_local variables, thread ids and per-thread caches
+  // (moodycamel's producers, allocators) are per logical thread; fibers are
+  // faster and see one thread identity.
+  sched::Substrate threads = sched::Substrate::kOsThreads;
   std::uint64_t seed = 1;
   int depth = 3;
   int preemptions = 2;

@@ -115,6 +115,9 @@ inline thread_local int t_harness_depth = 0;
 // The return address of the interposed call being served, for the scheduler
 // to say where a lock was first taken.
 inline thread_local const void* t_call_site = nullptr;
+// Stress mode: a lock acquisition is a point where the stress runner may
+// nudge the thread aside (the StressYieldHook; not in harness code).
+void stress_lock_point(const char* what);
 }  // namespace interpose_internal
 
 // Marks harness code that runs on a logical thread: the locks and atomics it

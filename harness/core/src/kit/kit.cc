@@ -80,6 +80,7 @@ RunRequest controlled_request(const CheckOptions& options) {
   request.seed = options.seed;
   request.oracles = options.oracles;
   request.strategy = options.strategy;
+  request.threads = options.threads;
   request.depth = options.depth;
   request.preemptions = options.preemptions;
   request.budget = options.budget;

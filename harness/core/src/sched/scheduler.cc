@@ -210,6 +210,10 @@ class SchedulerCore {
   void start_os_thread(int id, const pthread_attr_t* attr);
   void finish_os_thread(int me);
   [[noreturn]] void abandon_self(int me);
+  // run_program's main returned: a scheduling point where the other threads
+  // may still run, then the end of the run (the others are abandoned, as a
+  // process exit ends them).
+  void exit_program(int me);
   void end_os_threads();
   void add_row(int thread, TraceKind kind, std::string text);
   // A lock row: its text ("<verb> 'name'", " (shared)") and its lock fields.
@@ -701,6 +705,7 @@ void* SchedulerCore::os_thread_main(void* os_thread) {
   }
   if (start != nullptr) return start(arg);
   core->run_body(os->id);
+  if (os->id == 0 && core->program_ != nullptr) core->exit_program(0);
   return nullptr;
 }
 
@@ -737,6 +742,26 @@ void SchedulerCore::finish_os_thread(int me) {
     next = &baton_of(to);
   }
   next->post();
+}
+
+void SchedulerCore::exit_program(int me) {
+  int to;
+  {
+    HarnessScope harness;
+    for (LogicalThread& thread : threads_) thread.spin = 0;
+    to = decide(me, "exit");
+  }
+  switch_away(me, to);
+  {
+    HarnessScope harness;
+    threads_[static_cast<std::size_t>(me)].status = Status::kFinished;
+    add_row(me, TraceKind::kSwitch, "exited");
+    end_run();
+  }
+  pthread_setspecific(finish_key(), nullptr);
+  t_active = nullptr;
+  t_me = -1;
+  caller_baton_.post();
 }
 
 void SchedulerCore::abandon_self(int me) {

@@ -179,7 +179,10 @@ extern "C" {
 
 int pthread_mutex_lock(pthread_mutex_t* mu) {
   SchedulingHooks* hooks = controlling();
-  if (hooks == nullptr) return real_pthread_mutex_lock()(mu);
+  if (hooks == nullptr) {
+    racelab::interpose_internal::stress_lock_point("lock");
+    return real_pthread_mutex_lock()(mu);
+  }
   racelab::interpose_internal::t_call_site = __builtin_return_address(0);
   return lock_mutex(hooks, mu, false);
 }
@@ -218,7 +221,10 @@ int pthread_mutex_unlock(pthread_mutex_t* mu) {
 #define RACELAB_RWLOCK_TAKE(name, mode, point, try_name, timed, params, args) \
   int name params {                                                            \
     SchedulingHooks* hooks = controlling();                                    \
-    if (hooks == nullptr) return real_##name() args;                           \
+    if (hooks == nullptr) {                                                    \
+      racelab::interpose_internal::stress_lock_point(point);                   \
+      return real_##name() args;                                               \
+    }                                                                          \
     racelab::interpose_internal::t_call_site = __builtin_return_address(0);    \
     return take(                                                               \
         hooks, rw, mode, point, [&] { return real_##try_name()(rw); }, timed,  \

@@ -54,25 +54,32 @@ set_active_scheduling_hooks(SchedulingHooks* hooks) {
 void set_self_deadlock_handler(SelfDeadlockHandler handler) {
   g_self_deadlock_handler = handler;
 }
-void set_stress_yield_hook(StressYieldHook hook) { g_stress_yield_hook = hook; }
+__attribute__((disable_sanitizer_instrumentation)) void set_stress_yield_hook(
+    StressYieldHook hook) {
+  __atomic_store_n(&g_stress_yield_hook, hook, __ATOMIC_RELEASE);
+}
+
+namespace interpose_internal {
+// Called by every interposed lock outside a controlled run, on every thread.
+__attribute__((disable_sanitizer_instrumentation)) void stress_lock_point(
+    const char* what) {
+  if (t_harness_depth > 0) return;
+  StressYieldHook hook = __atomic_load_n(&g_stress_yield_hook, __ATOMIC_ACQUIRE);
+  if (hook == nullptr) return;
+  NotSchedulingPoints harness;  // the hook's own locks are not points
+  hook(what);
+}
+}  // namespace interpose_internal
 
 void yield_point(const char* what) {
   if (SchedulingHooks* hooks = active_scheduling_hooks()) {
     hooks->yield_point(what);
-  } else if (StressYieldHook hook = g_stress_yield_hook) {
+  } else if (StressYieldHook hook =
+                 __atomic_load_n(&g_stress_yield_hook, __ATOMIC_ACQUIRE)) {
     hook(what);
   }
 }
 
-namespace {
-
-// Stress mode: a lock acquisition is a point where the stress runner may
-// nudge the thread aside (see stress_runner.cc).
-void stress_sync_point(const char* what) {
-  if (StressYieldHook hook = g_stress_yield_hook) hook(what);
-}
-
-}  // namespace
 
 namespace sync_internal {
 
@@ -110,7 +117,6 @@ Mutex::~Mutex() { name_lock(&mu_, nullptr); }
 
 void Mutex::lock() {
   if (active_scheduling_hooks() == nullptr) {
-    stress_sync_point("lock");
     sync_internal::before_lock(this, name_, LockMode::kExclusive);
   }
   mu_.lock();
@@ -137,7 +143,6 @@ SharedMutex::~SharedMutex() { name_lock(&mu_, nullptr); }
 
 void SharedMutex::lock() {
   if (active_scheduling_hooks() == nullptr) {
-    stress_sync_point("lock");
     sync_internal::before_lock(this, name_, LockMode::kExclusive);
   }
   mu_.lock();
@@ -151,7 +156,6 @@ void SharedMutex::unlock() {
 
 void SharedMutex::lock_shared() {
   if (active_scheduling_hooks() == nullptr) {
-    stress_sync_point("lock_shared");
     sync_internal::before_lock(this, name_, LockMode::kShared);
   }
   mu_.lock_shared();

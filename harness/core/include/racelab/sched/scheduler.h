@@ -137,8 +137,10 @@ class ControlledScheduler final : public SchedulingHooks {
   // Runs `main` as logical thread 0 on a new OS thread; every thread it (or a
   // thread it created) starts with std::thread or pthread_create becomes the
   // next logical thread, up to kMaxProgramThreads (pthread_create then fails
-  // with EAGAIN). The run ends when every logical thread finished, at a
-  // deadlock or at the step limit. Needs Substrate::kOsThreads (throws
+  // with EAGAIN). When `main` returns, that is a scheduling point ("exit")
+  // where the other threads may still run; once main is picked again the
+  // run ends, and threads still running are abandoned, as a process exit
+  // ends them. The run also ends at a deadlock or at the step limit. Needs Substrate::kOsThreads (throws
   // std::logic_error otherwise). The strategy is told kMaxProgramThreads
   // threads.
   RunResult run_program(const std::function<void()>& main, Strategy& strategy);
