@@ -69,6 +69,31 @@ __attribute__((disable_sanitizer_instrumentation)) void stress_lock_point(
   NotSchedulingPoints harness;  // the hook's own locks are not points
   hook(what);
 }
+
+// Held-lock bookkeeping for the interposed primitives, as racelab::Mutex's.
+void stress_before_lock(const void* lock, const char* name, LockMode mode,
+                        bool recursive) {
+  if (t_harness_depth > 0) return;
+  if (__atomic_load_n(&g_stress_yield_hook, __ATOMIC_ACQUIRE) == nullptr) {
+    return;
+  }
+  NotSchedulingPoints harness;  // the report's own locks are not tracked
+  for (int i = 0; i < t_held_count; ++i) {
+    if (t_held[i].lock != lock) continue;
+    // A recursive mutex may be re-taken; so may a shared lock held shared.
+    if (recursive ||
+        (mode == LockMode::kShared && t_held[i].mode == LockMode::kShared)) {
+      break;
+    }
+    sync_internal::before_lock(lock, name, mode);  // reports and aborts
+  }
+  if (t_held_count < kMaxHeld) t_held[t_held_count++] = {lock, mode};
+}
+
+void stress_after_unlock(const void* lock) {
+  if (t_harness_depth > 0) return;
+  sync_internal::after_unlock(lock);
+}
 }  // namespace interpose_internal
 
 void yield_point(const char* what) {
