@@ -556,7 +556,7 @@ TEST(Gate, ControlledModeMeetsTheTableInBothDirections) {
                 .at(0)
                 .at("detail")
                 .get<std::string>()
-                .find("'state.mu'"),
+                .find("'shared_mutex 1'"),
             std::string::npos);
 }
 
@@ -663,9 +663,11 @@ std::set<std::string> observed_kinds(const std::string& verdict) {
   return kinds;
 }
 
-// Version 1 files, as racelab wrote them before version 2 (setup and finale
-// as header keys, "-" for none), replay to the same trace and verdict as
-// then: the expected text was printed by that build.
+// Version 1 files (setup and finale as header keys, "-" for none) replay to
+// the trace and verdict recorded beside them. The decisions and the expected
+// text were recorded again when the subjects moved to std::mutex (their
+// scheduling points, and the lock names in the trace, are the interposer's
+// now: 'mutex 1'); the header and program lines are version 1's.
 TEST(ReplayVersionOne, ReplaysAsTheVersionOneBuildDid) {
   if (!kTsanBuild) GTEST_SKIP() << "the expected output is the TSan build's";
   for (const std::string name : {"v1_split_lock", "v1_state_generated_setup"}) {

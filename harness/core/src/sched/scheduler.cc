@@ -1324,8 +1324,12 @@ int ControlledScheduler::current_thread() {
   return core->os_threads() ? internal::t_me : core->current();
 }
 
+// Called by the interposer on every OS thread, also while this scheduler is
+// being destroyed on another: a thread reads no more than its own t_active
+// until it is known to be one of this run's threads.
 bool ControlledScheduler::owns_calling_thread() const {
-  return core_->owns_calling_thread();
+  internal::SchedulerCore* core = internal::t_active;
+  return core != nullptr && core->owns_calling_thread() && core == core_.get();
 }
 
 void ControlledScheduler::yield_point(const char* what, PointEffect effect) {
