@@ -89,8 +89,8 @@ const std::vector<AntiPatternText>& anti_pattern_texts() {
        "the invariants have nothing to judge: the run never finishes. The "
        "deadlock is reported whichever oracles are selected: in controlled "
        "mode the scheduler sees every live thread blocked and reports the "
-       "wait-for cycle at once; in stress mode racelab's locks notice a "
-       "thread requesting a lock it already holds."},
+       "wait-for cycle at once; in stress mode the interposed lock notices "
+       "a thread requesting a lock it already holds."},
   };
   return *list;
 }
