@@ -116,6 +116,7 @@ int run_controlled(Channel* channel, int argc, char** argv, char** envp) {
     fail(channel, std::string("the schedule cannot be followed: ") + e.what());
   }
   std::string text = run.deadlock_report;
+  if (!run.deadlock_locks.empty()) text += "\n" + run.deadlock_locks;
   for (const std::string& error : run.thread_errors) {
     text += (text.empty() ? "" : "\n") + error;
   }

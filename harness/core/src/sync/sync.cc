@@ -19,7 +19,6 @@ namespace {
 // them after it; a stress run installs its yield hook the same way
 // (JitterScope); the self-deadlock handler is the process's (a case run's
 // child reports and exits).
-SchedulingHooks* g_hooks = nullptr;  // written only by the controlled scheduler
 SelfDeadlockHandler g_self_deadlock_handler = nullptr;
 StressYieldHook g_stress_yield_hook = nullptr;
 
@@ -41,60 +40,18 @@ const char* mode_name(LockMode mode) {
 
 }  // namespace
 
-// Read by every interposed call on every OS thread, so never instrumented
-// (and atomic, since threads outside a run read it while it changes).
-__attribute__((disable_sanitizer_instrumentation)) SchedulingHooks*
-active_scheduling_hooks() {
-  return __atomic_load_n(&g_hooks, __ATOMIC_ACQUIRE);
-}
-__attribute__((disable_sanitizer_instrumentation)) void
-set_active_scheduling_hooks(SchedulingHooks* hooks) {
-  __atomic_store_n(&g_hooks, hooks, __ATOMIC_RELEASE);
-}
 void set_self_deadlock_handler(SelfDeadlockHandler handler) {
   g_self_deadlock_handler = handler;
 }
-__attribute__((disable_sanitizer_instrumentation)) void set_stress_yield_hook(
-    StressYieldHook hook) {
+void set_stress_yield_hook(StressYieldHook hook) {
   __atomic_store_n(&g_stress_yield_hook, hook, __ATOMIC_RELEASE);
 }
 
 namespace interpose_internal {
-// Called by every interposed lock outside a controlled run, on every thread.
-__attribute__((disable_sanitizer_instrumentation)) void stress_lock_point(
-    const char* what) {
-  if (t_harness_depth > 0) return;
-  StressYieldHook hook = __atomic_load_n(&g_stress_yield_hook, __ATOMIC_ACQUIRE);
-  if (hook == nullptr) return;
-  NotSchedulingPoints harness;  // the hook's own locks are not points
-  hook(what);
+StressYieldHook stress_yield_hook() {
+  return __atomic_load_n(&g_stress_yield_hook, __ATOMIC_ACQUIRE);
 }
 
-// Held-lock bookkeeping for the interposed primitives, as racelab::Mutex's.
-void stress_before_lock(const void* lock, const char* name, LockMode mode,
-                        bool recursive) {
-  if (t_harness_depth > 0) return;
-  if (__atomic_load_n(&g_stress_yield_hook, __ATOMIC_ACQUIRE) == nullptr) {
-    return;
-  }
-  NotSchedulingPoints harness;  // the report's own locks are not tracked
-  for (int i = 0; i < t_held_count; ++i) {
-    if (t_held[i].lock != lock) continue;
-    // A recursive mutex may be re-taken; so may a shared lock held shared.
-    if (recursive ||
-        (mode == LockMode::kShared && t_held[i].mode == LockMode::kShared)) {
-      break;
-    }
-    sync_internal::before_lock(lock, name, mode);  // reports and aborts
-  }
-  if (t_held_count < kMaxHeld) t_held[t_held_count++] = {lock, mode};
-}
-
-// Whatever the depth: a lock taken outside harness code may be released
-// inside it.
-void stress_after_unlock(const void* lock) {
-  sync_internal::after_unlock(lock);
-}
 }  // namespace interpose_internal
 
 void yield_point(const char* what) {
@@ -121,6 +78,21 @@ void before_lock(const void* lock, const char* name, LockMode mode) {
       g_self_deadlock_handler(message.c_str());
     std::fprintf(stderr, "racelab: %s\n", message.c_str());
     std::abort();
+  }
+  if (t_held_count < kMaxHeld) t_held[t_held_count++] = {lock, mode};
+}
+
+// The interposed primitives' held-lock check (interpose.cc decides when).
+void before_interposed_lock(const void* lock, const char* name, LockMode mode,
+                            bool recursive) {
+  for (int i = 0; i < t_held_count; ++i) {
+    if (t_held[i].lock != lock) continue;
+    // A recursive mutex may be re-taken; so may a shared lock held shared.
+    if (recursive ||
+        (mode == LockMode::kShared && t_held[i].mode == LockMode::kShared)) {
+      break;
+    }
+    before_lock(lock, name, mode);  // reports and aborts
   }
   if (t_held_count < kMaxHeld) t_held[t_held_count++] = {lock, mode};
 }

@@ -80,6 +80,10 @@ struct RunResult {
   // 'state.mu' (exclusive), held by thread 0 (shared)"; lines for blocked
   // threads off the cycle start with "also blocked: ". Empty unless kDeadlock.
   std::string deadlock_report;
+  // For a deadlock: one line per lock or condition variable waited for, with
+  // its address and where the run first took it ("'mutex 2' at 0x7b04...,
+  // first taken in transfer(...) bank.cc:12"). Not deterministic.
+  std::string deadlock_locks;
   std::vector<int> decisions;  // the thread chosen at every scheduling point
   // For every decision, the operation the chosen thread is at (the index it
   // last passed to ControlledScheduler::begin_operation; -1 before that): the
