@@ -771,7 +771,7 @@ void SchedulerCore::exit_program(int me) {
   caller_baton_.post();
 }
 
-void SchedulerCore::abandon_self(int me) {
+void SchedulerCore::abandon_self([[maybe_unused]] int me) {
   {
     HarnessScope harness;
 #ifdef RACELAB_SCHED_TSAN
