@@ -663,11 +663,11 @@ std::set<std::string> observed_kinds(const std::string& verdict) {
   return kinds;
 }
 
-// Version 1 files (setup and finale as header keys, "-" for none) replay to
-// the trace and verdict recorded beside them. The decisions and the expected
-// text were recorded again when the subjects moved to std::mutex (their
-// scheduling points, and the lock names in the trace, are the interposer's
-// now: 'mutex 1'); the header and program lines are version 1's.
+// Version 1 files, as racelab wrote them before version 2 (setup and finale
+// as header keys, "-" for none), still replay, to the trace and verdict
+// recorded beside them: printed by this build once the subjects locked with
+// std::mutex (the version 1 build's text named the locks 'checkpoint.mu';
+// the interposer names them 'mutex 1').
 TEST(ReplayVersionOne, ReplaysAsTheVersionOneBuildDid) {
   if (!kTsanBuild) GTEST_SKIP() << "the expected output is the TSan build's";
   for (const std::string name : {"v1_split_lock", "v1_state_generated_setup"}) {
