@@ -12,7 +12,8 @@ import json
 import sys
 
 VARIANTS = {
-    "checkpoint": ["unsynchronized", "mutex", "escaping_index", "split_lock", "sharded"],
+    "checkpoint": ["unsynchronized", "mutex", "escaping_index", "split_lock", "sharded",
+                   "stale_cas", "lock_free"],
     "state": ["unlock_during_iteration", "snapshot", "hold_lock", "copy_on_write"],
 }
 

@@ -61,6 +61,23 @@ const std::vector<AntiPatternText>& anti_pattern_texts() {
        "act happens. The lost commit is a result no sequential order "
        "explains: the linearizability oracle and the scenario's invariants "
        "catch it."},
+      {"stale-cas-retry", "checkpoint/stale_cas", "checkpoint/lock_free",
+       "same_session_first_commit", "BUG",
+       "a CAS retry that keeps a value computed from the stale expected value",
+       "commit() reads the session's top checkpoint, takes top's id + 1 as "
+       "its id and pushes its node with a compare-and-swap loop. When another "
+       "commit pushes in between, the CAS fails and retries onto the new top, "
+       "as a Treiber push should, but keeps the id computed from the old top: "
+       "two commits return the same id and one payload can no longer be "
+       "looked up.",
+       "Every publication is a release CAS and every read an acquire load, so "
+       "each access is ordered and TSan is silent on every schedule: nothing "
+       "races, one operation's two atomic steps are simply not atomic "
+       "together. The duplicated id is a result no sequential order "
+       "explains: linearizability and the invariants catch it. The window "
+       "lies between two atomic operations inside one commit, so a "
+       "controlled scheduler finds it only by preempting at an atomic, and "
+       "free-running threads only when the OS happens to preempt there."},
       {"lock-held-across-callback", "state/hold_lock", "state/snapshot",
        "reentrant_yield", "held across every callback",
        "the read lock held while user callbacks run (deadlocks on re-entry)",
@@ -72,8 +89,8 @@ const std::vector<AntiPatternText>& anti_pattern_texts() {
        "the invariants have nothing to judge: the run never finishes. The "
        "deadlock is reported whichever oracles are selected: in controlled "
        "mode the scheduler sees every live thread blocked and reports the "
-       "wait-for cycle at once; in stress mode racelab's locks notice a "
-       "thread requesting a lock it already holds."},
+       "wait-for cycle at once; in stress mode the interposed lock notices "
+       "a thread requesting a lock it already holds."},
   };
   return *list;
 }

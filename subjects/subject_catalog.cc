@@ -122,6 +122,38 @@ constexpr ExpectationRow kSharded[] = {
     {"generated", kControlledOnly, kClean, kClean, "shard and session locks"},
 };
 
+// checkpoint/stale_cas: a CAS retry that keeps an id from the stale top.
+constexpr ExpectationRow kStaleCas[] = {
+    {"seed_concurrent_sessions", kBoth, kClean, kClean,
+     "one commit per session: no two commits push onto one stack"},
+    {"same_session_first_commit",
+     kBoth,
+     {kNotLinearizable, kInvariantViolation},
+     kFallout,
+     "a commit loads the top, another pushes, and the first CAS retries "
+     "onto the new top with the id just taken"},
+    {"index_reader_vs_committer", kBoth, kClean, kClean,
+     "one committer: its CAS never fails"},
+    {"generated",
+     kControlledOnly,
+     {kNotLinearizable, kInvariantViolation},
+     kFallout,
+     "two threads' commits to one session meet between the load and the "
+     "CAS"},
+};
+
+// checkpoint/lock_free: Treiber stacks, the id recomputed on every retry.
+constexpr ExpectationRow kLockFree[] = {
+    {"seed_concurrent_sessions", kBoth, kClean, kClean,
+     "release pushes, acquire loads"},
+    {"same_session_first_commit", kBoth, kClean, kClean,
+     "a failed CAS recomputes the id from the new top"},
+    {"index_reader_vs_committer", kBoth, kClean, kClean,
+     "the reader walks immutable nodes reached by acquire loads"},
+    {"generated", kControlledOnly, kClean, kClean,
+     "a failed CAS recomputes the id from the new top"},
+};
+
 // state/unlock_during_iteration: the seed bug.
 constexpr ExpectationRow kUnlockDuringIteration[] = {
     {"seed_slow_reader",
@@ -209,6 +241,13 @@ checkpoint_subjects() {
       {"sharded", "subjects/checkpoint/sharded.cc", false,
        "sharded session map with a lock per session", checkpoint::make_sharded,
        kSharded},
+      {"stale_cas", "subjects/checkpoint/stale_cas.cc", true,
+       "lock-free, but a CAS retry keeps the id computed from the stale top: "
+       "two commits share an id",
+       checkpoint::make_stale_cas, kStaleCas},
+      {"lock_free", "subjects/checkpoint/lock_free.cc", false,
+       "Treiber stacks: a failed CAS recomputes the id from the new top",
+       checkpoint::make_lock_free, kLockFree},
   };
   return *entries;
 }

@@ -7,12 +7,12 @@
 // the caller reads freed memory (ASan: heap-use-after-free). The Go original
 // returned the slice header the same way.
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "checkpoint/variants.h"
-#include "racelab/sync.h"
 
 namespace racelab::checkpoint {
 namespace {
@@ -21,7 +21,7 @@ class EscapingIndex final : public CheckpointStore {
  public:
   CheckpointId commit(const std::string& session,
                       std::string payload) override {
-    MutexLock lock(mu_);
+    std::lock_guard lock(mu_);
     Session& s = session_locked(session);
     CheckpointId id = s.index.size();
     s.payloads[id] = std::move(payload);
@@ -31,7 +31,7 @@ class EscapingIndex final : public CheckpointStore {
 
   std::optional<std::string> lookup(const std::string& session,
                                     CheckpointId id) override {
-    MutexLock lock(mu_);
+    std::lock_guard lock(mu_);
     Session& s = session_locked(session);
     auto it = s.payloads.find(id);
     if (it == s.payloads.end()) return std::nullopt;
@@ -39,7 +39,7 @@ class EscapingIndex final : public CheckpointStore {
   }
 
   IndexView retrieve_index(const std::string& session) override {
-    MutexLock lock(mu_);
+    std::lock_guard lock(mu_);
     // BUG: the view outlives the lock; the caller reads s.index unlocked.
     return IndexView::borrowing(session_locked(session).index);
   }
@@ -50,16 +50,14 @@ class EscapingIndex final : public CheckpointStore {
     std::unordered_map<CheckpointId, std::string> payloads;
   };
 
-  Session& session_locked(const std::string& session)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+  Session& session_locked(const std::string& session) {
     std::unique_ptr<Session>& s = sessions_[session];
     if (!s) s = std::make_unique<Session>();
     return *s;
   }
 
-  Mutex mu_{"checkpoint.mu"};
-  std::unordered_map<std::string, std::unique_ptr<Session>> sessions_
-      ABSL_GUARDED_BY(mu_);
+  std::mutex mu_;
+  std::unordered_map<std::string, std::unique_ptr<Session>> sessions_;
 };
 
 }  // namespace

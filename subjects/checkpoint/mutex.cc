@@ -2,12 +2,12 @@
 // every method holds it for its whole body, including the copy of the index it
 // returns. Simple and clean under every oracle; all sessions contend on one
 // lock.
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "checkpoint/variants.h"
-#include "racelab/sync.h"
 
 namespace racelab::checkpoint {
 namespace {
@@ -16,7 +16,7 @@ class WithMutex final : public CheckpointStore {
  public:
   CheckpointId commit(const std::string& session,
                       std::string payload) override {
-    MutexLock lock(mu_);
+    std::lock_guard lock(mu_);
     Session& s = sessions_[session];
     CheckpointId id = s.index.size();
     s.payloads[id] = std::move(payload);
@@ -26,7 +26,7 @@ class WithMutex final : public CheckpointStore {
 
   std::optional<std::string> lookup(const std::string& session,
                                     CheckpointId id) override {
-    MutexLock lock(mu_);
+    std::lock_guard lock(mu_);
     auto s = sessions_.find(session);
     if (s == sessions_.end()) return std::nullopt;
     auto it = s->second.payloads.find(id);
@@ -35,7 +35,7 @@ class WithMutex final : public CheckpointStore {
   }
 
   IndexView retrieve_index(const std::string& session) override {
-    MutexLock lock(mu_);
+    std::lock_guard lock(mu_);
     auto s = sessions_.find(session);
     if (s == sessions_.end()) return IndexView::owning({});
     return IndexView::owning(s->second.index);  // copied under the lock
@@ -46,8 +46,8 @@ class WithMutex final : public CheckpointStore {
     std::vector<CheckpointId> index;
     std::unordered_map<CheckpointId, std::string> payloads;
   };
-  Mutex mu_{"checkpoint.mu"};
-  std::unordered_map<std::string, Session> sessions_ ABSL_GUARDED_BY(mu_);
+  std::mutex mu_;
+  std::unordered_map<std::string, Session> sessions_;
 };
 
 }  // namespace

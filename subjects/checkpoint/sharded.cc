@@ -8,12 +8,12 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "checkpoint/variants.h"
-#include "racelab/sync.h"
 
 namespace racelab::checkpoint {
 namespace {
@@ -21,27 +21,27 @@ namespace {
 class Session {
  public:
   CheckpointId append(std::string payload) {
-    MutexLock lock(mu_);
+    std::lock_guard lock(mu_);
     CheckpointId id = index_.size();
     payloads_[id] = std::move(payload);
     index_.push_back(id);
     return id;
   }
   std::optional<std::string> find(CheckpointId id) {
-    MutexLock lock(mu_);
+    std::lock_guard lock(mu_);
     auto it = payloads_.find(id);
     if (it == payloads_.end()) return std::nullopt;
     return it->second;
   }
   std::vector<CheckpointId> index() {
-    MutexLock lock(mu_);
+    std::lock_guard lock(mu_);
     return index_;
   }
 
  private:
-  Mutex mu_{"session.mu"};
-  std::vector<CheckpointId> index_ ABSL_GUARDED_BY(mu_);
-  std::unordered_map<CheckpointId, std::string> payloads_ ABSL_GUARDED_BY(mu_);
+  std::mutex mu_;
+  std::vector<CheckpointId> index_;
+  std::unordered_map<CheckpointId, std::string> payloads_;
 };
 
 class Sharded final : public CheckpointStore {
@@ -67,9 +67,8 @@ class Sharded final : public CheckpointStore {
  private:
   static constexpr size_t kShards = 16;
   struct Shard {
-    Mutex mu{"shard.mu"};
-    std::unordered_map<std::string, std::shared_ptr<Session>> sessions
-        ABSL_GUARDED_BY(mu);
+    std::mutex mu;
+    std::unordered_map<std::string, std::shared_ptr<Session>> sessions;
   };
 
   Shard& shard_of(const std::string& session) {
@@ -78,14 +77,14 @@ class Sharded final : public CheckpointStore {
 
   std::shared_ptr<Session> find(const std::string& session) {
     Shard& shard = shard_of(session);
-    MutexLock lock(shard.mu);
+    std::lock_guard lock(shard.mu);
     auto it = shard.sessions.find(session);
     return it == shard.sessions.end() ? nullptr : it->second;
   }
 
   std::shared_ptr<Session> find_or_create(const std::string& session) {
     Shard& shard = shard_of(session);
-    MutexLock lock(shard.mu);
+    std::lock_guard lock(shard.mu);
     std::shared_ptr<Session>& s = shard.sessions[session];
     if (!s) s = std::make_shared<Session>();
     return s;

@@ -8,12 +8,12 @@
 // Every shared access is locked, so TSan is silent; the linearizability oracle
 // (a committed checkpoint that is not found) catches it.
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "checkpoint/variants.h"
-#include "racelab/sync.h"
 
 namespace racelab::checkpoint {
 namespace {
@@ -28,7 +28,7 @@ class SplitLock final : public CheckpointStore {
   CheckpointId commit(const std::string& session,
                       std::string payload) override {
     {
-      MutexLock lock(mu_);
+      std::lock_guard lock(mu_);
       auto it = sessions_.find(session);
       if (it != sessions_.end()) return append(*it->second, std::move(payload));
     }
@@ -36,14 +36,14 @@ class SplitLock final : public CheckpointStore {
     // doing exactly this right now.
     auto fresh = std::make_shared<Session>();
     CheckpointId id = append(*fresh, std::move(payload));
-    MutexLock lock(mu_);
+    std::lock_guard lock(mu_);
     sessions_[session] = std::move(fresh);  // overwrites a concurrent publish
     return id;
   }
 
   std::optional<std::string> lookup(const std::string& session,
                                     CheckpointId id) override {
-    MutexLock lock(mu_);
+    std::lock_guard lock(mu_);
     auto s = sessions_.find(session);
     if (s == sessions_.end()) return std::nullopt;
     auto it = s->second->payloads.find(id);
@@ -52,7 +52,7 @@ class SplitLock final : public CheckpointStore {
   }
 
   IndexView retrieve_index(const std::string& session) override {
-    MutexLock lock(mu_);
+    std::lock_guard lock(mu_);
     auto s = sessions_.find(session);
     if (s == sessions_.end()) return IndexView::owning({});
     return IndexView::owning(s->second->index);
@@ -66,9 +66,8 @@ class SplitLock final : public CheckpointStore {
     return id;
   }
 
-  Mutex mu_{"checkpoint.mu"};
-  std::unordered_map<std::string, std::shared_ptr<Session>> sessions_
-      ABSL_GUARDED_BY(mu_);
+  std::mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<Session>> sessions_;
 };
 
 }  // namespace

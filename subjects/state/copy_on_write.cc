@@ -11,10 +11,10 @@
 // std::atomic<std::shared_ptr> guards the pointer with a lock bit that
 // ThreadSanitizer does not understand, so it would report this fixed store.)
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 
-#include "racelab/sync.h"
 #include "state/variants.h"
 
 namespace racelab::state {
@@ -25,7 +25,7 @@ using Map = std::unordered_map<std::string, std::string>;
 class CopyOnWrite final : public StateStore {
  public:
   void set(const std::string& key, std::string value) override {
-    MutexLock lock(write_mu_);
+    std::lock_guard lock(write_mu_);
     auto next = std::make_shared<Map>(*snapshot());
     (*next)[key] = std::move(value);
     publish(std::move(next));
@@ -37,7 +37,7 @@ class CopyOnWrite final : public StateStore {
     return it->second;
   }
   bool erase(const std::string& key) override {
-    MutexLock lock(write_mu_);
+    std::lock_guard lock(write_mu_);
     std::shared_ptr<const Map> map = snapshot();
     if (!map->contains(key)) return false;
     auto next = std::make_shared<Map>(*map);
@@ -55,18 +55,17 @@ class CopyOnWrite final : public StateStore {
 
  private:
   std::shared_ptr<const Map> snapshot() {
-    MutexLock lock(pointer_mu_);
+    std::lock_guard lock(pointer_mu_);
     return current_;
   }
   void publish(std::shared_ptr<const Map> next) {
-    MutexLock lock(pointer_mu_);
+    std::lock_guard lock(pointer_mu_);
     current_.swap(next);
   }  // the old map is released here, outside the lock
 
-  Mutex write_mu_{"state.write_mu"};  // serializes writers
-  Mutex pointer_mu_{"state.pointer_mu"};
-  std::shared_ptr<const Map> current_ ABSL_GUARDED_BY(pointer_mu_) =
-      std::make_shared<const Map>();
+  std::mutex write_mu_;  // serializes writers
+  std::mutex pointer_mu_;
+  std::shared_ptr<const Map> current_ = std::make_shared<const Map>();
 };
 
 }  // namespace

@@ -3,10 +3,11 @@
 // slow callback blocks every writer, and a callback that writes to the state
 // (set() needs the write lock this thread already holds shared) deadlocks: the
 // lock is not re-entrant.
+#include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <unordered_map>
 
-#include "racelab/sync.h"
 #include "state/variants.h"
 
 namespace racelab::state {
@@ -15,30 +16,30 @@ namespace {
 class HoldLock final : public StateStore {
  public:
   void set(const std::string& key, std::string value) override {
-    WriterLock lock(mu_);
+    std::lock_guard lock(mu_);
     data_[key] = std::move(value);
   }
   std::optional<std::string> get(const std::string& key) override {
-    ReaderLock lock(mu_);
+    std::shared_lock lock(mu_);
     auto it = data_.find(key);
     if (it == data_.end()) return std::nullopt;
     return it->second;
   }
   bool erase(const std::string& key) override {
-    WriterLock lock(mu_);
+    std::lock_guard lock(mu_);
     return data_.erase(key) > 0;
   }
 
   void all(Yield yield) override {
-    ReaderLock lock(mu_);  // held across every callback
+    std::shared_lock lock(mu_);  // held across every callback
     for (const auto& [key, value] : data_) {
       if (!yield(key, value)) return;
     }
   }
 
  private:
-  SharedMutex mu_{"state.mu"};
-  std::unordered_map<std::string, std::string> data_ ABSL_GUARDED_BY(mu_);
+  std::shared_mutex mu_;
+  std::unordered_map<std::string, std::string> data_;
 };
 
 }  // namespace

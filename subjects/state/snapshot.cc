@@ -2,12 +2,13 @@
 // iterates the copy with no lock held: the callback sees one consistent state,
 // may call back into the store, and never blocks writers for longer than the
 // copy. The cost is the copy, O(n) per all().
+#include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
-#include "racelab/sync.h"
 #include "state/variants.h"
 
 namespace racelab::state {
@@ -16,24 +17,24 @@ namespace {
 class Snapshot final : public StateStore {
  public:
   void set(const std::string& key, std::string value) override {
-    WriterLock lock(mu_);
+    std::lock_guard lock(mu_);
     data_[key] = std::move(value);
   }
   std::optional<std::string> get(const std::string& key) override {
-    ReaderLock lock(mu_);
+    std::shared_lock lock(mu_);
     auto it = data_.find(key);
     if (it == data_.end()) return std::nullopt;
     return it->second;
   }
   bool erase(const std::string& key) override {
-    WriterLock lock(mu_);
+    std::lock_guard lock(mu_);
     return data_.erase(key) > 0;
   }
 
   void all(Yield yield) override {
     std::vector<std::pair<std::string, std::string>> copy;
     {
-      ReaderLock lock(mu_);
+      std::shared_lock lock(mu_);
       copy.assign(data_.begin(), data_.end());
     }
     for (const auto& [key, value] : copy) {
@@ -42,8 +43,8 @@ class Snapshot final : public StateStore {
   }
 
  private:
-  SharedMutex mu_{"state.mu"};
-  std::unordered_map<std::string, std::string> data_ ABSL_GUARDED_BY(mu_);
+  std::shared_mutex mu_;
+  std::unordered_map<std::string, std::string> data_;
 };
 
 }  // namespace

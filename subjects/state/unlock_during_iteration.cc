@@ -13,10 +13,11 @@
 // racelab::GoMap, so the gomap oracle reports what Go's runtime would:
 // "concurrent map iteration and map write", and its fail-fast iterator sees
 // every write between two steps.
+#include <mutex>
+#include <shared_mutex>
 #include <string>
 
 #include "racelab/go_map.h"
-#include "racelab/sync.h"
 #include "state/variants.h"
 
 namespace racelab::state {
@@ -25,17 +26,17 @@ namespace {
 class UnlockDuringIteration final : public StateStore {
  public:
   void set(const std::string& key, std::string value) override {
-    WriterLock lock(mu_);
+    std::lock_guard lock(mu_);
     data_[key] = std::move(value);
   }
   std::optional<std::string> get(const std::string& key) override {
-    ReaderLock lock(mu_);
+    std::shared_lock lock(mu_);
     auto it = data_.find(key);
     if (it == data_.end()) return std::nullopt;
     return it->second;
   }
   bool erase(const std::string& key) override {
-    WriterLock lock(mu_);
+    std::lock_guard lock(mu_);
     return data_.erase(key) > 0;
   }
 
@@ -50,7 +51,7 @@ class UnlockDuringIteration final : public StateStore {
   }
 
  private:
-  SharedMutex mu_{"state.mu"};
+  std::shared_mutex mu_;
   GoMap<std::string, std::string> data_{"state.data"};
 };
 

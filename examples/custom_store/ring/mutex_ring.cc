@@ -1,8 +1,8 @@
-// ring/mutex: the correct ring buffer. Every method holds one racelab::Mutex,
+// ring/mutex: the correct ring buffer. Every method holds one std::mutex,
 // so the check for room and the store are one atomic step.
 #include <array>
+#include <mutex>
 
-#include "racelab/sync.h"
 #include "ring/ring_store.h"
 
 namespace ring {
@@ -11,14 +11,14 @@ namespace {
 class MutexRing final : public RingStore {
  public:
   bool push(int value) override {
-    racelab::MutexLock lock(mu_);
+    std::lock_guard lock(mu_);
     if (count_ == kCapacity) return false;
     slots_[(head_ + count_) % kCapacity] = value;
     ++count_;
     return true;
   }
   std::optional<int> pop() override {
-    racelab::MutexLock lock(mu_);
+    std::lock_guard lock(mu_);
     if (count_ == 0) return std::nullopt;
     const int value = slots_[head_];
     head_ = (head_ + 1) % kCapacity;
@@ -26,15 +26,15 @@ class MutexRing final : public RingStore {
     return value;
   }
   int size() override {
-    racelab::MutexLock lock(mu_);
+    std::lock_guard lock(mu_);
     return count_;
   }
 
  private:
-  racelab::Mutex mu_{"ring.mu"};
-  std::array<int, kCapacity> slots_ ABSL_GUARDED_BY(mu_) = {};
-  int head_ ABSL_GUARDED_BY(mu_) = 0;
-  int count_ ABSL_GUARDED_BY(mu_) = 0;
+  std::mutex mu_;
+  std::array<int, kCapacity> slots_ = {};
+  int head_ = 0;
+  int count_ = 0;
 };
 
 }  // namespace

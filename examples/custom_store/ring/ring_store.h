@@ -20,7 +20,7 @@ class RingStore {
   virtual int size() = 0;
 };
 
-// One racelab::Mutex around every method: correct.
+// One std::mutex around every method: correct.
 std::unique_ptr<RingStore> make_mutex_ring();
 // BUG: push() checks for room under the lock, releases it, and stores under
 // the lock again; two pushes into the last free slot both succeed and the

@@ -5,8 +5,8 @@
 // capacity and the second store overwrites the oldest item. Only the
 // linearizability oracle (and the scenario's conservation invariant) see it.
 #include <array>
+#include <mutex>
 
-#include "racelab/sync.h"
 #include "ring/ring_store.h"
 
 namespace ring {
@@ -16,17 +16,17 @@ class SplitCheckRing final : public RingStore {
  public:
   bool push(int value) override {
     {
-      racelab::MutexLock lock(mu_);
+      std::lock_guard lock(mu_);
       if (count_ >= kCapacity) return false;
     }
     // BUG: the room checked above may be gone by now.
-    racelab::MutexLock lock(mu_);
+    std::lock_guard lock(mu_);
     slots_[(head_ + count_) % kCapacity] = value;
     ++count_;
     return true;
   }
   std::optional<int> pop() override {
-    racelab::MutexLock lock(mu_);
+    std::lock_guard lock(mu_);
     if (count_ == 0) return std::nullopt;
     const int value = slots_[head_];
     head_ = (head_ + 1) % kCapacity;
@@ -34,15 +34,15 @@ class SplitCheckRing final : public RingStore {
     return value;
   }
   int size() override {
-    racelab::MutexLock lock(mu_);
+    std::lock_guard lock(mu_);
     return count_;
   }
 
  private:
-  racelab::Mutex mu_{"ring.mu"};
-  std::array<int, kCapacity> slots_ ABSL_GUARDED_BY(mu_) = {};
-  int head_ ABSL_GUARDED_BY(mu_) = 0;
-  int count_ ABSL_GUARDED_BY(mu_) = 0;
+  std::mutex mu_;
+  std::array<int, kCapacity> slots_ = {};
+  int head_ = 0;
+  int count_ = 0;
 };
 
 }  // namespace

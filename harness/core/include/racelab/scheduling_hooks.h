@@ -126,6 +126,14 @@ const void* const* call_sites();
 // Stress mode: a lock acquisition is a point where the stress runner may
 // nudge the thread aside (the StressYieldHook; not in harness code).
 void stress_lock_point(const char* what);
+// Stress mode: a thread that requests an interposed lock it already holds
+// (exclusively, or exclusively what it holds shared) is reported through the
+// SelfDeadlockHandler instead of hanging, as racelab::Mutex's are.
+// `recursive`: a recursive mutex, which may be re-taken. Only while a stress
+// run is active (its yield hook installed) and not in harness code.
+void stress_before_lock(const void* lock, const char* name, LockMode mode,
+                        bool recursive = false);
+void stress_after_unlock(const void* lock);
 }  // namespace interpose_internal
 
 // Marks harness code that runs on a logical thread: the locks and atomics it

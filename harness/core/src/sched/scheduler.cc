@@ -788,7 +788,7 @@ void SchedulerCore::exit_program(int me) {
   caller_baton_.post();
 }
 
-void SchedulerCore::abandon_self(int me) {
+void SchedulerCore::abandon_self([[maybe_unused]] int me) {
   {
     HarnessScope harness;
 #ifdef RACELAB_SCHED_TSAN
@@ -1372,8 +1372,12 @@ int ControlledScheduler::current_thread() {
   return core->os_threads() ? internal::t_me : core->current();
 }
 
+// Called by the interposer on every OS thread, also while this scheduler is
+// being destroyed on another: a thread reads no more than its own t_active
+// until it is known to be one of this run's threads.
 bool ControlledScheduler::owns_calling_thread() const {
-  return core_->owns_calling_thread();
+  internal::SchedulerCore* core = internal::t_active;
+  return core != nullptr && core->owns_calling_thread() && core == core_.get();
 }
 
 void ControlledScheduler::yield_point(const char* what, PointEffect effect) {

@@ -66,6 +66,12 @@ void set_active_scheduling_hooks(SchedulingHooks* hooks) {
 }
 }  // namespace racelab
 
+namespace racelab::sync_internal {  // sync.cc
+void before_interposed_lock(const void* lock, const char* name, LockMode mode,
+                            bool recursive);
+void after_unlock(const void* lock);
+}  // namespace racelab::sync_internal
+
 namespace racelab::interpose_internal {
 StressYieldHook stress_yield_hook();  // sync.cc
 namespace {
@@ -106,6 +112,18 @@ void stress_lock_point(const char* what) {
   ++t_harness_depth;  // the hook's own locks are not points
   hook(what);
   --t_harness_depth;
+}
+void stress_before_lock(const void* lock, const char* name, LockMode mode,
+                        bool recursive) {
+  if (t_harness_depth > 0 || stress_yield_hook() == nullptr) return;
+  ++t_harness_depth;  // the report's own locks are not tracked
+  sync_internal::before_interposed_lock(lock, name, mode, recursive);
+  --t_harness_depth;
+}
+// Whatever the depth: a lock taken outside harness code may be released
+// inside it.
+void stress_after_unlock(const void* lock) {
+  sync_internal::after_unlock(lock);
 }
 }  // namespace racelab::interpose_internal
 
@@ -230,6 +248,14 @@ int try_take(SchedulingHooks* hooks, const void* lock, LockMode mode,
   return result;
 }
 
+// Stress mode's self-deadlock check of a mutex (glibc: the kind's low bits
+// say whether it is recursive).
+void stress_before_lock(pthread_mutex_t* mu) {
+  const bool recursive = (mu->__data.__kind & 3) == PTHREAD_MUTEX_RECURSIVE_NP;
+  racelab::interpose_internal::stress_before_lock(
+      mu, racelab::kUnnamedMutex, LockMode::kExclusive, recursive);
+}
+
 int lock_mutex(SchedulingHooks* hooks, pthread_mutex_t* mu, bool timed) {
   return take(
       hooks, mu, LockMode::kExclusive, "lock",
@@ -262,6 +288,7 @@ int pthread_mutex_lock(pthread_mutex_t* mu) {
   SchedulingHooks* hooks = controlling();
   if (hooks == nullptr) {
     racelab::interpose_internal::stress_lock_point("lock");
+    stress_before_lock(mu);
     return real_pthread_mutex_lock()(mu);
   }
   capture_call_sites();
@@ -292,6 +319,9 @@ int pthread_mutex_clocklock(pthread_mutex_t* mu, clockid_t clock,
 int pthread_mutex_unlock(pthread_mutex_t* mu) {
   SchedulingHooks* hooks = controlling();
   const int result = real_pthread_mutex_unlock()(mu);
+  if (hooks == nullptr && result == 0) {
+    racelab::interpose_internal::stress_after_unlock(mu);
+  }
   if (hooks != nullptr && result == 0) {
     hooks->released(mu, LockMode::kExclusive);
     hooks->yield_point("unlock");
@@ -304,6 +334,8 @@ int pthread_mutex_unlock(pthread_mutex_t* mu) {
     SchedulingHooks* hooks = controlling();                                    \
     if (hooks == nullptr) {                                                    \
       racelab::interpose_internal::stress_lock_point(point);                   \
+      racelab::interpose_internal::stress_before_lock(                         \
+          rw, racelab::kUnnamedSharedMutex, mode);                             \
       return real_##name() args;                                               \
     }                                                                          \
     capture_call_sites();    \
@@ -358,6 +390,9 @@ int pthread_rwlock_trywrlock(pthread_rwlock_t* rw) {
 int pthread_rwlock_unlock(pthread_rwlock_t* rw) {
   SchedulingHooks* hooks = controlling();
   const int result = real_pthread_rwlock_unlock()(rw);
+  if (hooks == nullptr && result == 0) {
+    racelab::interpose_internal::stress_after_unlock(rw);
+  }
   if (hooks != nullptr && result == 0) {
     // The scheduler knows in which mode this thread held it.
     hooks->released(rw, LockMode::kExclusive);
@@ -468,6 +503,16 @@ using morder = int;
 inline void before_atomic(const char* what, PointEffect effect) {
   if (SchedulingHooks* hooks = controlling()) hooks->yield_point(what, effect);
 }
+// A compare-and-swap ends a lock-free operation's window between reading a
+// value and publishing what it computed from it, as a lock acquisition ends a
+// check-then-act's: in stress mode the runner may nudge the thread there.
+inline void before_cas() {
+  if (SchedulingHooks* hooks = controlling()) {
+    hooks->yield_point("atomic compare_exchange", PointEffect::kProgress);
+  } else {
+    racelab::interpose_internal::stress_lock_point("atomic compare_exchange");
+  }
+}
 }  // namespace
 
 #define RACELAB_ATOMIC_SIZE(T, N)                                             \
@@ -496,7 +541,7 @@ inline void before_atomic(const char* what, PointEffect effect) {
       volatile T*, T, T, morder, morder);                                     \
   extern "C" T __wrap___tsan_atomic##N##_compare_exchange_val(                \
       volatile T* a, T c, T v, morder mo, morder fail_mo) {                   \
-    before_atomic("atomic compare_exchange", PointEffect::kProgress);         \
+    before_cas();                                                             \
     return __real___tsan_atomic##N##_compare_exchange_val(a, c, v, mo,        \
                                                           fail_mo);           \
   }
@@ -514,7 +559,7 @@ inline void before_atomic(const char* what, PointEffect effect) {
                                                 morder);                      \
   extern "C" int __wrap___tsan_atomic##N##_##op(volatile T* a, T* c, T v,     \
                                                 morder mo, morder fail_mo) {  \
-    before_atomic("atomic compare_exchange", PointEffect::kProgress);         \
+    before_cas();                                                             \
     return __real___tsan_atomic##N##_##op(a, c, v, mo, fail_mo);              \
   }
 

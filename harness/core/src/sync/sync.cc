@@ -51,6 +51,7 @@ namespace interpose_internal {
 StressYieldHook stress_yield_hook() {
   return __atomic_load_n(&g_stress_yield_hook, __ATOMIC_ACQUIRE);
 }
+
 }  // namespace interpose_internal
 
 void yield_point(const char* what) {
@@ -77,6 +78,21 @@ void before_lock(const void* lock, const char* name, LockMode mode) {
       g_self_deadlock_handler(message.c_str());
     std::fprintf(stderr, "racelab: %s\n", message.c_str());
     std::abort();
+  }
+  if (t_held_count < kMaxHeld) t_held[t_held_count++] = {lock, mode};
+}
+
+// The interposed primitives' held-lock check (interpose.cc decides when).
+void before_interposed_lock(const void* lock, const char* name, LockMode mode,
+                            bool recursive) {
+  for (int i = 0; i < t_held_count; ++i) {
+    if (t_held[i].lock != lock) continue;
+    // A recursive mutex may be re-taken; so may a shared lock held shared.
+    if (recursive ||
+        (mode == LockMode::kShared && t_held[i].mode == LockMode::kShared)) {
+      break;
+    }
+    before_lock(lock, name, mode);  // reports and aborts
   }
   if (t_held_count < kMaxHeld) t_held[t_held_count++] = {lock, mode};
 }
