@@ -229,8 +229,7 @@ struct LruFamily : racelab::LinearizableBy<LruModel> {
         return Op{Op::Kind::kGet, std::stoi(t->args[0]), 0};
       }
       if (t->name == "put" && t->args.size() == 2) {
-        return Op{Op::Kind::kPut, std::stoi(t->args[0]),
-                  std::stoi(t->args[1])};
+        return Op{Op::Kind::kPut, std::stoi(t->args[0]), std::stoi(t->args[1])};
       }
       if (t->name == "keys" && t->args.empty()) {
         return Op{Op::Kind::kKeys, 0, 0};
@@ -288,8 +287,8 @@ racelab::Program<LruOp> get_vs_keys(std::uint64_t, racelab::ProgramSize s) {
 
 racelab::Scenario<LruFamily> scenario(bool keys) {
   if (keys) {
-    return {"get_vs_keys", "a get splices while keys() iterates", get_vs_keys,
-            {}};
+    return {
+        "get_vs_keys", "a get splices while keys() iterates", get_vs_keys, {}};
   }
   return {"get_vs_get", "two gets splice different keys", get_vs_get, {}};
 }
@@ -311,21 +310,20 @@ bool through(const racelab::Finding& f, std::string_view part) {
   return false;
 }
 
-racelab::CheckResult check(racelab::StoreFactory<LruFamily> factory,
-                           bool keys, racelab::Mode mode) {
+racelab::CheckResult check(racelab::StoreFactory<LruFamily> factory, bool keys,
+                           racelab::Mode mode) {
   racelab::CheckOptions options;
   options.mode = mode;
   options.oracles = {racelab::Oracle::kTsan};
   options.budget = 500;
   options.stress_runs = 20;
-  racelab::CheckResult r = racelab::check_store<LruFamily>(
-      factory, scenario(keys), options);
-  std::cout << (kLibcxx ? "libc++" : "libstdc++") << " "
-            << scenario(keys).name << " " << racelab::to_string(mode) << ": "
+  racelab::CheckResult r =
+      racelab::check_store<LruFamily>(factory, scenario(keys), options);
+  std::cout << (kLibcxx ? "libc++" : "libstdc++") << " " << scenario(keys).name
+            << " " << racelab::to_string(mode) << ": "
             << (r.clean() ? "no report" : "reported") << " after "
             << (mode == racelab::Mode::kStress ? r.runs : r.schedules)
-            << (mode == racelab::Mode::kStress ? " runs" : " schedules")
-            << "\n"
+            << (mode == racelab::Mode::kStress ? " runs" : " schedules") << "\n"
             << racelab::format_findings(r.findings);
   return r;
 }
@@ -335,6 +333,12 @@ struct SpliceCase {
   racelab::Mode mode;
   bool keys;
 };
+
+// How gtest prints a case: "get_vs_keys/stress".
+void PrintTo(const SpliceCase& c, std::ostream* os) {
+  *os << (c.keys ? "get_vs_keys/" : "get_vs_get/")
+      << racelab::to_string(c.mode);
+}
 
 class LruSplice : public ::testing::TestWithParam<SpliceCase> {
  protected:

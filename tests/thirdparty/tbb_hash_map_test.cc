@@ -255,5 +255,24 @@ TEST(TbbHashMap, TbbAllocatorReuseLooksLikeARaceToTsan) {
   EXPECT_TRUE(values.clean()) << values.message;
 }
 
+// Controlled mode on OS threads, where the map's spin locks (atomics, and
+// sched_yield while spinning) are scheduling points: a thread can now be
+// preempted while it holds an accessor, and another spins on it. Correct
+// use must be clean by every oracle.
+TEST(TbbHashMap, CleanOnOsThreads) {
+#if defined(RACELAB_KIT_HAS_OS_THREAD_SUBSTRATE)
+  racelab::CheckOptions options;
+  options.substrate = racelab::sched::Substrate::kOsThreads;
+  options.budget = 200;
+  racelab::CheckResult r = racelab::check_store<MapFamily>(
+      &make_map<Map>, overlapping_keys_scenario<MapFamily>(), options);
+  EXPECT_TRUE(r.clean()) << r.message;
+  std::cout << "schedules: " << r.schedules << "\n";
+#else
+  GTEST_SKIP() << "needs the kit's OS-thread substrate "
+                  "(CheckOptions::substrate)";
+#endif
+}
+
 }  // namespace
 }  // namespace thirdparty
