@@ -26,15 +26,26 @@ class InsideAWrite : public SchedulingHooks {
     set_active_scheduling_hooks(this);
   }
   ~InsideAWrite() override { set_active_scheduling_hooks(nullptr); }
-  void yield_point(const char* what) override {
+  bool owns_calling_thread() const override { return true; }
+  void yield_point(const char* what, PointEffect) override {
     if (std::string(what) != "map.write" || !inside_) return;
     std::function<void()> run = std::move(inside_);
     inside_ = nullptr;
     run();
   }
-  void block_on(const void*, const char*, LockMode) override {}
+  bool block_on(const void*, const char*, LockMode, bool) override {
+    return false;
+  }
   void acquired(const void*, const char*, LockMode) override {}
   void released(const void*, LockMode) override {}
+  bool cond_wait(const void*, bool) override { return false; }
+  void cond_notify(const void*, bool) override {}
+  bool spawn(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*,
+             int*) override {
+    return false;
+  }
+  bool join(pthread_t) override { return false; }
+  void detach(pthread_t) override {}
 
  private:
   std::function<void()> inside_;

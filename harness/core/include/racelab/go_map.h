@@ -82,7 +82,7 @@ class GoMap {
     iterator(GoMap* map, typename Map::iterator it)
         : map_(map),
           it_(it),
-          version_(map->version_.load(std::memory_order_relaxed)) {}
+          version_(map->load_version()) {}
     GoMap* map_ = nullptr;
     typename Map::iterator it_;
     std::uint64_t version_ = 0;
@@ -118,13 +118,18 @@ class GoMap {
   class WriteScope {
    public:
     explicit WriteScope(GoMap& m) : m_(m) {
-      if (m_.writing_.exchange(true, std::memory_order_relaxed)) {
-        record_go_map_fault(GoMapFault::kConcurrentWrites, m_.name_);
+      {
+        NotSchedulingPoints check;
+        if (m_.writing_.exchange(true, std::memory_order_relaxed)) {
+          record_go_map_fault(GoMapFault::kConcurrentWrites, m_.name_);
+        }
       }
       yield_point("map.write");
+      NotSchedulingPoints check;
       m_.version_.fetch_add(1, std::memory_order_relaxed);
     }
     ~WriteScope() {
+      NotSchedulingPoints check;
       if (!m_.writing_.exchange(false, std::memory_order_relaxed)) {
         record_go_map_fault(GoMapFault::kConcurrentWrites, m_.name_);
       }
@@ -136,12 +141,20 @@ class GoMap {
     GoMap& m_;
   };
 
+  // The checks are the runtime's, not the program's: their atomics are no
+  // scheduling points.
+  std::uint64_t load_version() {
+    NotSchedulingPoints check;
+    return version_.load(std::memory_order_relaxed);
+  }
   void check_read() {
+    NotSchedulingPoints check;
     if (writing_.load(std::memory_order_relaxed)) {
       record_go_map_fault(GoMapFault::kReadDuringWrite, name_);
     }
   }
   void check_iteration(std::uint64_t version, bool* reported) {
+    NotSchedulingPoints check;
     if (writing_.load(std::memory_order_relaxed)) {
       record_go_map_fault(GoMapFault::kIterationDuringWrite, name_);
     } else if (!*reported &&

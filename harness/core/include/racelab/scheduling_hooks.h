@@ -1,53 +1,104 @@
-// The seam between the sync layer and the controlled scheduler.
+// The seam between the synchronization a program uses and the controlled
+// scheduler.
 //
-// Subjects call racelab::Mutex, racelab::SharedMutex and
-// racelab::yield_point(). In stress mode no hooks are installed and those types
-// behave like the std types. In controlled mode the scheduler installs a
-// SchedulingHooks object and every sync operation becomes a scheduling point
-// that the scheduler decides.
+// In stress mode no hooks are installed and every primitive is the real one.
+// In controlled mode the scheduler installs a SchedulingHooks object for one
+// run, and the interposed primitives (interpose.h: the pthread mutex, rwlock,
+// condition variable and thread calls that std::mutex, std::shared_mutex,
+// std::condition_variable and std::thread use, TSan's atomic entry points,
+// sched_yield and the sleeps) and racelab::yield_point() become scheduling
+// points that the scheduler decides.
 #ifndef RACELAB_SCHEDULING_HOOKS_H_
 #define RACELAB_SCHEDULING_HOOKS_H_
+
+#include <pthread.h>
 
 namespace racelab {
 
 // How a lock is requested or released.
 enum class LockMode { kExclusive, kShared };
 
-// The `lock` passed to every hook is the address of the underlying std
-// primitive (the std::mutex or std::shared_mutex itself), so the scheduler can
-// tell ThreadSanitizer about that primitive directly.
+// What a scheduling point does, for the scheduler's fairness bound: a thread
+// that reaches many points in a row that change nothing (an atomic load, a
+// yield, a sleep, a failed try-lock, a timed-out wait) is spinning, and is
+// descheduled while another thread can run (docs/controlled-mode.md).
+enum class PointEffect { kProgress, kNoProgress };
+
+// The `lock` passed to every hook is the address of the underlying primitive
+// (the pthread_mutex_t or pthread_rwlock_t inside the std::mutex or
+// std::shared_mutex), so the scheduler can tell ThreadSanitizer about it
+// directly. `lock_name` may be null: the scheduler then names the lock by its
+// kind and the order in which the run first used it ("mutex 1").
 class SchedulingHooks {
  public:
   virtual ~SchedulingHooks() = default;
 
+  // Whether the calling context is a logical thread of this run; the
+  // interposed primitives leave every other thread alone.
+  virtual bool owns_calling_thread() const = 0;
+
   // A point where the scheduler may switch to another logical thread.
   // `what` is a static string naming the point for traces ("set", "lock").
-  virtual void yield_point(const char* what) = 0;
+  virtual void yield_point(const char* what,
+                           PointEffect effect = PointEffect::kProgress) = 0;
 
   // The current logical thread failed to take `lock`: mark it blocked on the
-  // lock and switch away. Returns when the lock may be free again; the caller
-  // retries its try-lock.
-  virtual void block_on(const void* lock, const char* lock_name,
-                        LockMode mode) = 0;
+  // lock and switch away. Returns when the lock may be free again (the caller
+  // retries its try-lock) or, when `timed`, when the scheduler chose to let
+  // the wait time out instead: then it returns true.
+  virtual bool block_on(const void* lock, const char* lock_name, LockMode mode,
+                        bool timed = false) = 0;
 
   // The current logical thread now holds `lock`.
   virtual void acquired(const void* lock, const char* lock_name,
                         LockMode mode) = 0;
 
-  // The current logical thread released `lock`; threads blocked on it may run.
+  // The current logical thread released `lock` (in whichever mode it held
+  // it); threads blocked on it may run.
   virtual void released(const void* lock, LockMode mode) = 0;
+
+  // Condition variables. cond_wait: the caller has released the mutex; mark
+  // it waiting on `cond` and switch away until a notify wakes it, or, when
+  // `timed`, until the scheduler lets the wait time out (returns true).
+  // cond_notify wakes the longest waiter, or every waiter when `all`.
+  virtual bool cond_wait(const void* cond, bool timed) = 0;
+  virtual void cond_notify(const void* cond, bool all) = 0;
+
+  // Threads. spawn: create a logical thread that runs start(arg) on a new OS
+  // thread (pthread_create's contract, *result its return value); false when
+  // this run cannot create threads (fibers), and the caller creates a plain
+  // thread. join: wait, as a blocked logical thread, until `thread` finished;
+  // false when it is not a thread of this run.
+  virtual bool spawn(pthread_t* thread, const pthread_attr_t* attr,
+                     void* (*start)(void*), void* arg, int* result) = 0;
+  virtual bool join(pthread_t thread) = 0;
+  // `thread` was detached: the run will not join it.
+  virtual void detach(pthread_t thread) = 0;
 };
+
+// The names the interposed primitives pass for a std::mutex (any pthread
+// mutex) and a std::shared_mutex (any pthread rwlock); the scheduler numbers
+// such locks in the order a run first uses them ("mutex 1").
+inline constexpr char kUnnamedMutex[] = "mutex";
+inline constexpr char kUnnamedSharedMutex[] = "shared_mutex";
+
+// Gives the lock at `lock` a name for traces and deadlock reports
+// (racelab::Mutex does it for its own primitive); nullptr forgets it.
+void name_lock(const void* lock, const char* name);
+// The name given to `lock`, or nullptr.
+const char* lock_name(const void* lock);
 
 // The hooks of the running controlled scheduler, or nullptr (stress mode).
 SchedulingHooks* active_scheduling_hooks();
 
 // Installs `hooks` (nullptr uninstalls). Only the controlled scheduler calls
-// it, from the single OS thread that runs all fibers.
+// it, around one run.
 void set_active_scheduling_hooks(SchedulingHooks* hooks);
 
-// Called, in stress mode, when a thread requests a lock it already holds (a
-// self-deadlock that would otherwise hang). The default prints the message and
-// aborts; the case runner installs one that records a `deadlock` finding.
+// Called, in stress mode, when a thread requests a racelab::Mutex it already
+// holds (a self-deadlock that would otherwise hang). The default prints the
+// message and aborts; the case runner installs one that records a `deadlock`
+// finding.
 using SelfDeadlockHandler = void (*)(const char* message);
 void set_self_deadlock_handler(SelfDeadlockHandler handler);
 
@@ -55,6 +106,27 @@ void set_self_deadlock_handler(SelfDeadlockHandler handler);
 // nullptr means do nothing.
 using StressYieldHook = void (*)(const char* what);
 void set_stress_yield_hook(StressYieldHook hook);
+
+namespace interpose_internal {
+// Nesting depth of harness code on this OS thread: while it is above zero the
+// interposed primitives and atomics are not scheduling points (the
+// scheduler's own bookkeeping, the engine's clock, GoMap's checks).
+inline thread_local int t_harness_depth = 0;
+// The return address of the interposed call being served, for the scheduler
+// to say where a lock was first taken.
+inline thread_local const void* t_call_site = nullptr;
+}  // namespace interpose_internal
+
+// Marks harness code that runs on a logical thread: the locks and atomics it
+// uses are not scheduling points. Must not span one (no racelab::yield_point
+// inside).
+class NotSchedulingPoints {
+ public:
+  NotSchedulingPoints() { ++interpose_internal::t_harness_depth; }
+  ~NotSchedulingPoints() { --interpose_internal::t_harness_depth; }
+  NotSchedulingPoints(const NotSchedulingPoints&) = delete;
+  NotSchedulingPoints& operator=(const NotSchedulingPoints&) = delete;
+};
 
 }  // namespace racelab
 

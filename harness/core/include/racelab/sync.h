@@ -1,12 +1,12 @@
-// Mutex types the controlled scheduler understands, for subjects to use.
+// Named, annotated lock types: optional for subjects and stores.
 //
-// racelab::Mutex and racelab::SharedMutex wrap std::mutex and
-// std::shared_mutex and carry clang's thread-safety annotations, so a fixed
-// subject built with -Wthread-safety proves its locking at compile time. In
-// controlled mode every lock operation is a scheduling point and a busy lock
-// blocks the logical thread cooperatively; acquire and release still go through
-// the real primitive, so ThreadSanitizer sees the same happens-before edges it
-// would see between OS threads.
+// Plain std::mutex and std::shared_mutex are scheduling points in controlled
+// mode by themselves (interpose.cc). racelab::Mutex and racelab::SharedMutex
+// wrap them to add two things: clang's thread-safety annotations, so a store
+// built with -Wthread-safety proves its locking at compile time (libstdc++'s
+// std::mutex carries none), and a name that traces and deadlock reports show
+// instead of "mutex 1". In stress mode they also report a thread that
+// requests a lock it already holds instead of hanging.
 #ifndef RACELAB_SYNC_H_
 #define RACELAB_SYNC_H_
 
@@ -64,7 +64,8 @@ void after_unlock(const void* lock);
 
 class ABSL_LOCKABLE Mutex {
  public:
-  explicit Mutex(const char* name = "mutex") : name_(name) {}
+  explicit Mutex(const char* name = "mutex");
+  ~Mutex();
   Mutex(const Mutex&) = delete;
   Mutex& operator=(const Mutex&) = delete;
 
@@ -81,7 +82,8 @@ class ABSL_LOCKABLE Mutex {
 
 class ABSL_LOCKABLE SharedMutex {
  public:
-  explicit SharedMutex(const char* name = "shared_mutex") : name_(name) {}
+  explicit SharedMutex(const char* name = "shared_mutex");
+  ~SharedMutex();
   SharedMutex(const SharedMutex&) = delete;
   SharedMutex& operator=(const SharedMutex&) = delete;
 

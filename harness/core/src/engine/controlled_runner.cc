@@ -62,9 +62,13 @@ std::vector<std::string> to_lines(const sched::ShrinkProgram& program) {
 }  // namespace
 
 std::uint64_t next_tick() {
+  NotSchedulingPoints harness;
   return clock().fetch_add(1, std::memory_order_relaxed) + 1;
 }
-void reset_clock() { clock().store(0, std::memory_order_relaxed); }
+void reset_clock() {
+  NotSchedulingPoints harness;
+  clock().store(0, std::memory_order_relaxed);
+}
 
 void abandon(std::shared_ptr<void> store) {
   // Process-wide on purpose: an abandoned store's stuck threads may still

@@ -1,5 +1,6 @@
 // TSan report hook and ASan death callback; see sanitizer_capture.h.
 #include "racelab/sanitizer_capture.h"
+#include "racelab/scheduling_hooks.h"
 
 #include <sanitizer/common_interface_defs.h>
 #include <sys/syscall.h>
@@ -367,6 +368,10 @@ int __tsan_get_report_thread(void* report, unsigned long idx, int* tid,
 // waits on itself too.
 __attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) void
 __tsan_on_report(void* report) {
+  // Runs inside TSan's report, on the reporting thread: its locks and
+  // atomics must not be scheduling points (a switch here would leave TSan's
+  // report machinery held by a parked thread).
+  racelab::NotSchedulingPoints harness;
   racelab::session_internal::CapturedReports& captured = racelab::captured();
   captured.seen.fetch_add(1);
   const char* description = nullptr;

@@ -1,5 +1,6 @@
-// The controlled scheduler: runs logical threads as fibers, asks the strategy
-// at every scheduling point, tracks locks to detect deadlocks, and records the
+// The controlled scheduler: runs logical threads as fibers or baton-passing OS
+// threads, asks the strategy at every scheduling point, models blocking on
+// locks, condition variables and joins, detects deadlocks, and records the
 // decisions and the trace.
 //
 // TSan discipline. The bookkeeping below (thread states, lock owners, trace,
@@ -17,6 +18,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -24,6 +26,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "racelab/baton.h"
 #include "racelab/progress.h"
 
 #if defined(__has_feature)
@@ -46,7 +49,19 @@
 // Exported by the TSan runtime (not declared in its public header in LLVM 14).
 extern "C" void __tsan_ignore_thread_begin();
 extern "C" void __tsan_ignore_thread_end();
+extern "C" void AnnotateThreadName(const char* file, int line,
+                                   const char* name);
 #endif
+// The sanitizer runtimes' symbolizer (weak: absent without a sanitizer).
+extern "C" void __sanitizer_symbolize_pc(void* pc, const char* format,
+                                         char* out, std::size_t size)
+    __attribute__((weak));
+
+namespace racelab::interpose_internal {
+int real_pthread_create(pthread_t* thread, const pthread_attr_t* attr,
+                        void* (*start)(void*), void* arg);
+int real_pthread_join(pthread_t thread, void** result);
+}  // namespace racelab::interpose_internal
 #ifdef RACELAB_SCHED_ASAN
 #include <sanitizer/lsan_interface.h>
 #endif
@@ -56,6 +71,7 @@ extern "C" void __tsan_ignore_thread_end();
 namespace racelab::sched {
 
 HarnessScope::HarnessScope() {
+  ++interpose_internal::t_harness_depth;
 #ifdef RACELAB_SCHED_TSAN
   __tsan_ignore_thread_begin();
 #endif
@@ -65,6 +81,17 @@ HarnessScope::~HarnessScope() {
 #ifdef RACELAB_SCHED_TSAN
   __tsan_ignore_thread_end();
 #endif
+  --interpose_internal::t_harness_depth;
+}
+
+std::string_view to_string(Substrate substrate) {
+  return substrate == Substrate::kOsThreads ? "threads" : "fibers";
+}
+
+std::optional<Substrate> parse_substrate(std::string_view name) {
+  if (name == "fibers") return Substrate::kFibers;
+  if (name == "threads") return Substrate::kOsThreads;
+  return std::nullopt;
 }
 
 std::string_view to_string(RunResult::Status status) {
@@ -87,42 +114,81 @@ class SchedulerCore {
       : hooks_(hooks), options_(options) {}
 
   RunResult run(const std::vector<std::function<void()>>& threads,
-                Strategy& strategy);
+                const std::function<void()>* program, Strategy& strategy);
 
-  void yield_point(const char* what);
-  void block_on(const void* lock, const char* lock_name, LockMode mode);
+  bool owns_calling_thread() const;
+  void yield_point(const char* what, PointEffect effect);
+  bool block_on(const void* lock, const char* lock_name, LockMode mode,
+                bool timed);
   void acquired(const void* lock, const char* lock_name, LockMode mode);
   void released(const void* lock, LockMode mode);
+  bool cond_wait(const void* cond, bool timed);
+  void cond_notify(const void* cond, bool all);
+  bool spawn(pthread_t* thread, const pthread_attr_t* attr,
+             void* (*start)(void*), void* arg, int* result);
+  bool join(pthread_t thread);
+  void detach(pthread_t thread);
   void note(std::string&& text);
   void begin_operation(int index);
   void set_switch_observer(SwitchObserver observer, void* context) {
     observer_ = observer;
     observer_context_ = context;
   }
+  bool os_threads() const {
+    return options_.substrate == Substrate::kOsThreads;
+  }
 
   // The fiber entry: runs whichever logical thread it is given, once per run.
   static void fiber_main(void* core);
+  // The OS thread entry, and the end of an OS thread (a thread-specific
+  // value's destructor, so that its thread_local destructors ran before).
+  static void* os_thread_main(void* os_thread);
+  static void os_thread_finished(void* os_thread);
 
-  int current() const { return current_.load(std::memory_order_relaxed); }
+  // Read by the interposed primitives on every call, so never instrumented
+  // (an atomic load here would itself be an interposed atomic).
+  __attribute__((disable_sanitizer_instrumentation)) int current() const {
+    return __atomic_load_n(&current_, __ATOMIC_RELAXED);
+  }
 
  private:
   enum class Status { kRunnable, kBlocked, kFinished };
+  enum class Wait { kNone, kLock, kCond, kJoin };
   struct LogicalThread {
     const std::function<void()>* body = nullptr;
+    void* (*start)(void*) = nullptr;  // a thread the run created
+    void* arg = nullptr;
     Status status = Status::kRunnable;
     bool started = false;
-    const void* waiting_for = nullptr;
+    Wait wait = Wait::kNone;
+    const void* waiting_for = nullptr;  // the lock or condition variable
     LockMode waiting_mode = LockMode::kExclusive;
+    int join_target = -1;
+    bool timed = false;     // a timed wait: still schedulable (its timeout)
+    long wait_order = 0;    // condition variables wake in this order
+    int spin = 0;           // consecutive no-progress points
     const char* site = "start";  // the scheduling point it stopped at last
     int operation = -1;          // from begin_operation()
+  };
+  // The OS thread of a logical thread (Substrate::kOsThreads).
+  struct OsThread {
+    SchedulerCore* core = nullptr;
+    int id = 0;
+    pthread_t handle{};
+    Baton baton;
+    bool created = false;
+    bool abandoned = false;  // the run ended without it: park, never resume
+    bool detached = false;
+    bool joined = false;
   };
   struct Holder {
     int thread;
     LockMode mode;
   };
   struct LockState {
-    const char* name = "lock";
+    std::string name = "lock";
     std::vector<Holder> holders;
+    const void* first_taken_at = nullptr;  // return address of the first lock
   };
 
   static constexpr int kMaxThreads = 1024;
@@ -134,11 +200,22 @@ class SchedulerCore {
   int decide(int me, const char* what);
   int end_run();
   Fiber* fiber_of(int thread) const;
+  Baton& baton_of(int thread);
+  // Ends `me`'s turn and starts `to`'s; returns when `me` runs again.
+  void switch_away(int me, int to);
+  void start_os_thread(int id, const pthread_attr_t* attr);
+  void finish_os_thread(int me);
+  [[noreturn]] void abandon_self(int me);
+  void end_os_threads();
   void add_row(int thread, TraceKind kind, std::string text);
   // A lock row: its text ("<verb> 'name'", " (shared)") and its lock fields.
   void add_lock_row(int thread, TraceKind kind, const char* verb,
-                    const char* lock_name, LockMode mode);
+                    const std::string& lock_name, LockMode mode);
+  LockState& lock_state(const void* lock, const char* lock_name);
+  void wake_waiters_of(const void* lock);
+  void finished(int me);
   std::string describe_wait(int thread) const;
+  std::string describe_lock(const void* lock) const;
   std::string describe_deadlock() const;
   void forget_abandoned_locks();
   void recycle_abandoned_fibers();
@@ -153,9 +230,16 @@ class SchedulerCore {
 
   // State of the current run.
   std::unique_ptr<Fiber> caller_;  // the context that called run()
+  Baton caller_baton_;             // OS threads: the caller's turn
+  Baton abandon_done_;             // OS threads: an abandoned one parked
+  std::vector<std::unique_ptr<OsThread>> os_;
+  const std::function<void()>* program_ = nullptr;  // run_program's main
   Strategy* strategy_ = nullptr;
   std::vector<LogicalThread> threads_;
   std::unordered_map<const void*, LockState> locks_;
+  std::unordered_map<const void*, std::string> conds_;  // names
+  int unnamed_locks_ = 0;
+  long wait_clock_ = 0;
   std::vector<int> enabled_;
   std::vector<int> decisions_;
   std::vector<int> decision_operations_;  // parallel to decisions_
@@ -165,18 +249,25 @@ class SchedulerCore {
   Trace trace_;
   std::vector<std::string> thread_errors_;
   std::exception_ptr error_;
-  std::atomic<int> current_{-1};
+  int current_ = -1;  // atomic through current() and set_current()
   // Sizes of the last run's decision list and trace: the next run reserves
   // them up front instead of growing both vectors step by step.
   std::size_t last_decisions_ = 0;
   std::size_t last_rows_ = 0;
+
+  __attribute__((disable_sanitizer_instrumentation)) void set_current(int t) {
+    __atomic_store_n(&current_, t, __ATOMIC_RELAXED);
+  }
 };
 
 namespace {
 
-// Thread-local on purpose: the scheduler driving this OS thread's fibers,
-// set for the length of one run (fiber plumbing, not state a run leaves).
+// Thread-local on purpose: the scheduler driving this OS thread's logical
+// threads (the fibers of the caller's thread, or this OS thread of a run),
+// set for the length of one run (plumbing, not state a run leaves).
 thread_local SchedulerCore* t_active = nullptr;
+// The logical thread this OS thread runs (Substrate::kOsThreads), else -1.
+thread_local int t_me = -1;
 
 [[noreturn]] void die(const char* message) {
   std::fprintf(stderr, "racelab: controlled scheduler: %s\n", message);
@@ -187,21 +278,46 @@ const char* mode_name(LockMode mode) {
   return mode == LockMode::kShared ? "shared" : "exclusive";
 }
 
-std::string quoted(const char* name) {
-  return std::string("'") + (name != nullptr ? name : "?") + "'";
-}
+std::string quoted(const std::string& name) { return "'" + name + "'"; }
 
 // "<verb> '<name>'" plus " (shared)" for a shared lock: the text of a lock row,
 // built in one allocation (a row per lock operation is the scheduler's most
 // frequent string).
-std::string lock_row(const char* verb, const char* name, LockMode mode) {
-  const char* shown = name != nullptr ? name : "?";
+std::string lock_row(const char* verb, const std::string& name,
+                     LockMode mode) {
   const char* suffix = mode == LockMode::kShared ? " (shared)" : "";
   std::string text;
-  text.reserve(std::strlen(verb) + std::strlen(shown) + std::strlen(suffix) +
-               3);
-  text.append(verb).append(" '").append(shown).append("'").append(suffix);
+  text.reserve(std::strlen(verb) + name.size() + std::strlen(suffix) + 3);
+  text.append(verb).append(" '").append(name).append("'").append(suffix);
   return text;
+}
+
+// "0x7b0c00001234, first taken in put store.cc:31" (what the sanitizer's
+// symbolizer knows of the call site).
+std::string where(const void* address, const void* call_site) {
+  char buffer[512];
+  std::snprintf(buffer, sizeof buffer, "%p", address);
+  std::string text = buffer;
+  if (call_site != nullptr && &__sanitizer_symbolize_pc != nullptr) {
+    buffer[0] = '\0';
+    __sanitizer_symbolize_pc(
+        const_cast<char*>(static_cast<const char*>(call_site)) - 1, "%f %L",
+        buffer, sizeof buffer);
+    if (buffer[0] != '\0') text += std::string(", first taken in ") + buffer;
+  }
+  return text;
+}
+
+// The key whose destructor ends an OS thread's logical thread.
+pthread_key_t finish_key() {
+  static const pthread_key_t key = [] {
+    pthread_key_t made;
+    if (pthread_key_create(&made, &SchedulerCore::os_thread_finished) != 0) {
+      die("pthread_key_create failed");
+    }
+    return made;
+  }();
+  return key;
 }
 
 #ifdef RACELAB_SCHED_ASAN
@@ -223,6 +339,22 @@ void retire_abandoned_fiber(std::unique_ptr<Fiber> fiber) {
 }
 #endif
 
+#ifdef RACELAB_SCHED_TSAN
+struct HeldLock {
+  const void* lock;
+  LockMode mode;
+};
+// Tells TSan that the calling context no longer holds the lock.
+RACELAB_NO_SANITIZE_THREAD void release_in_tsan(void* arg) {
+  const auto* held = static_cast<const HeldLock*>(arg);
+  void* address = const_cast<void*>(held->lock);
+  const unsigned flags =
+      held->mode == LockMode::kShared ? __tsan_mutex_read_lock : 0;
+  __tsan_mutex_pre_unlock(address, flags);
+  __tsan_mutex_post_unlock(address, flags);
+}
+#endif
+
 }  // namespace
 
 RACELAB_NO_SANITIZE_THREAD void SchedulerCore::fiber_main(void* core) {
@@ -235,16 +367,51 @@ Fiber* SchedulerCore::fiber_of(int thread) const {
                      : caller_.get();
 }
 
+Baton& SchedulerCore::baton_of(int thread) {
+  return thread >= 0 ? os_[static_cast<std::size_t>(thread)]->baton
+                     : caller_baton_;
+}
+
+void SchedulerCore::switch_away(int me, int to) {
+  if (!os_threads()) {
+    Fiber* from = fiber_of(me);
+    Fiber* next = fiber_of(to);
+    if (from != next) from->switch_to(*next);
+    return;
+  }
+  if (to == me) return;
+  Baton* next;
+  Baton* mine;
+  {
+    // os_ grows when a thread spawns another: read it as bookkeeping.
+    HarnessScope harness;
+    next = &baton_of(to);
+    mine = &baton_of(me);
+  }
+  next->post();
+  mine->wait();
+  bool abandoned;
+  {
+    HarnessScope harness;
+    abandoned = me >= 0 && os_[static_cast<std::size_t>(me)]->abandoned;
+  }
+  if (abandoned) abandon_self(me);
+}
+
+bool SchedulerCore::owns_calling_thread() const {
+  if (t_active != this) return false;
+  return os_threads() ? t_me >= 0 : current() >= 0;
+}
+
 int SchedulerCore::enter_hook(const char* hook) const {
   if (t_active != this) {
     std::fprintf(stderr,
                  "racelab: controlled scheduler: %s was called on an OS thread "
-                 "the scheduler does not run (in controlled mode every logical "
-                 "thread is a fiber of the thread that called run())\n",
+                 "the scheduler does not run\n",
                  hook);
     std::abort();
   }
-  const int me = current();
+  const int me = os_threads() ? t_me : current();
   if (me < 0) die("a scheduling hook was called outside a logical thread");
   return me;
 }
@@ -256,11 +423,30 @@ void SchedulerCore::add_row(int thread, TraceKind kind, std::string text) {
 }
 
 void SchedulerCore::add_lock_row(int thread, TraceKind kind, const char* verb,
-                                 const char* lock_name, LockMode mode) {
+                                 const std::string& lock_name, LockMode mode) {
   add_row(thread, kind, lock_row(verb, lock_name, mode));
   TraceRow& row = trace_.rows.back();
-  row.lock = lock_name != nullptr ? lock_name : "?";
+  row.lock = lock_name;
   row.shared = mode == LockMode::kShared;
+}
+
+// Harness scope held. A lock seen for the first time in this run gets its
+// name: the one racelab::Mutex gave it, the caller's, or, for the interposed
+// primitives' generic names, the next number ("mutex 1").
+SchedulerCore::LockState& SchedulerCore::lock_state(const void* lock,
+                                                    const char* lock_name) {
+  auto [it, inserted] = locks_.try_emplace(lock);
+  if (inserted) {
+    if (const char* given = racelab::lock_name(lock)) {
+      it->second.name = given;
+    } else if (lock_name == kUnnamedMutex || lock_name == kUnnamedSharedMutex) {
+      it->second.name =
+          std::string(lock_name) + " " + std::to_string(++unnamed_locks_);
+    } else if (lock_name != nullptr) {
+      it->second.name = lock_name;
+    }
+  }
+  return it->second;
 }
 
 // Harness scope held. Returns the thread to run next (possibly `me`), or
@@ -268,10 +454,16 @@ void SchedulerCore::add_lock_row(int thread, TraceKind kind, const char* verb,
 int SchedulerCore::decide(int me, const char* what) {
   enabled_.clear();
   bool all_finished = true;
+  bool any_fresh = false;  // an enabled thread under the fairness bound
   for (int t = 0; t < static_cast<int>(threads_.size()); ++t) {
-    const Status status = threads_[static_cast<std::size_t>(t)].status;
-    if (status == Status::kRunnable) enabled_.push_back(t);
-    if (status != Status::kFinished) all_finished = false;
+    const LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
+    if (thread.status == Status::kRunnable) {
+      enabled_.push_back(t);
+      if (options_.spin_bound <= 0 || thread.spin < options_.spin_bound) {
+        any_fresh = true;
+      }
+    }
+    if (thread.status != Status::kFinished) all_finished = false;
   }
   if (enabled_.empty()) {
     if (all_finished) {
@@ -281,6 +473,12 @@ int SchedulerCore::decide(int me, const char* what) {
       deadlock_report_ = describe_deadlock();
     }
     return end_run();
+  }
+  if (any_fresh && options_.spin_bound > 0) {
+    // Fairness: spinning threads wait while another thread can run.
+    std::erase_if(enabled_, [&](int t) {
+      return threads_[static_cast<std::size_t>(t)].spin >= options_.spin_bound;
+    });
   }
   if (static_cast<int>(decisions_.size()) >= options_.max_steps) {
     status_ = RunResult::Status::kStepLimit;
@@ -307,12 +505,12 @@ int SchedulerCore::decide(int me, const char* what) {
     return end_run();
   }
   const bool me_enabled =
-      me >= 0 &&
-      threads_[static_cast<std::size_t>(me)].status == Status::kRunnable;
+      me >= 0 && std::find(enabled_.begin(), enabled_.end(), me) !=
+                     enabled_.end();
   if (me_enabled && next != me) {
     ++preemptions_;
     add_row(me, TraceKind::kSwitch,
-            std::string("preempted at ") + quoted(what));
+            std::string("preempted at '") + what + "'");
   }
   if (me >= 0) threads_[static_cast<std::size_t>(me)].site = what;
   if (observer_ != nullptr) {
@@ -325,16 +523,17 @@ int SchedulerCore::decide(int me, const char* what) {
   decision_operations_.push_back(
       threads_[static_cast<std::size_t>(next)].operation);
   threads_[static_cast<std::size_t>(next)].started = true;
-  current_.store(next, std::memory_order_relaxed);
+  set_current(next);
   return next;
 }
 
 int SchedulerCore::end_run() {
-  current_.store(-1, std::memory_order_relaxed);
+  set_current(-1);
   return kToCaller;
 }
 
 RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
+                             const std::function<void()>* program,
                              Strategy& strategy) {
   if (t_active != nullptr) {
     throw std::logic_error(
@@ -349,13 +548,18 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
     throw std::invalid_argument("ControlledScheduler::run: more than " +
                                 std::to_string(kMaxThreads) + " threads");
   }
-  const int count = static_cast<int>(threads.size());
+  program_ = program;
+  const std::size_t count = program != nullptr ? 1 : threads.size();
 
-  threads_.assign(threads.size(), LogicalThread{});
+  threads_.assign(count, LogicalThread{});
   for (std::size_t i = 0; i < threads.size(); ++i) {
     threads_[i].body = &threads[i];
   }
+  if (program != nullptr) threads_[0].body = program;
   locks_.clear();
+  conds_.clear();
+  unnamed_locks_ = 0;
+  wait_clock_ = 0;
   decisions_.clear();
   decisions_.reserve(last_decisions_);
   decision_operations_.clear();
@@ -363,45 +567,59 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   preemptions_ = 0;
   status_ = RunResult::Status::kCompleted;
   deadlock_report_.clear();
-  trace_ = Trace{count, {}};
+  trace_ = Trace{static_cast<int>(count), {}};
   trace_.rows.reserve(last_rows_);
   thread_errors_.clear();
   error_ = nullptr;
-  if (fibers_.size() < threads.size()) fibers_.resize(threads.size());
-  for (std::size_t i = 0; i < threads.size(); ++i) {
-    if (fibers_[i] != nullptr) continue;
-    fibers_[i] = std::make_unique<Fiber>(&SchedulerCore::fiber_main, this,
-                                         options_.stack_size);
-    fibers_[i]->set_name("racelab thread " + std::to_string(i));
-  }
-  caller_ = Fiber::for_current_thread();
 
-  strategy.begin_schedule(count);
+  strategy.begin_schedule(program != nullptr ? kMaxProgramThreads
+                                             : static_cast<int>(count));
   strategy_ = &strategy;
   t_active = this;
-  set_active_scheduling_hooks(hooks_);
-  // Spawn: the caller's past happens before every thread, all edges made up
-  // front so that no thread inherits another's history through the caller.
-  for (std::size_t i = 0; i < threads.size(); ++i) {
-    caller_->release_to(*fibers_[i]);
+  int first;
+  if (os_threads()) {
+    os_.clear();
+    // Spawn: pthread_create makes the caller's past happen before each thread.
+    for (std::size_t i = 0; i < count; ++i) {
+      start_os_thread(static_cast<int>(i), nullptr);
+    }
+    set_active_scheduling_hooks(hooks_);
+    {
+      HarnessScope harness;
+      first = decide(kToCaller, "start");
+    }
+    switch_away(kToCaller, first);
+    set_active_scheduling_hooks(nullptr);
+    end_os_threads();
+  } else {
+    if (fibers_.size() < count) fibers_.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (fibers_[i] != nullptr) continue;
+      fibers_[i] = std::make_unique<Fiber>(&SchedulerCore::fiber_main, this,
+                                           options_.stack_size);
+      fibers_[i]->set_name("racelab thread " + std::to_string(i));
+    }
+    caller_ = Fiber::for_current_thread();
+    set_active_scheduling_hooks(hooks_);
+    // Spawn: the caller's past happens before every thread, all edges made up
+    // front so that no thread inherits another's history through the caller.
+    for (std::size_t i = 0; i < count; ++i) caller_->release_to(*fibers_[i]);
+    {
+      HarnessScope harness;
+      first = decide(kToCaller, "start");
+    }
+    switch_away(kToCaller, first);
+    // The run is over. Join: every thread's past, finished or abandoned,
+    // happens before what the caller does next.
+    forget_abandoned_locks();
+    for (std::size_t i = 0; i < count; ++i) caller_->acquire_from(*fibers_[i]);
+    set_active_scheduling_hooks(nullptr);
+    recycle_abandoned_fibers();
+    caller_.reset();
   }
-  Fiber* first;
-  {
-    HarnessScope harness;
-    first = fiber_of(decide(kToCaller, "start"));
-  }
-  if (first != caller_.get()) caller_->switch_to(*first);
-  // The run is over. Join: every thread's past, finished or abandoned,
-  // happens before what the caller does next.
-  forget_abandoned_locks();
-  for (std::size_t i = 0; i < threads.size(); ++i) {
-    caller_->acquire_from(*fibers_[i]);
-  }
-  set_active_scheduling_hooks(nullptr);
   t_active = nullptr;
   strategy_ = nullptr;
-  recycle_abandoned_fibers();
-  caller_.reset();
+  program_ = nullptr;
 
   if (error_ != nullptr) {
     std::exception_ptr error = std::exchange(error_, nullptr);
@@ -424,32 +642,171 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   return result;
 }
 
-#ifdef RACELAB_SCHED_TSAN
-namespace {
-struct HeldLock {
-  const void* lock;
-  LockMode mode;
-};
-// Runs as the abandoned thread's TSan context, before the join, so that the
-// caller's later use of the lock's memory comes after it.
-RACELAB_NO_SANITIZE_THREAD void release_in_tsan(void* arg) {
-  const auto* held = static_cast<const HeldLock*>(arg);
-  void* address = const_cast<void*>(held->lock);
-  const unsigned flags =
-      held->mode == LockMode::kShared ? __tsan_mutex_read_lock : 0;
-  __tsan_mutex_pre_unlock(address, flags);
-  __tsan_mutex_post_unlock(address, flags);
+void SchedulerCore::start_os_thread(int id, const pthread_attr_t* attr) {
+  auto os = std::make_unique<OsThread>();
+  os->core = this;
+  os->id = id;
+  OsThread* raw = os.get();
+  {
+    HarnessScope harness;
+    os_.push_back(std::move(os));
+  }
+  const int result = interpose_internal::real_pthread_create(
+      &raw->handle, attr, &SchedulerCore::os_thread_main, raw);
+  if (result != 0) {
+    throw std::runtime_error("racelab: pthread_create failed for logical "
+                             "thread " + std::to_string(id) + ": " +
+                             std::strerror(result));
+  }
+  int state = PTHREAD_CREATE_JOINABLE;
+  if (attr != nullptr) pthread_attr_getdetachstate(attr, &state);
+  HarnessScope harness;
+  raw->created = true;
+  raw->detached = state == PTHREAD_CREATE_DETACHED;
 }
-}  // namespace
-#endif
 
-// An abandoned thread never releases its locks. The real primitives stay
+void* SchedulerCore::os_thread_main(void* os_thread) {
+  auto* os = static_cast<OsThread*>(os_thread);
+  SchedulerCore* core = os->core;
+  t_active = core;
+  t_me = os->id;
+#ifdef RACELAB_SCHED_TSAN
+  const std::string name = "racelab thread " + std::to_string(os->id);
+  AnnotateThreadName(__FILE__, __LINE__, name.c_str());
+#endif
+  os->baton.wait();
+  bool abandoned;
+  {
+    HarnessScope harness;
+    abandoned = os->abandoned;
+  }
+  if (abandoned) {  // the run ended before its first turn
+    t_active = nullptr;
+    t_me = -1;
+    return nullptr;
+  }
+  pthread_setspecific(finish_key(), os);
+  void* (*start)(void*);
+  void* arg;
+  {
+    HarnessScope harness;
+    const LogicalThread& me = core->threads_[static_cast<std::size_t>(os->id)];
+    start = me.start;
+    arg = me.arg;
+  }
+  if (start != nullptr) return start(arg);
+  core->run_body(os->id);
+  return nullptr;
+}
+
+void SchedulerCore::os_thread_finished(void* os_thread) {
+  auto* os = static_cast<OsThread*>(os_thread);
+  os->core->finish_os_thread(os->id);
+}
+
+void SchedulerCore::finished(int me) {
+  threads_[static_cast<std::size_t>(me)].status = Status::kFinished;
+  add_row(me, TraceKind::kSwitch, "finished");
+  for (LogicalThread& thread : threads_) {
+    if (thread.status == Status::kBlocked && thread.wait == Wait::kJoin &&
+        thread.join_target == me) {
+      thread.status = Status::kRunnable;
+      thread.wait = Wait::kNone;
+    }
+  }
+}
+
+void SchedulerCore::finish_os_thread(int me) {
+  int to;
+  {
+    HarnessScope harness;
+    finished(me);
+    to = decide(me, "finish");
+  }
+  t_active = nullptr;
+  t_me = -1;
+  // A finished thread is not enabled: `to` is another thread or the caller.
+  Baton* next;
+  {
+    HarnessScope harness;
+    next = &baton_of(to);
+  }
+  next->post();
+}
+
+void SchedulerCore::abandon_self(int me) {
+  {
+    HarnessScope harness;
+#ifdef RACELAB_SCHED_TSAN
+    // TSan must not keep the locks it holds locked by a thread that never
+    // runs again (a mutex built later at the same address would be reported
+    // as a double lock).
+    for (const auto& [lock, state] : locks_) {
+      for (const Holder& holder : state.holders) {
+        if (holder.thread != me) continue;
+        HeldLock held{lock, holder.mode};
+        release_in_tsan(&held);
+      }
+    }
+    // Join: what it did happens before what the caller does next.
+    __tsan_release(os_[static_cast<std::size_t>(me)].get());
+#endif
+  }
+  pthread_setspecific(finish_key(), nullptr);
+  t_active = nullptr;
+  t_me = -1;
+  abandon_done_.post();
+  park_forever();
+}
+
+// The caller, once the run is over: join the threads that finished, release
+// the ones that never started, park the ones stopped mid-way (their frames
+// are never resumed nor unwound, as with fibers).
+void SchedulerCore::end_os_threads() {
+  enum class End { kNone, kJoin, kRelease, kPark };
+  struct Plan {
+    OsThread* os;
+    End end;
+    bool join;
+  };
+  std::vector<Plan> plans;
+  {
+    // Written by the logical threads with no edge to the caller.
+    HarnessScope harness;
+    for (auto& os : os_) {
+      if (!os->created) continue;
+      const LogicalThread& thread = threads_[static_cast<std::size_t>(os->id)];
+      const bool joinable = !os->joined && !os->detached;
+      if (thread.status == Status::kFinished) {
+        plans.push_back({os.get(), End::kJoin, joinable});
+      } else if (!thread.started) {
+        plans.push_back({os.get(), End::kRelease, joinable});
+      } else {
+        plans.push_back({os.get(), End::kPark, !os->detached});
+      }
+      if (thread.status != Status::kFinished) os->abandoned = true;
+    }
+  }
+  for (const Plan& plan : plans) {
+    if (plan.end != End::kJoin) plan.os->baton.post();
+    if (plan.end == End::kPark) {
+      abandon_done_.wait();
+#ifdef RACELAB_SCHED_TSAN
+      __tsan_acquire(plan.os);
+#endif
+      if (plan.join) pthread_detach(plan.os->handle);
+    } else if (plan.join) {
+      interpose_internal::real_pthread_join(plan.os->handle, nullptr);
+    }
+  }
+}
+
+// An abandoned fiber never releases its locks. The real primitives stay
 // locked (the store is in whatever state the deadlock left), but TSan must not
 // keep them locked by a context that is about to be recycled: a new mutex built
 // later at the same stack address would be reported as a "double lock", a
 // locked rwlock's destruction as "destroy of a locked mutex". The hooks pass
-// the racelab::Mutex / SharedMutex itself, whose std primitive is its first
-// member, so the lock's address is the address TSan knows.
+// the primitive itself, so the lock's address is the address TSan knows.
 void SchedulerCore::forget_abandoned_locks() {
 #ifdef RACELAB_SCHED_TSAN
   for (const auto& [lock, state] : locks_) {
@@ -482,18 +839,15 @@ void SchedulerCore::recycle_abandoned_fibers() {
 void SchedulerCore::run_thread() {
   const int me = current();
   run_body(me);
-  Fiber* from;
-  Fiber* to;
+  int to;
   {
     HarnessScope harness;
-    threads_[static_cast<std::size_t>(me)].status = Status::kFinished;
-    add_row(me, TraceKind::kSwitch, "finished");
-    to = fiber_of(decide(me, "finish"));
-    from = fiber_of(me);
+    finished(me);
+    to = decide(me, "finish");
   }
   // A finished thread is not enabled, so `to` is another fiber or the caller.
   // This fiber is resumed only when a later run gives it a new thread.
-  from->switch_to(*to);
+  fiber_of(me)->switch_to(*fiber_of(to));
 }
 
 void SchedulerCore::run_body(int me) {
@@ -516,48 +870,74 @@ void SchedulerCore::run_body(int me) {
   add_row(me, TraceKind::kException, error);
 }
 
-void SchedulerCore::yield_point(const char* what) {
+void SchedulerCore::yield_point(const char* what, PointEffect effect) {
   const int me = enter_hook("yield_point");
-  Fiber* from;
-  Fiber* to;
+  int to;
   {
     HarnessScope harness;
-    to = fiber_of(decide(me, what));
-    from = fiber_of(me);
+    if (effect == PointEffect::kNoProgress) {
+      ++threads_[static_cast<std::size_t>(me)].spin;
+    } else {
+      for (LogicalThread& thread : threads_) thread.spin = 0;
+    }
+    to = decide(me, what);
   }
-  if (to != from) from->switch_to(*to);
+  switch_away(me, to);
 }
 
-void SchedulerCore::block_on(const void* lock, const char* lock_name,
-                             LockMode mode) {
+bool SchedulerCore::block_on(const void* lock, const char* lock_name,
+                             LockMode mode, bool timed) {
   const int me = enter_hook("block_on");
-  Fiber* from;
-  Fiber* to;
+  int to;
   {
     HarnessScope harness;
     LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
-    thread.status = Status::kBlocked;
+    thread.status = timed ? Status::kRunnable : Status::kBlocked;
+    thread.wait = Wait::kLock;
+    thread.timed = timed;
     thread.waiting_for = lock;
     thread.waiting_mode = mode;
-    LockState& state = locks_[lock];
-    state.name = lock_name;
-    add_lock_row(me, TraceKind::kLockWaited, "blocked on", lock_name, mode);
-    to = fiber_of(decide(me, "block"));
-    from = fiber_of(me);
+    LockState& state = lock_state(lock, lock_name);
+    add_lock_row(me, TraceKind::kLockWaited, "blocked on", state.name, mode);
+    to = decide(me, "block");
   }
   // Resumed once a release made this thread runnable again and the strategy
-  // picked it: the caller retries its try-lock.
-  if (to != from) from->switch_to(*to);
+  // picked it (the caller retries its try-lock), or, timed, picked while the
+  // lock was still busy: the wait timed out.
+  switch_away(me, to);
+  HarnessScope harness;
+  LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
+  const bool timed_out = thread.wait == Wait::kLock;
+  thread.wait = Wait::kNone;
+  thread.timed = false;
+  if (timed_out) {
+    ++thread.spin;
+    add_row(me, TraceKind::kSwitch, "timed out");
+  }
+  return timed_out;
 }
 
 void SchedulerCore::acquired(const void* lock, const char* lock_name,
                              LockMode mode) {
   const int me = enter_hook("acquired");
   HarnessScope harness;
-  LockState& state = locks_[lock];
-  state.name = lock_name;
+  LockState& state = lock_state(lock, lock_name);
+  if (state.first_taken_at == nullptr) {
+    state.first_taken_at = interpose_internal::t_call_site;
+  }
   state.holders.push_back(Holder{me, mode});
-  add_lock_row(me, TraceKind::kLockAcquired, "acquired", lock_name, mode);
+  add_lock_row(me, TraceKind::kLockAcquired, "acquired", state.name, mode);
+}
+
+void SchedulerCore::wake_waiters_of(const void* lock) {
+  for (LogicalThread& thread : threads_) {
+    if (thread.wait == Wait::kLock && thread.waiting_for == lock &&
+        thread.status != Status::kFinished) {
+      thread.status = Status::kRunnable;
+      thread.wait = Wait::kNone;
+      thread.waiting_for = nullptr;
+    }
+  }
 }
 
 void SchedulerCore::released(const void* lock, LockMode mode) {
@@ -573,36 +953,199 @@ void SchedulerCore::released(const void* lock, LockMode mode) {
     holder = std::find_if(state.holders.begin(), state.holders.end(),
                           [&](const Holder& h) { return h.thread == me; });
   }
-  if (holder != state.holders.end()) state.holders.erase(holder);
+  if (holder != state.holders.end()) {
+    mode = holder->mode;
+    state.holders.erase(holder);
+  }
   add_lock_row(me, TraceKind::kLockReleased, "released", state.name, mode);
   // Waiters retry; those that still find the lock busy block again.
-  for (LogicalThread& thread : threads_) {
-    if (thread.status == Status::kBlocked && thread.waiting_for == lock) {
-      thread.status = Status::kRunnable;
-      thread.waiting_for = nullptr;
+  wake_waiters_of(lock);
+}
+
+bool SchedulerCore::cond_wait(const void* cond, bool timed) {
+  const int me = enter_hook("cond_wait");
+  int to;
+  {
+    HarnessScope harness;
+    LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
+    thread.status = timed ? Status::kRunnable : Status::kBlocked;
+    thread.wait = Wait::kCond;
+    thread.timed = timed;
+    thread.waiting_for = cond;
+    thread.wait_order = ++wait_clock_;
+    auto [it, inserted] = conds_.try_emplace(cond);
+    if (inserted) it->second = "cond " + std::to_string(conds_.size());
+    add_row(me, TraceKind::kLockWaited,
+            std::string(timed ? "waits (timed) on '" : "waits on '") +
+                it->second + "'");
+    to = decide(me, "wait");
+  }
+  switch_away(me, to);
+  HarnessScope harness;
+  LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
+  const bool timed_out = thread.wait == Wait::kCond;
+  thread.wait = Wait::kNone;
+  thread.timed = false;
+  thread.waiting_for = nullptr;
+  if (timed_out) {
+    ++thread.spin;
+    add_row(me, TraceKind::kSwitch, "timed out");
+  }
+  return timed_out;
+}
+
+void SchedulerCore::cond_notify(const void* cond, bool all) {
+  const int me = enter_hook("cond_notify");
+  HarnessScope harness;
+  std::vector<int> woken;
+  for (;;) {
+    int oldest = -1;
+    for (int t = 0; t < static_cast<int>(threads_.size()); ++t) {
+      const LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
+      if (thread.wait != Wait::kCond || thread.waiting_for != cond) continue;
+      if (oldest < 0 ||
+          thread.wait_order <
+              threads_[static_cast<std::size_t>(oldest)].wait_order) {
+        oldest = t;
+      }
     }
+    if (oldest < 0) break;
+    LogicalThread& thread = threads_[static_cast<std::size_t>(oldest)];
+    thread.status = Status::kRunnable;
+    thread.wait = Wait::kNone;
+    thread.waiting_for = nullptr;
+    woken.push_back(oldest);
+    if (!all) break;
+  }
+  std::string text = all ? "notify_all" : "notify_one";
+  auto name = conds_.find(cond);
+  if (name != conds_.end()) text += " '" + name->second + "'";
+  if (woken.empty()) {
+    text += ": no thread waits";
+  } else {
+    text += ": wakes thread";
+    if (woken.size() > 1) text += "s";
+    for (std::size_t i = 0; i < woken.size(); ++i) {
+      text += (i == 0 ? " " : ", ") + std::to_string(woken[i]);
+    }
+  }
+  add_row(me, TraceKind::kOperation, std::move(text));
+}
+
+bool SchedulerCore::spawn(pthread_t* thread, const pthread_attr_t* attr,
+                          void* (*start)(void*), void* arg, int* result) {
+  if (!os_threads()) return false;
+  const int me = enter_hook("spawn");
+  int id;
+  {
+    HarnessScope harness;
+    if (threads_.size() >= static_cast<std::size_t>(kMaxProgramThreads)) {
+      add_row(me, TraceKind::kOperation,
+              "pthread_create: EAGAIN (more than " +
+                  std::to_string(kMaxProgramThreads) + " threads)");
+      *result = EAGAIN;
+      return true;
+    }
+    id = static_cast<int>(threads_.size());
+    LogicalThread created;
+    created.start = start;
+    created.arg = arg;
+    threads_.push_back(created);
+    trace_.thread_count = id + 1;
+    add_row(me, TraceKind::kOperation, "creates thread " + std::to_string(id));
+  }
+  try {
+    start_os_thread(id, attr);
+  } catch (const std::exception&) {
+    HarnessScope harness;
+    threads_[static_cast<std::size_t>(id)].status = Status::kFinished;
+    *result = EAGAIN;
+    return true;
+  }
+  {
+    HarnessScope harness;
+    *thread = os_[static_cast<std::size_t>(id)]->handle;
+  }
+  *result = 0;
+  yield_point("spawn", PointEffect::kProgress);
+  return true;
+}
+
+bool SchedulerCore::join(pthread_t thread) {
+  if (!os_threads()) return false;
+  const int me = enter_hook("join");
+  int target = -1;
+  int to;
+  {
+    HarnessScope harness;
+    for (const auto& os : os_) {
+      if (os->created && pthread_equal(os->handle, thread)) target = os->id;
+    }
+    if (target < 0) return false;
+    LogicalThread& self = threads_[static_cast<std::size_t>(me)];
+    if (threads_[static_cast<std::size_t>(target)].status !=
+        Status::kFinished) {
+      self.status = Status::kBlocked;
+      self.wait = Wait::kJoin;
+      self.join_target = target;
+      add_row(me, TraceKind::kLockWaited,
+              "joins thread " + std::to_string(target));
+    } else {
+      for (LogicalThread& t : threads_) t.spin = 0;
+    }
+    to = decide(me, "join");
+  }
+  switch_away(me, to);
+  HarnessScope harness;
+  os_[static_cast<std::size_t>(target)]->joined = true;
+  return true;
+}
+
+void SchedulerCore::detach(pthread_t thread) {
+  if (!os_threads()) return;
+  HarnessScope harness;
+  for (const auto& os : os_) {
+    if (os->created && pthread_equal(os->handle, thread)) os->detached = true;
   }
 }
 
 void SchedulerCore::note(std::string&& text) {
-  const int me = current();
+  const int me = os_threads() ? t_me : current();
   if (me < 0) return;
   HarnessScope harness;
   add_row(me, TraceKind::kOperation, std::move(text));
 }
 
 void SchedulerCore::begin_operation(int index) {
-  const int me = current();
+  const int me = os_threads() ? t_me : current();
   if (me < 0) return;
   HarnessScope harness;
   threads_[static_cast<std::size_t>(me)].operation = index;
 }
 
+std::string SchedulerCore::describe_lock(const void* lock) const {
+  auto found = locks_.find(lock);
+  if (found == locks_.end()) return "'?'";
+  return quoted(found->second.name) + " (" +
+         where(lock, found->second.first_taken_at) + ")";
+}
+
 std::string SchedulerCore::describe_wait(int thread) const {
   const LogicalThread& waiter = threads_[static_cast<std::size_t>(thread)];
+  const std::string who = "thread " + std::to_string(thread);
+  if (waiter.wait == Wait::kJoin) {
+    return who + " joins thread " + std::to_string(waiter.join_target) +
+           ", which does not finish";
+  }
+  if (waiter.wait == Wait::kCond) {
+    auto name = conds_.find(waiter.waiting_for);
+    return who + " waits on condition variable " +
+           quoted(name != conds_.end() ? name->second : "?") + " (" +
+           where(waiter.waiting_for, nullptr) +
+           "), and no thread that could notify it can run";
+  }
   auto found = locks_.find(waiter.waiting_for);
-  std::string line = "thread " + std::to_string(thread) + " waits for " +
-                     quoted(found != locks_.end() ? found->second.name : "?") +
+  std::string line = who + " waits for " + describe_lock(waiter.waiting_for) +
                      " (" + mode_name(waiter.waiting_mode) + "), held by ";
   if (found == locks_.end() || found->second.holders.empty()) {
     return line + "no thread of this run";
@@ -625,15 +1168,23 @@ std::string SchedulerCore::describe_wait(int thread) const {
 std::string SchedulerCore::describe_deadlock() const {
   const int count = static_cast<int>(threads_.size());
   // Wait-for graph: a blocked thread points at the blocked holders of the
-  // lock it waits for. Find a cycle by depth-first search.
+  // lock it waits for, or at the blocked thread it joins. Find a cycle by
+  // depth-first search.
   auto successors = [&](int thread) {
     std::vector<int> out;
-    auto found =
-        locks_.find(threads_[static_cast<std::size_t>(thread)].waiting_for);
+    const LogicalThread& waiter = threads_[static_cast<std::size_t>(thread)];
+    auto blocked = [&](int t) {
+      return threads_[static_cast<std::size_t>(t)].status == Status::kBlocked;
+    };
+    if (waiter.wait == Wait::kJoin) {
+      if (blocked(waiter.join_target)) out.push_back(waiter.join_target);
+      return out;
+    }
+    if (waiter.wait != Wait::kLock) return out;
+    auto found = locks_.find(waiter.waiting_for);
     if (found == locks_.end()) return out;
     for (const Holder& holder : found->second.holders) {
-      if (threads_[static_cast<std::size_t>(holder.thread)].status ==
-              Status::kBlocked &&
+      if (blocked(holder.thread) &&
           std::find(out.begin(), out.end(), holder.thread) == out.end()) {
         out.push_back(holder.thread);
       }
@@ -704,7 +1255,16 @@ ControlledScheduler::~ControlledScheduler() = default;
 
 RunResult ControlledScheduler::run(
     const std::vector<std::function<void()>>& threads, Strategy& strategy) {
-  return core_->run(threads, strategy);
+  return core_->run(threads, nullptr, strategy);
+}
+
+RunResult ControlledScheduler::run_program(const std::function<void()>& main,
+                                           Strategy& strategy) {
+  if (!core_->os_threads()) {
+    throw std::logic_error(
+        "ControlledScheduler::run_program needs Substrate::kOsThreads");
+  }
+  return core_->run({}, &main, strategy);
 }
 
 void ControlledScheduler::set_switch_observer(SwitchObserver observer,
@@ -730,17 +1290,42 @@ void ControlledScheduler::begin_operation(int index) {
 
 int ControlledScheduler::current_thread() {
   internal::SchedulerCore* core = internal::t_active;
-  return core != nullptr ? core->current() : -1;
+  if (core == nullptr) return -1;
+  return core->os_threads() ? internal::t_me : core->current();
 }
 
-void ControlledScheduler::yield_point(const char* what) {
-  core_->yield_point(what);
+bool ControlledScheduler::owns_calling_thread() const {
+  return core_->owns_calling_thread();
 }
 
-void ControlledScheduler::block_on(const void* lock, const char* lock_name,
-                                   LockMode mode) {
-  core_->block_on(lock, lock_name, mode);
+void ControlledScheduler::yield_point(const char* what, PointEffect effect) {
+  core_->yield_point(what, effect);
 }
+
+bool ControlledScheduler::block_on(const void* lock, const char* lock_name,
+                                   LockMode mode, bool timed) {
+  return core_->block_on(lock, lock_name, mode, timed);
+}
+
+bool ControlledScheduler::cond_wait(const void* cond, bool timed) {
+  return core_->cond_wait(cond, timed);
+}
+
+void ControlledScheduler::cond_notify(const void* cond, bool all) {
+  core_->cond_notify(cond, all);
+}
+
+bool ControlledScheduler::spawn(pthread_t* thread, const pthread_attr_t* attr,
+                                void* (*start)(void*), void* arg,
+                                int* result) {
+  return core_->spawn(thread, attr, start, arg, result);
+}
+
+bool ControlledScheduler::join(pthread_t thread) {
+  return core_->join(thread);
+}
+
+void ControlledScheduler::detach(pthread_t thread) { core_->detach(thread); }
 
 void ControlledScheduler::acquired(const void* lock, const char* lock_name,
                                    LockMode mode) {

@@ -1,10 +1,13 @@
-// Implementation of the sync layer: cooperative in controlled mode, std types
-// with self-deadlock detection in stress mode.
+// Implementation of the sync layer's named lock types (std types with
+// self-deadlock detection in stress mode), the hooks' registry and lock
+// names.
 #include "racelab/sync.h"
 
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include "racelab/progress.h"
 
@@ -38,15 +41,23 @@ const char* mode_name(LockMode mode) {
 
 }  // namespace
 
-SchedulingHooks* active_scheduling_hooks() { return g_hooks; }
-void set_active_scheduling_hooks(SchedulingHooks* hooks) { g_hooks = hooks; }
+// Read by every interposed call on every OS thread, so never instrumented
+// (and atomic, since threads outside a run read it while it changes).
+__attribute__((disable_sanitizer_instrumentation)) SchedulingHooks*
+active_scheduling_hooks() {
+  return __atomic_load_n(&g_hooks, __ATOMIC_ACQUIRE);
+}
+__attribute__((disable_sanitizer_instrumentation)) void
+set_active_scheduling_hooks(SchedulingHooks* hooks) {
+  __atomic_store_n(&g_hooks, hooks, __ATOMIC_RELEASE);
+}
 void set_self_deadlock_handler(SelfDeadlockHandler handler) {
   g_self_deadlock_handler = handler;
 }
 void set_stress_yield_hook(StressYieldHook hook) { g_stress_yield_hook = hook; }
 
 void yield_point(const char* what) {
-  if (SchedulingHooks* hooks = g_hooks) {
+  if (SchedulingHooks* hooks = active_scheduling_hooks()) {
     hooks->yield_point(what);
   } else if (StressYieldHook hook = g_stress_yield_hook) {
     hook(what);
@@ -91,86 +102,100 @@ void after_unlock(const void* lock) {
 
 }  // namespace sync_internal
 
+// In controlled mode the primitive's own lock and unlock are the scheduling
+// points (interpose.cc); what remains here is stress mode's bookkeeping.
+
+Mutex::Mutex(const char* name) : name_(name) { name_lock(&mu_, name); }
+Mutex::~Mutex() { name_lock(&mu_, nullptr); }
+
 void Mutex::lock() {
-  if (SchedulingHooks* hooks = g_hooks) {
-    hooks->yield_point("lock");
-    while (!mu_.try_lock()) hooks->block_on(&mu_, name_, LockMode::kExclusive);
-    hooks->acquired(&mu_, name_, LockMode::kExclusive);
-    return;
+  if (active_scheduling_hooks() == nullptr) {
+    stress_sync_point("lock");
+    sync_internal::before_lock(this, name_, LockMode::kExclusive);
   }
-  stress_sync_point("lock");
-  sync_internal::before_lock(this, name_, LockMode::kExclusive);
   mu_.lock();
   note_progress();
 }
 
 bool Mutex::try_lock() {
-  if (SchedulingHooks* hooks = g_hooks) {
-    hooks->yield_point("try_lock");
-    if (!mu_.try_lock()) return false;
-    hooks->acquired(&mu_, name_, LockMode::kExclusive);
-    return true;
-  }
   if (!mu_.try_lock()) return false;
-  sync_internal::before_lock(this, name_, LockMode::kExclusive);
+  if (active_scheduling_hooks() == nullptr) {
+    sync_internal::before_lock(this, name_, LockMode::kExclusive);
+  }
   return true;
 }
 
 void Mutex::unlock() {
   mu_.unlock();
-  if (SchedulingHooks* hooks = g_hooks) {
-    hooks->released(&mu_, LockMode::kExclusive);
-    hooks->yield_point("unlock");
-    return;
-  }
-  sync_internal::after_unlock(this);
+  if (active_scheduling_hooks() == nullptr) sync_internal::after_unlock(this);
 }
 
+SharedMutex::SharedMutex(const char* name) : name_(name) {
+  name_lock(&mu_, name);
+}
+SharedMutex::~SharedMutex() { name_lock(&mu_, nullptr); }
+
 void SharedMutex::lock() {
-  if (SchedulingHooks* hooks = g_hooks) {
-    hooks->yield_point("lock");
-    while (!mu_.try_lock()) hooks->block_on(&mu_, name_, LockMode::kExclusive);
-    hooks->acquired(&mu_, name_, LockMode::kExclusive);
-    return;
+  if (active_scheduling_hooks() == nullptr) {
+    stress_sync_point("lock");
+    sync_internal::before_lock(this, name_, LockMode::kExclusive);
   }
-  stress_sync_point("lock");
-  sync_internal::before_lock(this, name_, LockMode::kExclusive);
   mu_.lock();
   note_progress();
 }
 
 void SharedMutex::unlock() {
   mu_.unlock();
-  if (SchedulingHooks* hooks = g_hooks) {
-    hooks->released(&mu_, LockMode::kExclusive);
-    hooks->yield_point("unlock");
-    return;
-  }
-  sync_internal::after_unlock(this);
+  if (active_scheduling_hooks() == nullptr) sync_internal::after_unlock(this);
 }
 
 void SharedMutex::lock_shared() {
-  if (SchedulingHooks* hooks = g_hooks) {
-    hooks->yield_point("lock_shared");
-    while (!mu_.try_lock_shared())
-      hooks->block_on(&mu_, name_, LockMode::kShared);
-    hooks->acquired(&mu_, name_, LockMode::kShared);
-    return;
+  if (active_scheduling_hooks() == nullptr) {
+    stress_sync_point("lock_shared");
+    sync_internal::before_lock(this, name_, LockMode::kShared);
   }
-  stress_sync_point("lock_shared");
-  sync_internal::before_lock(this, name_, LockMode::kShared);
   mu_.lock_shared();
   note_progress();
 }
 
 void SharedMutex::unlock_shared() {
   mu_.unlock_shared();
-  if (SchedulingHooks* hooks = g_hooks) {
-    hooks->released(&mu_, LockMode::kShared);
-    hooks->yield_point("unlock_shared");
-    return;
+  if (active_scheduling_hooks() == nullptr) sync_internal::after_unlock(this);
+}
+
+namespace {
+
+// Names given to locks: a small table, process-wide because locks are.
+// Guarded by a std::mutex that is never a scheduling point.
+struct LockNames {
+  std::mutex mu;
+  std::unordered_map<const void*, const char*> names;
+};
+
+LockNames& lock_names() {
+  static LockNames* const names = new LockNames;
+  return *names;
+}
+
+}  // namespace
+
+void name_lock(const void* lock, const char* name) {
+  NotSchedulingPoints harness;
+  LockNames& table = lock_names();
+  std::lock_guard<std::mutex> guard(table.mu);
+  if (name == nullptr) {
+    table.names.erase(lock);
+  } else {
+    table.names[lock] = name;
   }
-  sync_internal::after_unlock(this);
+}
+
+const char* lock_name(const void* lock) {
+  NotSchedulingPoints harness;
+  LockNames& table = lock_names();
+  std::lock_guard<std::mutex> guard(table.mu);
+  auto found = table.names.find(lock);
+  return found != table.names.end() ? found->second : nullptr;
 }
 
 }  // namespace racelab

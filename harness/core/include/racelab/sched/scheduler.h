@@ -1,9 +1,18 @@
-// The controlled scheduler: logical threads run as fibers on the calling OS
-// thread and a Strategy decides every switch, so a run is serial, deterministic
-// and replayable from its decision list.
+// The controlled scheduler: one logical thread runs at a time and a Strategy
+// decides every switch, so a run is serial, deterministic and replayable from
+// its decision list.
 //
-// Scheduling points are the racelab sync operations (through SchedulingHooks),
-// racelab::yield_point(), the start of the run and the end of each thread.
+// Logical threads run on one of two substrates (Substrate): as fibers of the
+// calling OS thread (cheapest; every logical thread shares that OS thread's
+// identity, thread_local variables and thread id), or each on a real OS thread
+// that runs only while it holds the scheduler's baton (thread_local, thread
+// ids and per-thread caches are real; threads the run's code creates with
+// std::thread or pthread_create become logical threads too). The decisions
+// of a run do not depend on the substrate.
+//
+// Scheduling points are the interposed primitives and atomics
+// (scheduling_hooks.h, through SchedulingHooks), racelab::yield_point(), the
+// start of the run and the end of each thread.
 // Happens-before models real threads and nothing else: switches made by the
 // scheduler carry no TSan synchronization, so two threads' unsynchronized
 // accesses are reported as a race although they never overlap; the start of
@@ -17,15 +26,22 @@
 // builds their stacks stay mapped as LeakSanitizer roots, as a deadlocked
 // thread's stack would, so what their frames own is not reported as leaked.
 //
+// Blocking is modelled: a thread blocked on a lock, a condition variable or a
+// join is not scheduled until it can proceed; a timed wait (wait_for,
+// try_lock_for) stays schedulable, and being scheduled before it is woken is
+// its timeout. Fairness: a thread whose last `spin_bound` scheduling points
+// changed nothing (PointEffect::kNoProgress) is skipped while another thread
+// can run, until some thread makes progress, so spin loops end.
+//
 // One controlled run per process at a time (the sync hooks are global), on
-// any OS thread; subjects must not use racelab sync types from other OS
-// threads during a run.
+// any OS thread; threads outside the run are left alone.
 #ifndef RACELAB_SCHED_SCHEDULER_H_
 #define RACELAB_SCHED_SCHEDULER_H_
 
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,10 +53,24 @@
 
 namespace racelab::sched {
 
+// What logical threads run on; see the top of this file.
+enum class Substrate { kFibers, kOsThreads };
+
+// "fibers", "threads"; parse_substrate is the inverse (nullopt otherwise).
+std::string_view to_string(Substrate substrate);
+std::optional<Substrate> parse_substrate(std::string_view name);
+
 struct SchedulerOptions {
   int max_steps = 100000;  // scheduling decisions before a run is cut off
-  std::size_t stack_size = Fiber::kDefaultStackSize;  // per logical thread
+  std::size_t stack_size = Fiber::kDefaultStackSize;  // per fiber
+  Substrate substrate = Substrate::kFibers;
+  // Consecutive no-progress points after which a thread yields to the others
+  // (0: no fairness bound).
+  int spin_bound = 64;
 };
+
+// The most logical threads of a run_program() run, the first included.
+inline constexpr int kMaxProgramThreads = 64;
 
 struct RunResult {
   enum class Status { kCompleted, kDeadlock, kStepLimit };
@@ -104,6 +134,15 @@ class ControlledScheduler final : public SchedulingHooks {
   RunResult run(const std::vector<std::function<void()>>& threads,
                 Strategy& strategy);
 
+  // Runs `main` as logical thread 0 on a new OS thread; every thread it (or a
+  // thread it created) starts with std::thread or pthread_create becomes the
+  // next logical thread, up to kMaxProgramThreads (pthread_create then fails
+  // with EAGAIN). The run ends when every logical thread finished, at a
+  // deadlock or at the step limit. Needs Substrate::kOsThreads (throws
+  // std::logic_error otherwise). The strategy is told kMaxProgramThreads
+  // threads.
+  RunResult run_program(const std::function<void()>& main, Strategy& strategy);
+
   // Installs (or, with nullptr, removes) the observer of every scheduling
   // decision, e.g. a fuzz target's interleaving coverage. Not during a run.
   void set_switch_observer(SwitchObserver observer, void* context = nullptr);
@@ -121,23 +160,30 @@ class ControlledScheduler final : public SchedulingHooks {
   // The running logical thread, or -1 when not inside a controlled run.
   static int current_thread();
 
-  // SchedulingHooks, called by racelab::Mutex, SharedMutex and yield_point().
-  void yield_point(const char* what) override;
-  void block_on(const void* lock, const char* lock_name,
-                LockMode mode) override;
+  // SchedulingHooks, called by the interposed primitives and yield_point().
+  bool owns_calling_thread() const override;
+  void yield_point(const char* what, PointEffect effect) override;
+  bool block_on(const void* lock, const char* lock_name, LockMode mode,
+                bool timed) override;
   void acquired(const void* lock, const char* lock_name,
                 LockMode mode) override;
   void released(const void* lock, LockMode mode) override;
+  bool cond_wait(const void* cond, bool timed) override;
+  void cond_notify(const void* cond, bool all) override;
+  bool spawn(pthread_t* thread, const pthread_attr_t* attr,
+             void* (*start)(void*), void* arg, int* result) override;
+  bool join(pthread_t thread) override;
+  void detach(pthread_t thread) override;
 
  private:
   std::unique_ptr<internal::SchedulerCore> core_;
 };
 
-// Hides the memory accesses of the running fiber from ThreadSanitizer while it
-// lives: for harness bookkeeping that several logical threads touch
-// (histories, counters), never for subject code. It must not span a
-// scheduling point (no lock operation or yield_point inside). No-op without
-// TSan.
+// Hides the memory accesses of the running logical thread from
+// ThreadSanitizer while it lives, and makes the locks and atomics it uses no
+// scheduling points: for harness bookkeeping that several logical threads
+// touch (histories, counters), never for subject code. It must not span a
+// scheduling point (no yield_point inside).
 class HarnessScope {
  public:
   HarnessScope();

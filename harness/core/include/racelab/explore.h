@@ -1,0 +1,89 @@
+// racelab::explore: controlled exploration of plain C++ code.
+//
+//   racelab::ExploreResult result = racelab::explore([] {
+//     std::mutex mu;
+//     int balance = 0;
+//     auto deposit = [&] {
+//       int seen;
+//       { std::lock_guard<std::mutex> lock(mu); seen = balance; }
+//       { std::lock_guard<std::mutex> lock(mu); balance = seen + 1; }
+//     };
+//     std::thread a(deposit), b(deposit);
+//     a.join();
+//     b.join();
+//     assert(balance == 2);  // a lost update fails it in some schedule
+//   });
+//   if (result.found()) std::cerr << result.message;
+//
+// The body runs as logical thread 0 under the controlled scheduler on real OS
+// threads (sched::Substrate::kOsThreads): every std::thread or pthread it
+// starts is a logical thread with its own thread identity, and every
+// interposed primitive and atomic is a scheduling point (scheduling_hooks.h).
+// Each schedule runs the body afresh. The search runs in a child process, so
+// a crash (failed assert, abort, segfault, an exception nobody catches) or a
+// hang of the body is a finding of the schedule in flight, saved like any
+// other, and the calling process survives. Needs a TSan build for atomics to
+// be scheduling points and for data races to be findings.
+#ifndef RACELAB_EXPLORE_H_
+#define RACELAB_EXPLORE_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "racelab/finding.h"
+
+namespace racelab {
+
+struct ExploreOptions {
+  // "pct" (seed, depth), "random" (seed) or "dfs" (preemptions: every
+  // schedule within the bound, in depth-first order).
+  std::string strategy = "pct";
+  std::uint64_t seed = 1;
+  int depth = 3;
+  int preemptions = 2;
+  int budget = 1000;       // schedules at most; the same default as the CLI
+  int max_steps = 20000;   // decisions per schedule before it is a livelock
+  int spin_bound = 64;     // scheduler fairness (sched::SchedulerOptions)
+  // A schedule that makes no scheduling decision for this long is a hang
+  // (a thread blocked in code the scheduler cannot see, or an endless loop
+  // without scheduling points). Never the verdict of a loaded machine alone:
+  // only a run with no decision at all in that time.
+  int hang_seconds = 60;
+  bool tsan = true;  // TSan reports are findings (TSan builds)
+  // Where the failing schedule is saved: <schedule_dir>/racelab-<name>.schedule
+  // (schedule_dir empty: $TMPDIR, else /tmp). `name` is also the subject
+  // named in the file.
+  std::string schedule_dir;
+  std::string name = "explore";
+};
+
+struct ExploreResult {
+  bool found() const { return !findings.empty(); }
+
+  std::vector<Finding> findings;  // kinds as in docs/findings.md
+  int schedules = 0;              // schedules tried
+  int first_failing = -1;         // 0-based, -1 when clean
+  bool exhausted = false;         // dfs: no schedule within the bound is left
+  std::vector<int> decisions;     // of the failing (or last) schedule
+  std::string trace;              // its trace table (sched::format_trace)
+  std::string schedule_file;      // the saved failing schedule, or ""
+  std::string message;            // verdict, findings, trace, how to replay
+};
+
+// Explores schedules of `body` under `options`. Throws std::invalid_argument
+// with a one-line message for invalid options.
+ExploreResult explore(const std::function<void()>& body,
+                      const ExploreOptions& options = {});
+
+// Reruns the schedule saved in `schedule_file` (by explore) once. Throws
+// InputError (input_error.h) with a one-line message naming the file when it
+// cannot be read or is not a schedule of a program.
+ExploreResult replay(const std::function<void()>& body,
+                     const std::string& schedule_file,
+                     const ExploreOptions& options = {});
+
+}  // namespace racelab
+
+#endif  // RACELAB_EXPLORE_H_

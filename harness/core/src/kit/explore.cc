@@ -1,0 +1,498 @@
+// racelab::explore and racelab::replay: the schedule search runs in a forked
+// child that reports through a shared memory channel, so the caller survives
+// whatever the body does.
+#include "racelab/explore.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "racelab/controlled_runner.h"
+#include "racelab/input_error.h"
+#include "racelab/sanitizer_capture.h"
+#include "racelab/saved_schedule.h"
+#include "racelab/sched/schedule_file.h"
+#include "racelab/sched/scheduler.h"
+#include "racelab/sched/strategy.h"
+#include "racelab/sched/trace.h"
+
+namespace racelab {
+namespace {
+
+constexpr const char* kProgramMode = "program";
+
+// What the child shares with the parent. The first part is written as the
+// search goes (so that a crash or a hang still tells which schedule was in
+// flight and how far it got), the result once at the end.
+struct Channel {
+  static constexpr int kMaxDecisions = 1 << 20;
+  static constexpr std::size_t kResultBytes = std::size_t{1} << 20;
+
+  std::uint64_t heartbeat;  // decisions made so far, all schedules
+  int schedule;             // the schedule in flight, 0-based
+  int count;                // its decisions so far
+  int decisions[kMaxDecisions];
+  int done;  // 1: result holds the outcome
+  std::size_t result_size;
+  char result[kResultBytes];
+};
+
+class SharedChannel {
+ public:
+  SharedChannel() {
+    void* memory = mmap(nullptr, sizeof(Channel), PROT_READ | PROT_WRITE,
+                        MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) {
+      throw std::runtime_error("racelab::explore: mmap of the channel failed");
+    }
+    channel_ = static_cast<Channel*>(memory);
+  }
+  ~SharedChannel() { munmap(channel_, sizeof(Channel)); }
+  SharedChannel(const SharedChannel&) = delete;
+  SharedChannel& operator=(const SharedChannel&) = delete;
+  Channel* get() const { return channel_; }
+
+ private:
+  Channel* channel_;
+};
+
+void record_decision(const sched::SwitchEvent& event, void* context) {
+  auto* channel = static_cast<Channel*>(context);
+  if (channel->count < Channel::kMaxDecisions) {
+    channel->decisions[channel->count] = event.to_thread;
+  }
+  ++channel->count;
+  __atomic_add_fetch(&channel->heartbeat, 1, __ATOMIC_RELAXED);
+}
+
+// The result travels as lines "<key> <value>", values with '\\' and '\n'
+// escaped; kinds and oracles by their name tables.
+std::string escape(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string unescape(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size()) {
+      out += text[i + 1] == 'n' ? '\n' : text[i + 1];
+      ++i;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+struct ChildOutcome {
+  std::vector<Finding> findings;
+  int schedules = 0;
+  int first_failing = -1;
+  bool exhausted = false;
+  std::vector<int> decisions;
+  std::string trace;
+  std::string error;  // the strategy could not go on (a replay that diverged)
+};
+
+std::string serialize(const ChildOutcome& outcome) {
+  std::string text = absl::StrCat(
+      "schedules ", outcome.schedules, "\nfirst_failing ",
+      outcome.first_failing, "\nexhausted ", outcome.exhausted ? 1 : 0,
+      "\ndecisions");
+  for (int d : outcome.decisions) absl::StrAppend(&text, " ", d);
+  text += "\n";
+  for (const Finding& f : outcome.findings) {
+    absl::StrAppend(&text, "finding ", to_string(f.kind), " ",
+                    to_string(f.oracle), " ", escape(f.summary), "\n");
+    absl::StrAppend(&text, "detail ", escape(f.detail), "\n");
+  }
+  absl::StrAppend(&text, "trace ", escape(outcome.trace), "\n");
+  if (!outcome.error.empty()) {
+    absl::StrAppend(&text, "error ", escape(outcome.error), "\n");
+  }
+  return text;
+}
+
+ChildOutcome deserialize(std::string_view text) {
+  ChildOutcome outcome;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text = end == std::string_view::npos ? "" : text.substr(end + 1);
+    const std::size_t space = line.find(' ');
+    const std::string_view key = line.substr(0, space);
+    const std::string_view value =
+        space == std::string_view::npos ? "" : line.substr(space + 1);
+    if (key == "schedules") {
+      outcome.schedules = std::atoi(std::string(value).c_str());
+    } else if (key == "first_failing") {
+      outcome.first_failing = std::atoi(std::string(value).c_str());
+    } else if (key == "exhausted") {
+      outcome.exhausted = value == "1";
+    } else if (key == "decisions") {
+      std::string rest(value);
+      char* cursor = rest.data();
+      while (*cursor != '\0') {
+        char* next;
+        const long d = std::strtol(cursor, &next, 10);
+        if (next == cursor) break;
+        outcome.decisions.push_back(static_cast<int>(d));
+        cursor = next;
+      }
+    } else if (key == "finding") {
+      const std::size_t a = value.find(' ');
+      const std::size_t b = value.find(' ', a + 1);
+      const auto kind = parse_finding_kind(value.substr(0, a));
+      const auto oracle = parse_oracle(value.substr(a + 1, b - a - 1));
+      if (!kind || !oracle) continue;
+      outcome.findings.push_back({*kind, *oracle,
+                                  unescape(value.substr(b + 1)), "",
+                                  std::nullopt, {}});
+    } else if (key == "detail" && !outcome.findings.empty()) {
+      outcome.findings.back().detail = unescape(value);
+    } else if (key == "trace") {
+      outcome.trace = unescape(value);
+    } else if (key == "error") {
+      outcome.error = unescape(value);
+    }
+  }
+  return outcome;
+}
+
+// The search, in the child.
+ChildOutcome search(const std::function<void()>& body,
+                    const ExploreOptions& options, sched::Strategy& strategy,
+                    Channel* channel) {
+  sched::SchedulerOptions scheduler_options;
+  scheduler_options.max_steps = options.max_steps;
+  scheduler_options.substrate = sched::Substrate::kOsThreads;
+  scheduler_options.spin_bound = options.spin_bound;
+  sched::ControlledScheduler scheduler(scheduler_options);
+  scheduler.set_switch_observer(&record_decision, channel);
+  ChildOutcome outcome;
+  take_tsan_findings();  // whatever the parent saw before the fork
+  for (int i = 0; i < options.budget; ++i) {
+    channel->schedule = i;
+    channel->count = 0;
+    sched::RunResult run;
+    try {
+      run = scheduler.run_program(body, strategy);
+    } catch (const std::exception& e) {
+      outcome.error = e.what();
+      break;
+    }
+    std::vector<Finding> findings;
+    controlled_internal::add_scheduler_findings(run, findings);
+    std::vector<Finding> tsan = take_tsan_findings();
+    if (options.tsan) {
+      findings.insert(findings.end(), tsan.begin(), tsan.end());
+    }
+    outcome.schedules = i + 1;
+    outcome.decisions = run.decisions;
+    outcome.trace = sched::format_trace(run.trace);
+    if (!findings.empty()) {
+      outcome.findings = std::move(findings);
+      outcome.first_failing = i;
+      break;
+    }
+    if (!run.more_schedules) {
+      outcome.exhausted = strategy.name() == "dfs";
+      break;
+    }
+  }
+  return outcome;
+}
+
+std::string signal_text(int signal) {
+  const char* name = sigabbrev_np(signal);
+  return absl::StrCat("SIG", name != nullptr ? name : "?", " (",
+                      strsignal(signal), ")");
+}
+
+std::string read_all(int fd) {
+  std::string text;
+  char buffer[4096];
+  lseek(fd, 0, SEEK_SET);
+  for (;;) {
+    const ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n <= 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  return text;
+}
+
+std::string tail(const std::string& text, std::size_t bytes) {
+  if (text.size() <= bytes) return text;
+  std::size_t start = text.size() - bytes;
+  const std::size_t newline = text.find('\n', start);
+  if (newline != std::string::npos) start = newline + 1;
+  return "...\n" + text.substr(start);
+}
+
+std::string schedule_path(const ExploreOptions& options) {
+  std::string dir = options.schedule_dir;
+  if (dir.empty()) {
+    const char* tmp = std::getenv("TMPDIR");
+    dir = (tmp != nullptr && *tmp != '\0') ? tmp : "/tmp";
+  }
+  std::string name = options.name;
+  for (char& c : name) {
+    const bool safe = std::isalnum(static_cast<unsigned char>(c)) ||
+                      c == '-' || c == '_' || c == '.';
+    if (!safe) c = '_';
+  }
+  return absl::StrCat(dir, "/racelab-", name, ".schedule");
+}
+
+std::string save(const ExploreOptions& options,
+                 const std::vector<int>& decisions) {
+  sched::ScheduleFile file;
+  file.subject = options.name.empty() ? "explore" : options.name;
+  file.scenario = "explore";
+  file.mode = kProgramMode;
+  file.strategy = options.strategy;
+  file.seed = options.seed;
+  file.extra = {{"depth", std::to_string(options.depth)},
+                {"preemptions", std::to_string(options.preemptions)}};
+  const int threads =
+      decisions.empty()
+          ? 1
+          : *std::max_element(decisions.begin(), decisions.end()) + 1;
+  file.program.push_back("main");
+  for (int t = 1; t < threads; ++t) {
+    file.program.push_back(absl::StrCat("thread ", t));
+  }
+  file.decisions = decisions;
+  const std::string path = schedule_path(options);
+  try {
+    write_schedule_bytes(path, sched::write_schedule(file));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "racelab::explore: cannot save the schedule: %s\n",
+                 e.what());
+    return "";
+  }
+  return path;
+}
+
+std::string compose_message(const ExploreResult& result,
+                            const ExploreOptions& options, bool replaying) {
+  const std::string how =
+      replaying ? "replay"
+                : absl::StrCat(options.strategy, options.strategy == "dfs"
+                                                     ? absl::StrCat(", ", options.preemptions, " preemptions")
+                                                     : absl::StrCat(", seed ", options.seed));
+  std::string text;
+  if (!result.found()) {
+    if (result.exhausted) {
+      return absl::StrCat("racelab: clean, exhaustively: all ",
+                          result.schedules,
+                          " schedules within the preemption bound (", how,
+                          ")\n");
+    }
+    return absl::StrCat("racelab: clean over ", result.schedules,
+                        " schedules (", how, ")\n");
+  }
+  absl::StrAppend(&text, "racelab: found at schedule ",
+                  result.first_failing + 1, " of ", result.schedules, " (",
+                  how, "):\n");
+  for (const Finding& f : result.findings) {
+    absl::StrAppend(&text, "  ", to_string(f.kind), ": ", f.summary, "\n");
+    if (!f.detail.empty()) {
+      std::string detail = f.detail;
+      if (detail.back() != '\n') detail += '\n';
+      absl::StrAppend(&text, detail);
+    }
+  }
+  if (!result.trace.empty()) absl::StrAppend(&text, "trace:\n", result.trace);
+  if (!result.schedule_file.empty()) {
+    absl::StrAppend(&text, "schedule saved: ", result.schedule_file,
+                    " (racelab::replay(body, \"", result.schedule_file,
+                    "\") reruns it)\n");
+  }
+  return text;
+}
+
+ExploreResult run_isolated(const std::function<void()>& body,
+                           const ExploreOptions& options,
+                           const std::function<std::unique_ptr<sched::Strategy>()>&
+                               make,
+                           bool replaying) {
+  SharedChannel shared;
+  Channel* channel = shared.get();
+  const int err = memfd_create("racelab-explore-stderr", MFD_CLOEXEC);
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("racelab::explore: fork failed");
+  if (pid == 0) {
+    if (err >= 0) dup2(err, STDERR_FILENO);
+    std::unique_ptr<sched::Strategy> strategy = make();
+    const std::string text =
+        serialize(search(body, options, *strategy, channel));
+    const std::size_t size = std::min(text.size(), Channel::kResultBytes);
+    std::memcpy(channel->result, text.data(), size);
+    channel->result_size = size;
+    __atomic_store_n(&channel->done, 1, __ATOMIC_RELEASE);
+    std::fflush(nullptr);
+    // Not _exit: TSan's interceptor of it would turn the reports it saw into
+    // exit status 66; the result is in the channel already.
+    syscall(SYS_exit_group, 0);
+  }
+
+  // The parent waits; no decision for hang_seconds is a hang.
+  using Clock = std::chrono::steady_clock;
+  std::uint64_t beat = 0;
+  Clock::time_point last_beat = Clock::now();
+  int status = 0;
+  bool hung = false;
+  for (;;) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    const std::uint64_t now_beat =
+        __atomic_load_n(&channel->heartbeat, __ATOMIC_RELAXED);
+    if (now_beat != beat) {
+      beat = now_beat;
+      last_beat = Clock::now();
+    } else if (Clock::now() - last_beat >
+               std::chrono::seconds(options.hang_seconds)) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      hung = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  const std::string child_stderr = err >= 0 ? read_all(err) : "";
+  if (err >= 0) close(err);
+
+  ExploreResult result;
+  if (!hung && __atomic_load_n(&channel->done, __ATOMIC_ACQUIRE) == 1 &&
+      WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    ChildOutcome outcome = deserialize(
+        std::string_view(channel->result, channel->result_size));
+    if (!outcome.error.empty()) {
+      throw InputError(absl::StrCat("racelab: the schedule cannot be followed: ",
+                                    outcome.error));
+    }
+    result.findings = std::move(outcome.findings);
+    result.schedules = outcome.schedules;
+    result.first_failing = outcome.first_failing;
+    result.exhausted = outcome.exhausted;
+    result.decisions = std::move(outcome.decisions);
+    result.trace = std::move(outcome.trace);
+  } else {
+    // The schedule in flight crashed or hung: its decisions so far are what
+    // reproduces it.
+    const int count = std::min(channel->count, Channel::kMaxDecisions);
+    result.decisions.assign(channel->decisions, channel->decisions + count);
+    result.schedules = channel->schedule + 1;
+    result.first_failing = channel->schedule;
+    Finding finding{FindingKind::kCrash, Oracle::kCrash, "", "",
+                    std::nullopt, {}};
+    if (hung) {
+      finding.kind = FindingKind::kTimeout;
+      finding.oracle = Oracle::kTimeout;
+      finding.summary = absl::StrCat(
+          "hang: no scheduling decision for ", options.hang_seconds,
+          " s (a thread blocked where the scheduler cannot see, or a loop "
+          "without scheduling points)");
+    } else if (WIFSIGNALED(status)) {
+      finding.summary = absl::StrCat("the program was killed by ",
+                                     signal_text(WTERMSIG(status)));
+    } else {
+      finding.summary =
+          absl::StrCat("the program exited with status ",
+                       WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                       " in the middle of a schedule");
+    }
+    finding.detail = tail(child_stderr, 4000);
+    result.findings.push_back(std::move(finding));
+  }
+  if (result.found() && !replaying) {
+    result.schedule_file = save(options, result.decisions);
+  }
+  result.message = compose_message(result, options, replaying);
+  return result;
+}
+
+void validate(const ExploreOptions& options) {
+  if (options.budget < 1) {
+    throw std::invalid_argument("racelab::explore: budget must be at least 1");
+  }
+  if (options.max_steps < 1) {
+    throw std::invalid_argument(
+        "racelab::explore: max_steps must be at least 1");
+  }
+  if (options.hang_seconds < 1) {
+    throw std::invalid_argument(
+        "racelab::explore: hang_seconds must be at least 1");
+  }
+  if (options.strategy == "replay") {
+    throw std::invalid_argument(
+        "racelab::explore: strategy must be pct, random or dfs (use "
+        "racelab::replay to rerun a saved schedule)");
+  }
+  // Throws std::invalid_argument naming an unknown strategy or a bad value.
+  sched::make_strategy(options.strategy, options.seed, options.depth,
+                       options.preemptions);
+}
+
+}  // namespace
+
+ExploreResult explore(const std::function<void()>& body,
+                      const ExploreOptions& options) {
+  validate(options);
+  return run_isolated(
+      body, options,
+      [&] {
+        return sched::make_strategy(options.strategy, options.seed,
+                                    options.depth, options.preemptions);
+      },
+      /*replaying=*/false);
+}
+
+ExploreResult replay(const std::function<void()>& body,
+                     const std::string& schedule_file,
+                     const ExploreOptions& options) {
+  const LoadedSchedule loaded = load_schedule(schedule_file);
+  if (loaded.file.mode != kProgramMode) {
+    throw InputError(absl::StrCat(
+        schedule_file, ": mode is '", loaded.file.mode,
+        "', not 'program': a schedule of a catalog case (racelab replay "
+        "reruns those)"));
+  }
+  ExploreOptions once = options;
+  once.budget = 1;
+  const std::vector<int> decisions = loaded.file.decisions;
+  return run_isolated(
+      body, once,
+      [&] {
+        return std::make_unique<sched::ReplayStrategy>(
+            decisions, sched::ReplayMode::kStrict);
+      },
+      /*replaying=*/true);
+}
+
+}  // namespace racelab

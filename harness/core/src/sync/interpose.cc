@@ -1,0 +1,449 @@
+// Link-time interposition of the primitives that std::mutex,
+// std::shared_mutex, std::condition_variable, std::thread, std::atomic,
+// std::this_thread::yield and sleep_for reach, so that unmodified code gets
+// scheduling points in controlled mode.
+//
+// Mechanism. An executable that links racelab_sync defines pthread_mutex_lock
+// and its siblings as strong symbols. ThreadSanitizer's own interceptors for
+// them are weak aliases of __interceptor_<name>, so these definitions win and
+// call the interceptor for the real work (TSan still sees every acquire and
+// release); in builds without TSan the next definition (libc's) is found with
+// dlsym(RTLD_NEXT). libstdc++.so's out-of-line calls (std::thread's
+// pthread_create, condition_variable::wait) reach the executable's
+// definitions through the dynamic symbol table. Atomics: with
+// -fsanitize=thread every std::atomic operation and fence is a call to
+// __tsan_atomic*; the link option --wrap=<name> (added by the CMake targets)
+// sends it to __wrap_<name> here, which calls __real_<name>.
+//
+// Outside a controlled run (no hooks installed), and on any thread that is not
+// a logical thread of the run, each function is a plain call of the real one.
+// Limits: code not compiled with TSan (inline assembly, prebuilt libraries,
+// libstdc++.so's own atomics and futexes, raw syscalls) has no atomic or futex
+// scheduling points; a thread blocked in such code holds the baton.
+//
+// This file is compiled without sanitizer instrumentation: it runs inside the
+// primitives TSan models and must add no accesses or edges of its own.
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "racelab/scheduling_hooks.h"
+
+using racelab::LockMode;
+using racelab::PointEffect;
+using racelab::SchedulingHooks;
+
+namespace {
+
+// The hooks that control the calling thread, or nullptr.
+SchedulingHooks* controlling() {
+  if (racelab::interpose_internal::t_harness_depth > 0) return nullptr;
+  SchedulingHooks* hooks = racelab::active_scheduling_hooks();
+  if (hooks == nullptr || !hooks->owns_calling_thread()) return nullptr;
+  return hooks;
+}
+
+// The real function: TSan's or ASan's interceptor when the runtime has one,
+// else the next definition after this executable's (libc's).
+template <class F>
+F resolve(F interceptor, const char* name) {
+  if (interceptor != nullptr) return interceptor;
+  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+}
+
+}  // namespace
+
+// Declares the interceptor (weak: absent in builds without the sanitizer) and
+// a cached pointer to the real function, real_<name>.
+#define RACELAB_REAL(ret, name, params)                                      \
+  extern "C" ret __interceptor_##name params __attribute__((weak));         \
+  namespace {                                                                \
+  using name##_fn = ret(*) params;                                           \
+  name##_fn real_##name() {                                                  \
+    static name##_fn fn = nullptr;                                           \
+    name##_fn found = __atomic_load_n(&fn, __ATOMIC_RELAXED);                \
+    if (found == nullptr) {                                                  \
+      found = resolve<name##_fn>(&__interceptor_##name, #name);              \
+      __atomic_store_n(&fn, found, __ATOMIC_RELAXED);                        \
+    }                                                                        \
+    return found;                                                            \
+  }                                                                          \
+  }
+
+RACELAB_REAL(int, pthread_mutex_lock, (pthread_mutex_t*))
+RACELAB_REAL(int, pthread_mutex_trylock, (pthread_mutex_t*))
+RACELAB_REAL(int, pthread_mutex_timedlock,
+             (pthread_mutex_t*, const struct timespec*))
+RACELAB_REAL(int, pthread_mutex_clocklock,
+             (pthread_mutex_t*, clockid_t, const struct timespec*))
+RACELAB_REAL(int, pthread_mutex_unlock, (pthread_mutex_t*))
+RACELAB_REAL(int, pthread_rwlock_rdlock, (pthread_rwlock_t*))
+RACELAB_REAL(int, pthread_rwlock_wrlock, (pthread_rwlock_t*))
+RACELAB_REAL(int, pthread_rwlock_tryrdlock, (pthread_rwlock_t*))
+RACELAB_REAL(int, pthread_rwlock_trywrlock, (pthread_rwlock_t*))
+RACELAB_REAL(int, pthread_rwlock_timedrdlock,
+             (pthread_rwlock_t*, const struct timespec*))
+RACELAB_REAL(int, pthread_rwlock_timedwrlock,
+             (pthread_rwlock_t*, const struct timespec*))
+RACELAB_REAL(int, pthread_rwlock_clockrdlock,
+             (pthread_rwlock_t*, clockid_t, const struct timespec*))
+RACELAB_REAL(int, pthread_rwlock_clockwrlock,
+             (pthread_rwlock_t*, clockid_t, const struct timespec*))
+RACELAB_REAL(int, pthread_rwlock_unlock, (pthread_rwlock_t*))
+RACELAB_REAL(int, pthread_cond_wait, (pthread_cond_t*, pthread_mutex_t*))
+RACELAB_REAL(int, pthread_cond_timedwait,
+             (pthread_cond_t*, pthread_mutex_t*, const struct timespec*))
+RACELAB_REAL(int, pthread_cond_clockwait,
+             (pthread_cond_t*, pthread_mutex_t*, clockid_t,
+              const struct timespec*))
+RACELAB_REAL(int, pthread_cond_signal, (pthread_cond_t*))
+RACELAB_REAL(int, pthread_cond_broadcast, (pthread_cond_t*))
+RACELAB_REAL(int, pthread_create,
+             (pthread_t*, const pthread_attr_t*, void* (*)(void*), void*))
+RACELAB_REAL(int, pthread_join, (pthread_t, void**))
+RACELAB_REAL(int, pthread_detach, (pthread_t))
+RACELAB_REAL(int, sched_yield, ())
+RACELAB_REAL(int, nanosleep, (const struct timespec*, struct timespec*))
+RACELAB_REAL(int, clock_nanosleep,
+             (clockid_t, int, const struct timespec*, struct timespec*))
+RACELAB_REAL(int, usleep, (useconds_t))
+RACELAB_REAL(unsigned, sleep, (unsigned))
+
+namespace racelab::interpose_internal {
+
+// The real primitives, for the scheduler (which creates and joins the OS
+// threads of a run itself).
+int real_pthread_create(pthread_t* thread, const pthread_attr_t* attr,
+                        void* (*start)(void*), void* arg) {
+  return ::real_pthread_create()(thread, attr, start, arg);
+}
+int real_pthread_join(pthread_t thread, void** result) {
+  return ::real_pthread_join()(thread, result);
+}
+
+}  // namespace racelab::interpose_internal
+
+namespace {
+
+// Takes a lock the way racelab::Mutex always has: a scheduling point, then
+// try-locks until one succeeds, blocked in between. `timed`: the scheduler
+// may end the wait instead (ETIMEDOUT).
+template <class TryLock>
+int take(SchedulingHooks* hooks, const void* lock, LockMode mode,
+         const char* point, TryLock try_lock, bool timed = false,
+         const char* name = racelab::kUnnamedMutex) {
+  hooks->yield_point(point);
+  while (try_lock() != 0) {
+    if (hooks->block_on(lock, name, mode, timed)) return ETIMEDOUT;
+  }
+  hooks->acquired(lock, name, mode);
+  return 0;
+}
+
+int try_take(SchedulingHooks* hooks, const void* lock, LockMode mode,
+             const char* name, int result) {
+  if (result == 0) hooks->acquired(lock, name, mode);
+  return result;
+}
+
+int lock_mutex(SchedulingHooks* hooks, pthread_mutex_t* mu, bool timed) {
+  return take(
+      hooks, mu, LockMode::kExclusive, "lock",
+      [&] { return real_pthread_mutex_trylock()(mu); }, timed);
+}
+
+int wait_on(pthread_cond_t* cond, pthread_mutex_t* mu, bool timed) {
+  SchedulingHooks* hooks = controlling();
+  real_pthread_mutex_unlock()(mu);
+  hooks->released(mu, LockMode::kExclusive);
+  const bool timed_out = hooks->cond_wait(cond, timed);
+  lock_mutex(hooks, mu, /*timed=*/false);
+  return timed_out ? ETIMEDOUT : 0;
+}
+
+// A sleep in controlled mode: time is the scheduler's, so it is a point where
+// other threads may run, and no real time passes.
+bool controlled_sleep() {
+  SchedulingHooks* hooks = controlling();
+  if (hooks == nullptr) return false;
+  hooks->yield_point("sleep", PointEffect::kNoProgress);
+  return true;
+}
+
+}  // namespace
+
+extern "C" {
+
+int pthread_mutex_lock(pthread_mutex_t* mu) {
+  SchedulingHooks* hooks = controlling();
+  if (hooks == nullptr) return real_pthread_mutex_lock()(mu);
+  racelab::interpose_internal::t_call_site = __builtin_return_address(0);
+  return lock_mutex(hooks, mu, false);
+}
+
+int pthread_mutex_trylock(pthread_mutex_t* mu) {
+  SchedulingHooks* hooks = controlling();
+  if (hooks == nullptr) return real_pthread_mutex_trylock()(mu);
+  hooks->yield_point("try_lock", PointEffect::kNoProgress);
+  return try_take(hooks, mu, LockMode::kExclusive, racelab::kUnnamedMutex,
+                  real_pthread_mutex_trylock()(mu));
+}
+
+int pthread_mutex_timedlock(pthread_mutex_t* mu, const struct timespec* at) {
+  SchedulingHooks* hooks = controlling();
+  if (hooks == nullptr) return real_pthread_mutex_timedlock()(mu, at);
+  return lock_mutex(hooks, mu, true);
+}
+
+int pthread_mutex_clocklock(pthread_mutex_t* mu, clockid_t clock,
+                            const struct timespec* at) {
+  SchedulingHooks* hooks = controlling();
+  if (hooks == nullptr) return real_pthread_mutex_clocklock()(mu, clock, at);
+  return lock_mutex(hooks, mu, true);
+}
+
+int pthread_mutex_unlock(pthread_mutex_t* mu) {
+  SchedulingHooks* hooks = controlling();
+  const int result = real_pthread_mutex_unlock()(mu);
+  if (hooks != nullptr && result == 0) {
+    hooks->released(mu, LockMode::kExclusive);
+    hooks->yield_point("unlock");
+  }
+  return result;
+}
+
+#define RACELAB_RWLOCK_TAKE(name, mode, point, try_name, timed, params, args) \
+  int name params {                                                            \
+    SchedulingHooks* hooks = controlling();                                    \
+    if (hooks == nullptr) return real_##name() args;                           \
+    racelab::interpose_internal::t_call_site = __builtin_return_address(0);    \
+    return take(                                                               \
+        hooks, rw, mode, point, [&] { return real_##try_name()(rw); }, timed,  \
+        racelab::kUnnamedSharedMutex);                                         \
+  }
+
+RACELAB_RWLOCK_TAKE(pthread_rwlock_rdlock, LockMode::kShared, "lock_shared",
+                    pthread_rwlock_tryrdlock, false, (pthread_rwlock_t * rw),
+                    (rw))
+RACELAB_RWLOCK_TAKE(pthread_rwlock_wrlock, LockMode::kExclusive, "lock",
+                    pthread_rwlock_trywrlock, false, (pthread_rwlock_t * rw),
+                    (rw))
+RACELAB_RWLOCK_TAKE(pthread_rwlock_timedrdlock, LockMode::kShared,
+                    "lock_shared", pthread_rwlock_tryrdlock, true,
+                    (pthread_rwlock_t * rw, const struct timespec* at),
+                    (rw, at))
+RACELAB_RWLOCK_TAKE(pthread_rwlock_timedwrlock, LockMode::kExclusive, "lock",
+                    pthread_rwlock_trywrlock, true,
+                    (pthread_rwlock_t * rw, const struct timespec* at),
+                    (rw, at))
+RACELAB_RWLOCK_TAKE(pthread_rwlock_clockrdlock, LockMode::kShared,
+                    "lock_shared", pthread_rwlock_tryrdlock, true,
+                    (pthread_rwlock_t * rw, clockid_t clock,
+                     const struct timespec* at),
+                    (rw, clock, at))
+RACELAB_RWLOCK_TAKE(pthread_rwlock_clockwrlock, LockMode::kExclusive, "lock",
+                    pthread_rwlock_trywrlock, true,
+                    (pthread_rwlock_t * rw, clockid_t clock,
+                     const struct timespec* at),
+                    (rw, clock, at))
+#undef RACELAB_RWLOCK_TAKE
+
+int pthread_rwlock_tryrdlock(pthread_rwlock_t* rw) {
+  SchedulingHooks* hooks = controlling();
+  if (hooks == nullptr) return real_pthread_rwlock_tryrdlock()(rw);
+  hooks->yield_point("try_lock_shared", PointEffect::kNoProgress);
+  return try_take(hooks, rw, LockMode::kShared, racelab::kUnnamedSharedMutex,
+                  real_pthread_rwlock_tryrdlock()(rw));
+}
+
+int pthread_rwlock_trywrlock(pthread_rwlock_t* rw) {
+  SchedulingHooks* hooks = controlling();
+  if (hooks == nullptr) return real_pthread_rwlock_trywrlock()(rw);
+  hooks->yield_point("try_lock", PointEffect::kNoProgress);
+  return try_take(hooks, rw, LockMode::kExclusive,
+                  racelab::kUnnamedSharedMutex,
+                  real_pthread_rwlock_trywrlock()(rw));
+}
+
+int pthread_rwlock_unlock(pthread_rwlock_t* rw) {
+  SchedulingHooks* hooks = controlling();
+  const int result = real_pthread_rwlock_unlock()(rw);
+  if (hooks != nullptr && result == 0) {
+    // The scheduler knows in which mode this thread held it.
+    hooks->released(rw, LockMode::kExclusive);
+    hooks->yield_point("unlock");
+  }
+  return result;
+}
+
+int pthread_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mu) {
+  if (controlling() == nullptr) return real_pthread_cond_wait()(cond, mu);
+  return wait_on(cond, mu, false);
+}
+
+int pthread_cond_timedwait(pthread_cond_t* cond, pthread_mutex_t* mu,
+                           const struct timespec* at) {
+  if (controlling() == nullptr) {
+    return real_pthread_cond_timedwait()(cond, mu, at);
+  }
+  return wait_on(cond, mu, true);
+}
+
+int pthread_cond_clockwait(pthread_cond_t* cond, pthread_mutex_t* mu,
+                           clockid_t clock, const struct timespec* at) {
+  if (controlling() == nullptr) {
+    return real_pthread_cond_clockwait()(cond, mu, clock, at);
+  }
+  return wait_on(cond, mu, true);
+}
+
+int pthread_cond_signal(pthread_cond_t* cond) {
+  if (SchedulingHooks* hooks = controlling()) {
+    hooks->yield_point("notify_one");
+    hooks->cond_notify(cond, false);
+  }
+  return real_pthread_cond_signal()(cond);
+}
+
+int pthread_cond_broadcast(pthread_cond_t* cond) {
+  if (SchedulingHooks* hooks = controlling()) {
+    hooks->yield_point("notify_all");
+    hooks->cond_notify(cond, true);
+  }
+  return real_pthread_cond_broadcast()(cond);
+}
+
+int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
+                   void* (*start)(void*), void* arg) {
+  if (SchedulingHooks* hooks = controlling()) {
+    int result = 0;
+    if (hooks->spawn(thread, attr, start, arg, &result)) return result;
+  }
+  return ::real_pthread_create()(thread, attr, start, arg);
+}
+
+int pthread_join(pthread_t thread, void** result) {
+  if (SchedulingHooks* hooks = controlling()) hooks->join(thread);
+  return real_pthread_join()(thread, result);
+}
+
+int pthread_detach(pthread_t thread) {
+  if (SchedulingHooks* hooks = controlling()) hooks->detach(thread);
+  return real_pthread_detach()(thread);
+}
+
+int sched_yield() {
+  if (SchedulingHooks* hooks = controlling()) {
+    hooks->yield_point("yield", PointEffect::kNoProgress);
+    return 0;
+  }
+  return real_sched_yield()();
+}
+
+int nanosleep(const struct timespec* duration, struct timespec* left) {
+  if (controlled_sleep()) return 0;
+  return real_nanosleep()(duration, left);
+}
+
+int clock_nanosleep(clockid_t clock, int flags, const struct timespec* at,
+                    struct timespec* left) {
+  if (controlled_sleep()) return 0;
+  return real_clock_nanosleep()(clock, flags, at, left);
+}
+
+int usleep(useconds_t micros) {
+  if (controlled_sleep()) return 0;
+  return real_usleep()(micros);
+}
+
+unsigned sleep(unsigned seconds) {
+  if (controlled_sleep()) return 0;
+  return real_sleep()(seconds);
+}
+
+}  // extern "C"
+
+#ifdef RACELAB_INTERPOSE_TSAN_ATOMICS
+// TSan's atomic entry points (compiler-rt/include/sanitizer/tsan_interface_atomic.h).
+// Every one is a scheduling point before the access; a load, a fence or a
+// signal fence changes nothing and counts toward the fairness bound.
+namespace {
+using a8 = char;
+using a16 = short;
+using a32 = int;
+using a64 = long long;
+using a128 = __int128;
+using morder = int;
+
+inline void before_atomic(const char* what, PointEffect effect) {
+  if (SchedulingHooks* hooks = controlling()) hooks->yield_point(what, effect);
+}
+}  // namespace
+
+#define RACELAB_ATOMIC_SIZE(T, N)                                             \
+  extern "C" T __real___tsan_atomic##N##_load(const volatile T*, morder);     \
+  extern "C" T __wrap___tsan_atomic##N##_load(const volatile T* a,            \
+                                              morder mo) {                    \
+    before_atomic("atomic load", PointEffect::kNoProgress);                   \
+    return __real___tsan_atomic##N##_load(a, mo);                             \
+  }                                                                           \
+  extern "C" void __real___tsan_atomic##N##_store(volatile T*, T, morder);    \
+  extern "C" void __wrap___tsan_atomic##N##_store(volatile T* a, T v,         \
+                                                  morder mo) {                \
+    before_atomic("atomic store", PointEffect::kProgress);                    \
+    __real___tsan_atomic##N##_store(a, v, mo);                                \
+  }                                                                           \
+  RACELAB_ATOMIC_RMW(T, N, exchange)                                          \
+  RACELAB_ATOMIC_RMW(T, N, fetch_add)                                         \
+  RACELAB_ATOMIC_RMW(T, N, fetch_sub)                                         \
+  RACELAB_ATOMIC_RMW(T, N, fetch_and)                                         \
+  RACELAB_ATOMIC_RMW(T, N, fetch_or)                                          \
+  RACELAB_ATOMIC_RMW(T, N, fetch_xor)                                         \
+  RACELAB_ATOMIC_RMW(T, N, fetch_nand)                                        \
+  RACELAB_ATOMIC_CAS(T, N, compare_exchange_strong)                           \
+  RACELAB_ATOMIC_CAS(T, N, compare_exchange_weak)                             \
+  extern "C" T __real___tsan_atomic##N##_compare_exchange_val(                \
+      volatile T*, T, T, morder, morder);                                     \
+  extern "C" T __wrap___tsan_atomic##N##_compare_exchange_val(                \
+      volatile T* a, T c, T v, morder mo, morder fail_mo) {                   \
+    before_atomic("atomic compare_exchange", PointEffect::kProgress);         \
+    return __real___tsan_atomic##N##_compare_exchange_val(a, c, v, mo,        \
+                                                          fail_mo);           \
+  }
+
+#define RACELAB_ATOMIC_RMW(T, N, op)                                        \
+  extern "C" T __real___tsan_atomic##N##_##op(volatile T*, T, morder);      \
+  extern "C" T __wrap___tsan_atomic##N##_##op(volatile T* a, T v,           \
+                                              morder mo) {                  \
+    before_atomic("atomic " #op, PointEffect::kProgress);                   \
+    return __real___tsan_atomic##N##_##op(a, v, mo);                        \
+  }
+
+#define RACELAB_ATOMIC_CAS(T, N, op)                                          \
+  extern "C" int __real___tsan_atomic##N##_##op(volatile T*, T*, T, morder,   \
+                                                morder);                      \
+  extern "C" int __wrap___tsan_atomic##N##_##op(volatile T* a, T* c, T v,     \
+                                                morder mo, morder fail_mo) {  \
+    before_atomic("atomic compare_exchange", PointEffect::kProgress);         \
+    return __real___tsan_atomic##N##_##op(a, c, v, mo, fail_mo);              \
+  }
+
+RACELAB_ATOMIC_SIZE(a8, 8)
+RACELAB_ATOMIC_SIZE(a16, 16)
+RACELAB_ATOMIC_SIZE(a32, 32)
+RACELAB_ATOMIC_SIZE(a64, 64)
+RACELAB_ATOMIC_SIZE(a128, 128)
+
+extern "C" void __real___tsan_atomic_thread_fence(morder);
+extern "C" void __wrap___tsan_atomic_thread_fence(morder mo) {
+  before_atomic("atomic fence", PointEffect::kNoProgress);
+  __real___tsan_atomic_thread_fence(mo);
+}
+#endif  // RACELAB_INTERPOSE_TSAN_ATOMICS
+
+// Referenced by the link options of racelab_sync, so this object is always
+// part of the executable even where nothing else pulls it from the archive.
+extern "C" const char racelab_interpose_anchor = 0;
