@@ -50,6 +50,7 @@ struct RunRequest {
   int preemptions = 2;
   int budget = 1000;
   bool shrink = true;
+  sched::Substrate substrate = sched::Substrate::kFibers;
   std::vector<int> replay_decisions;
   std::vector<std::string>
       replay_program;  // "setup", threads..., "finale" lines

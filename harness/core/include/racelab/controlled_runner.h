@@ -252,7 +252,9 @@ RunObservation run_controlled(
     std::unique_ptr<typename F::Store> (*make_store)(),
     const RunRequest& request,
     const std::function<std::vector<Finding>()>& take_sanitizer_findings) {
-  sched::ControlledScheduler scheduler;
+  sched::SchedulerOptions scheduler_options;
+  scheduler_options.substrate = request.substrate;
+  sched::ControlledScheduler scheduler(scheduler_options);
   controlled_internal::ScheduleRunner runner =
       [&](std::uint64_t seed, const std::vector<std::string>* recorded,
           sched::Strategy& strategy) {

@@ -32,9 +32,11 @@
 //     schedule and the path of the saved schedule file; replay_store<F>()
 //     reruns such a file. gtest.h, catch2.h and fuzz_target.h build on this.
 //
-// Controlled mode needs the store to lock through racelab::Mutex /
-// SharedMutex (sync.h) or to call racelab::yield_point(); a store on plain
-// std types still runs in stress mode. See docs/implementer-guide.md.
+// Controlled mode on fibers needs the store to lock through racelab::Mutex /
+// SharedMutex (sync.h) or to call racelab::yield_point(); with
+// CheckOptions::substrate = kOsThreads, plain std types and atomics are
+// scheduling points too. A store on plain std types always runs in stress
+// mode. See docs/implementer-guide.md.
 #ifndef RACELAB_KIT_H_
 #define RACELAB_KIT_H_
 
@@ -205,6 +207,12 @@ struct CheckOptions {
   int preemptions = 2;
   int budget = 300;
   bool shrink = true;
+  // What the logical threads run on: fibers of this thread (scheduling
+  // points: racelab's sync types, yield_point(), operation boundaries) or
+  // real OS threads that pass a baton, with their own thread_local and
+  // thread ids, where every interposed primitive and std::atomic operation
+  // is a scheduling point too (sched/scheduler.h, scheduling_hooks.h).
+  sched::Substrate substrate = sched::Substrate::kFibers;
   // Stress mode: runs of the full-size program, jitter, a reader's pause.
   int stress_runs = 10;
   bool jitter = true;

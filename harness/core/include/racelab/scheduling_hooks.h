@@ -119,11 +119,16 @@ inline thread_local const void* t_call_site = nullptr;
 
 // Marks harness code that runs on a logical thread: the locks and atomics it
 // uses are not scheduling points. Must not span one (no racelab::yield_point
-// inside).
+// inside). The depth is a thread_local, which fibers of one OS thread share,
+// so TSan must not see its updates: they would be races between the fibers.
 class NotSchedulingPoints {
  public:
-  NotSchedulingPoints() { ++interpose_internal::t_harness_depth; }
-  ~NotSchedulingPoints() { --interpose_internal::t_harness_depth; }
+  __attribute__((no_sanitize("thread"))) NotSchedulingPoints() {
+    ++interpose_internal::t_harness_depth;
+  }
+  __attribute__((no_sanitize("thread"))) ~NotSchedulingPoints() {
+    --interpose_internal::t_harness_depth;
+  }
   NotSchedulingPoints(const NotSchedulingPoints&) = delete;
   NotSchedulingPoints& operator=(const NotSchedulingPoints&) = delete;
 };

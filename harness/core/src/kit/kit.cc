@@ -84,6 +84,7 @@ RunRequest controlled_request(const CheckOptions& options) {
   request.preemptions = options.preemptions;
   request.budget = options.budget;
   request.shrink = options.shrink;
+  request.substrate = options.substrate;
   // TSan reports each racing pair once per process: the shrinking reruns may
   // not see what the first failing run saw.
   request.keep_first_kinds = true;

@@ -70,14 +70,16 @@ int real_pthread_join(pthread_t thread, void** result);
 
 namespace racelab::sched {
 
-HarnessScope::HarnessScope() {
+// The depth is a thread_local, which fibers of one OS thread share: written
+// by several logical threads, TSan would report it as a race between them.
+RACELAB_NO_SANITIZE_THREAD HarnessScope::HarnessScope() {
   ++interpose_internal::t_harness_depth;
 #ifdef RACELAB_SCHED_TSAN
   __tsan_ignore_thread_begin();
 #endif
 }
 
-HarnessScope::~HarnessScope() {
+RACELAB_NO_SANITIZE_THREAD HarnessScope::~HarnessScope() {
 #ifdef RACELAB_SCHED_TSAN
   __tsan_ignore_thread_end();
 #endif
@@ -146,8 +148,12 @@ class SchedulerCore {
   static void os_thread_finished(void* os_thread);
 
   // Read by the interposed primitives on every call, so never instrumented
-  // (an atomic load here would itself be an interposed atomic).
-  __attribute__((disable_sanitizer_instrumentation)) int current() const {
+  // (an atomic load here would itself be an interposed atomic). Never
+  // inlined either: clang 14 instruments an inlined copy as part of its
+  // caller (owns_calling_thread() then recursed through the wrapped
+  // __tsan_atomic32_load until the stack overflowed).
+  __attribute__((disable_sanitizer_instrumentation, noinline)) int current()
+      const {
     return __atomic_load_n(&current_, __ATOMIC_RELAXED);
   }
 
@@ -255,7 +261,8 @@ class SchedulerCore {
   std::size_t last_decisions_ = 0;
   std::size_t last_rows_ = 0;
 
-  __attribute__((disable_sanitizer_instrumentation)) void set_current(int t) {
+  __attribute__((disable_sanitizer_instrumentation, noinline)) void
+  set_current(int t) {
     __atomic_store_n(&current_, t, __ATOMIC_RELAXED);
   }
 };
