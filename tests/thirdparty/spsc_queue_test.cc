@@ -163,6 +163,10 @@ TEST(SpscQueue, TwoProducersCaughtOnFibers) {
 // the race alone), and what this test asserts is that the value oracles
 // catch the misuse on their own.
 TEST(SpscQueue, TwoProducersLoseAnItemOnOsThreads) {
+  if (!racelab::built_with_tsan()) {
+    GTEST_SKIP() << "atomics are scheduling points only in a TSan build "
+                    "(the interposed __tsan_atomic* entry points)";
+  }
   racelab::CheckOptions options;
   options.substrate = racelab::sched::Substrate::kOsThreads;
   options.budget = 2000;

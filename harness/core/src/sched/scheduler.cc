@@ -741,7 +741,7 @@ void SchedulerCore::finish_os_thread(int me) {
   next->post();
 }
 
-void SchedulerCore::abandon_self(int me) {
+void SchedulerCore::abandon_self([[maybe_unused]] int me) {
   {
     HarnessScope harness;
 #ifdef RACELAB_SCHED_TSAN
