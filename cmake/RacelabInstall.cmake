@@ -5,12 +5,15 @@
 #   racelab::sched      the controlled scheduler
 #   racelab::core       oracles, engines and the store-implementer kit
 #                       (kit.h, gtest.h, catch2.h, fuzz_target.h)
+#   racelab::runtime    what a whole program links for `racelab explore --
+#                       ./program` (wraps main)
 #   racelab::sanitizer  the sanitizer flags racelab was built with
+# and the `racelab` command itself (bin/racelab, RACELAB_EXECUTABLE),
 # and the function racelab_add_store_tests(). A user project needs only
 #   find_package(racelab REQUIRED)            # or COMPONENTS core
 #   racelab_add_store_tests(TARGET my_tests SOURCES my_tests.cc LIBRARIES my_store)
-# The runner, the reports and the CLI are racelab's own tools and are not
-# installed: nothing a user links pulls them (or pugixml) in.
+# The runner and the reports are linked into the racelab command only:
+# nothing a user links pulls them (or pugixml) in.
 # Included from the top-level CMakeLists.txt after the harness targets exist.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -20,12 +23,13 @@ set(RACELAB_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/racelab)
 # Headers from the source tree while building, from the prefix once installed.
 # In the build tree the core also sees its internal/ headers (shared with the
 # runner and the reports); installed, only the API headers exist.
-foreach(target racelab_sync racelab_sched racelab_core)
+foreach(target racelab_sync racelab_sched racelab_core racelab_runtime)
   target_include_directories(${target} INTERFACE "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>")
 endforeach()
 set_target_properties(racelab_sync PROPERTIES EXPORT_NAME sync)
 set_target_properties(racelab_sched PROPERTIES EXPORT_NAME sched)
 set_target_properties(racelab_core PROPERTIES EXPORT_NAME core)
+set_target_properties(racelab_runtime PROPERTIES EXPORT_NAME runtime)
 
 # The sanitizer of this build as a usage requirement: code that links the
 # installed racelab::core is instrumented the same way (mixing a TSan
@@ -49,15 +53,18 @@ target_link_libraries(racelab_core INTERFACE "$<INSTALL_INTERFACE:racelab::sanit
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/harness/core/include/racelab
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.h")
-install(TARGETS racelab_sync racelab_sched racelab_core racelab_sanitizer
+target_link_libraries(racelab_runtime INTERFACE "$<INSTALL_INTERFACE:racelab::sanitizer>")
+install(TARGETS racelab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS racelab_sync racelab_sched racelab_core racelab_runtime racelab_sanitizer
         EXPORT racelabTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT racelabTargets NAMESPACE racelab:: DESTINATION ${RACELAB_INSTALL_CMAKEDIR})
 
 file(WRITE ${CMAKE_BINARY_DIR}/racelab-package/racelabConfig.cmake.in [=[
-# racelab's CMake package: components sync, sched and core (targets
-# racelab::sync, racelab::sched, racelab::core; racelab::sanitizer comes with
+# racelab's CMake package: components sync, sched, core and runtime (targets
+# racelab::sync, racelab::sched, racelab::core, racelab::runtime, and
+# RACELAB_EXECUTABLE, the racelab command; racelab::sanitizer comes with
 # them) and the function racelab_add_store_tests().
 @PACKAGE_INIT@
 include(CMakeFindDependencyMacro)
@@ -69,9 +76,11 @@ set(RACELAB_SANITIZER "@RACELAB_SANITIZER@")
 set(RACELAB_CXX_COMPILER "@CMAKE_CXX_COMPILER@")
 
 include("${CMAKE_CURRENT_LIST_DIR}/racelabTargets.cmake")
+# The racelab command of this install (explore, replay, gate, ...).
+set(RACELAB_EXECUTABLE "${PACKAGE_PREFIX_DIR}/@CMAKE_INSTALL_BINDIR@/racelab")
 # Every component is in the one export set; asking for one that does not
 # exist fails in check_required_components() below.
-foreach(component sync sched core)
+foreach(component sync sched core runtime)
   set(racelab_${component}_FOUND TRUE)
 endforeach()
 

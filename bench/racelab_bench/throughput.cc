@@ -74,11 +74,14 @@ std::vector<Finding> no_sanitizer_findings() { return {}; }
 }  // namespace
 
 double controlled_rate(int threads, int ops, OracleSet oracles, int ms,
-                       std::uint64_t seed, int* problems) {
+                       std::uint64_t seed, int* problems,
+                       sched::Substrate substrate) {
   const Scenario<StateFamily> scenario = fixed_scenario(threads, ops);
   const Program<StateOp> program = scenario.program(seed, ProgramSize::kSmall);
   auto make = snapshot_factory();
-  sched::ControlledScheduler scheduler;
+  sched::SchedulerOptions scheduler_options;
+  scheduler_options.substrate = substrate;
+  sched::ControlledScheduler scheduler(scheduler_options);
   sched::RandomStrategy strategy(seed);
   const std::function<std::vector<Finding>()> take = no_sanitizer_findings;
   return per_second(ms, [&] {

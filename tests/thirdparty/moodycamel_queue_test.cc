@@ -117,6 +117,7 @@ TEST(MoodycamelQueue, FibersShareOneImplicitProducer) {
     GTEST_SKIP() << "the false race is TSan's";
   }
   racelab::CheckOptions options;
+  options.threads = racelab::sched::Substrate::kFibers;
   options.budget = 50;
   options.oracles = {racelab::Oracle::kTsan};
   racelab::CheckResult r = racelab::check_store<MoodycamelFamily>(
@@ -143,7 +144,7 @@ TEST(MoodycamelQueue, FibersShareOneImplicitProducer) {
 // clean by every oracle (with tsan_suppressions.txt for the fences).
 TEST(MoodycamelQueue, CleanOnOsThreads) {
   racelab::CheckOptions options;
-  options.substrate = racelab::sched::Substrate::kOsThreads;
+  options.threads = racelab::sched::Substrate::kOsThreads;
   options.budget = 200;
   racelab::CheckResult r = racelab::check_store<MoodycamelFamily>(
       &make_queue, mixed_scenario(), options);

@@ -136,6 +136,7 @@ TEST(SpscQueue, TwoProducersCaughtOnFibers) {
     GTEST_SKIP() << "the finding is TSan's";
   }
   racelab::CheckOptions options;
+  options.threads = racelab::sched::Substrate::kFibers;
   options.budget = 300;
   options.oracles = {racelab::Oracle::kTsan};
   racelab::CheckResult r = racelab::check_store<SpscFamily>(
@@ -168,7 +169,7 @@ TEST(SpscQueue, TwoProducersLoseAnItemOnOsThreads) {
                     "(the interposed __tsan_atomic* entry points)";
   }
   racelab::CheckOptions options;
-  options.substrate = racelab::sched::Substrate::kOsThreads;
+  options.threads = racelab::sched::Substrate::kOsThreads;
   options.budget = 2000;
   options.oracles = {racelab::Oracle::kInvariants,
                      racelab::Oracle::kLinearizability};

@@ -209,6 +209,7 @@ TEST(TbbHashMap, CleanInStressMode) {
 // bound hands the turn back). Correct use is clean.
 TEST(TbbHashMap, CleanInControlledModeOnFibers) {
   racelab::CheckOptions options;
+  options.threads = racelab::sched::Substrate::kFibers;
   options.budget = 100;
   racelab::CheckResult r = racelab::check_store<MapFamily>(
       &make_map<Map>, overlapping_keys_scenario<MapFamily>(), options);
@@ -228,6 +229,7 @@ TEST(TbbHashMap, TbbAllocatorReuseLooksLikeARaceToTsan) {
     GTEST_SKIP() << "the false race is TSan's";
   }
   racelab::CheckOptions options;
+  options.threads = racelab::sched::Substrate::kFibers;
   options.budget = 100;
   options.oracles = {racelab::Oracle::kTsan};
   racelab::CheckResult r = racelab::check_store<TbbAllocatorMapFamily>(
@@ -261,7 +263,7 @@ TEST(TbbHashMap, TbbAllocatorReuseLooksLikeARaceToTsan) {
 // use must be clean by every oracle.
 TEST(TbbHashMap, CleanOnOsThreads) {
   racelab::CheckOptions options;
-  options.substrate = racelab::sched::Substrate::kOsThreads;
+  options.threads = racelab::sched::Substrate::kOsThreads;
   options.budget = 200;
   racelab::CheckResult r = racelab::check_store<MapFamily>(
       &make_map<Map>, overlapping_keys_scenario<MapFamily>(), options);

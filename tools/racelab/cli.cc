@@ -1,4 +1,5 @@
 // The racelab command line; see cli.h.
+#include "racelab/program_explorer.h"
 #include "racelab/cli.h"
 
 #include <signal.h>
@@ -379,6 +380,15 @@ void add_controlled_options(CLI::App* cmd, RunOptions& run) {
   cmd->add_option("--strategy", r.strategy,
                   "controlled mode: random, pct or dfs")
       ->check(CLI::IsMember({"random", "pct", "dfs"}));
+  cmd->add_option_function<std::string>(
+         "--threads",
+         [&r](const std::string& name) {
+           r.threads = *sched::parse_substrate(name);
+         },
+         "controlled mode: what logical threads run on: fibers (default) "
+         "or threads (real OS threads: thread_local and thread ids per "
+         "logical thread)")
+      ->check(CLI::IsMember({"fibers", "threads"}));
   add_number_option(cmd, "--depth", r.depth, 1, 100,
                     "pct: bug depth d (d-1 priority change points)");
   add_number_option(cmd, "--preemptions", r.preemptions, 0, 100,
@@ -520,7 +530,18 @@ struct ReplayFlags {
   OracleSet oracles = OracleSet::selectable();
 };
 
+int explore_and_print(const ProgramExploreOptions& options) {
+  const ProgramExploreResult result = explore_program(options);
+  std::cout << describe(result, options);
+  return result.found() ? kExitMismatch : kExitOk;
+}
+
 int handle_replay(const Registry& registry, const ReplayFlags& flags) {
+  if (load_schedule(flags.path).file.mode == "program") {
+    ProgramExploreOptions options;
+    read_program_schedule(flags.path, options);
+    return explore_and_print(options);
+  }
   CheckedSchedule checked = read_replay_schedule(registry, flags.path);
   const sched::ScheduleFile& file = checked.file;
   RunOptions run_options;
@@ -548,6 +569,33 @@ Subcommand add_replay_command(CLI::App& app, const Registry& registry) {
   cmd->add_option("file", flags->path, "a schedule file")->required();
   add_oracles_option(cmd, flags->oracles);
   return {cmd, [&registry, flags] { return handle_replay(registry, *flags); }};
+}
+
+// racelab explore -- ./program args
+Subcommand add_explore_command(CLI::App& app) {
+  auto options = std::make_shared<ProgramExploreOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "explore",
+      "explore schedules of a whole program built with -fsanitize=thread "
+      "and linked with racelab::runtime: racelab explore [options] -- "
+      "./program args");
+  cmd->add_option("--strategy", options->strategy, "pct (default) or random")
+      ->check(CLI::IsMember({"pct", "random"}));
+  add_number_option(cmd, "--budget", options->budget, 1, 1000000,
+                    "schedules (one process each) to try; default 100");
+  cmd->add_option("--seed", options->seed,
+                  "the first schedule's seed (schedule i uses seed + i)");
+  add_number_option(cmd, "--depth", options->depth, 1, 100,
+                    "pct: bug depth d");
+  add_number_option(cmd, "--max-steps", options->max_steps, 1, 100000000,
+                    "decisions before a schedule is a livelock");
+  add_number_option(cmd, "--hang-seconds", options->hang_seconds, 1, 86400,
+                    "no scheduling decision for this long is a hang");
+  cmd->add_option("--save-schedule", options->schedule_path,
+                  "where to save the failing schedule");
+  cmd->add_option("command", options->command, "the program and its arguments")
+      ->required();
+  return {cmd, [options] { return explore_and_print(*options); }};
 }
 
 // racelab gate
@@ -757,6 +805,7 @@ int run_cli(const Registry& registry, int argc, char** argv,
       add_list_command(app, registry),
       add_run_command(app, registry),
       add_replay_command(app, registry),
+      add_explore_command(app),
       add_gate_command(app, registry),
       add_merge_command(app),
       add_demo_command(app, registry),
@@ -764,7 +813,7 @@ int run_cli(const Registry& registry, int argc, char** argv,
 
   std::set<std::string> commands;
   for (const Subcommand& s : subcommands) commands.insert(s.cmd->get_name());
-  std::string command_list = "list, run, gate, merge, replay, demo";
+  std::string command_list = "list, run, gate, merge, replay, explore, demo";
   for (const Command& command : extra_commands) {
     commands.insert(command.name);
     command_list += ", " + command.name;

@@ -42,6 +42,7 @@ std::string write_child_request(const ChildRequest& request) {
       {"pause_us", r.pause_us},
       {"oracles", to_string(r.oracles)},
       {"strategy", r.strategy},
+      {"threads", sched::to_string(r.threads)},
       {"depth", r.depth},
       {"preemptions", r.preemptions},
       {"budget", r.budget},
@@ -101,7 +102,7 @@ ChildRequest parse_child_request(std::string_view text) {
         value.get_to(into);
       }
     };
-    std::string mode, oracles;
+    std::string mode, oracles, threads = "fibers";
     get("subject", request.subject);
     get("scenario", request.scenario);
     get("mode", mode);
@@ -111,6 +112,7 @@ ChildRequest parse_child_request(std::string_view text) {
     get("pause_us", r.pause_us);
     get("oracles", oracles);
     get("strategy", r.strategy);
+    get("threads", threads);
     get("depth", r.depth);
     get("preemptions", r.preemptions);
     get("budget", r.budget);
@@ -118,6 +120,14 @@ ChildRequest parse_child_request(std::string_view text) {
     get("run_timeout_ms", request.run_timeout_ms);
     get("replay_schedule", request.replay_schedule);
     r.mode = mode_named(mode);
+    const std::optional<sched::Substrate> substrate =
+        sched::parse_substrate(threads);
+    if (!substrate) {
+      throw InputError(absl::StrCat("the run's request: threads must be "
+                                    "fibers or threads, not '",
+                                    threads, "'"));
+    }
+    r.threads = *substrate;
     try {
       r.oracles = parse_oracle_set(oracles);
     } catch (const std::invalid_argument& e) {

@@ -230,6 +230,7 @@ nlohmann::json gate_settings(const GateOptions& options) {
           {"run_timeout_ms", run.run_timeout_ms},
           {"oracles", to_string(run.request.oracles)},
           {"strategy", r.strategy},
+          {"threads", sched::to_string(r.threads)},
           {"depth", r.depth},
           {"preemptions", r.preemptions},
           {"budget", r.budget},
@@ -251,6 +252,15 @@ void apply_gate_settings(const nlohmann::json& s, GateOptions& options) {
     throw nlohmann::json::other_error::create(501, e.what(), &s);
   }
   r.strategy = s.at("strategy").get<std::string>();
+  if (s.contains("threads")) {
+    const auto substrate =
+        sched::parse_substrate(s.at("threads").get<std::string>());
+    if (!substrate) {
+      throw nlohmann::json::other_error::create(
+          501, "threads must be fibers or threads", &s);
+    }
+    r.threads = *substrate;
+  }
   r.depth = s.at("depth").get<int>();
   r.preemptions = s.at("preemptions").get<int>();
   r.budget = s.at("budget").get<int>();

@@ -46,11 +46,13 @@ struct RunRequest {
   // Controlled mode: the strategy and its parameters, how many schedules to
   // try, and (for replay) the recorded schedule to follow.
   std::string strategy = "pct";
+  // What the logical threads run on: fibers of one OS thread (fast) or real
+  // OS threads (thread_local and thread ids are per logical thread).
+  sched::Substrate threads = sched::Substrate::kFibers;
   int depth = 3;
   int preemptions = 2;
   int budget = 1000;
   bool shrink = true;
-  sched::Substrate substrate = sched::Substrate::kFibers;
   std::vector<int> replay_decisions;
   std::vector<std::string>
       replay_program;  // "setup", threads..., "finale" lines

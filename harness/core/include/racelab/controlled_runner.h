@@ -253,7 +253,7 @@ RunObservation run_controlled(
     const RunRequest& request,
     const std::function<std::vector<Finding>()>& take_sanitizer_findings) {
   sched::SchedulerOptions scheduler_options;
-  scheduler_options.substrate = request.substrate;
+  scheduler_options.substrate = request.threads;
   sched::ControlledScheduler scheduler(scheduler_options);
   controlled_internal::ScheduleRunner runner =
       [&](std::uint64_t seed, const std::vector<std::string>* recorded,

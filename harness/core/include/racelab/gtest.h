@@ -18,6 +18,23 @@
 //
 // T is a racelab::StoreTraits (kit.h). Link GTest::gtest_main (or your own
 // main) and racelab::core; racelab_add_store_tests() in CMake does both.
+//
+// Plain code, no adapter (explore.h):
+//
+//   RACELAB_TEST(Account, TwoDeposits) {
+//     std::mutex mu;
+//     int balance = 0;
+//     std::thread a([&] { std::lock_guard<std::mutex> l(mu); ++balance; });
+//     std::thread b([&] { std::lock_guard<std::mutex> l(mu); ++balance; });
+//     a.join();
+//     b.join();
+//     assert(balance == 2);
+//   }
+//
+// explores schedules of the body (racelab::explore, default options) and
+// fails with the findings, the trace and the saved schedule when any
+// schedule fails: a data race, a deadlock, a failed assert or a crash, a
+// hang. RACELAB_TEST_WITH(Suite, Name, options) takes ExploreOptions.
 #ifndef RACELAB_GTEST_H_
 #define RACELAB_GTEST_H_
 
@@ -27,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "racelab/explore.h"
 #include "racelab/kit.h"
 #include "racelab/sanitizer_capture.h"
 
@@ -105,5 +123,21 @@ void expect_caught(const KitCase& c) {
       ::testing::ValuesIn(::racelab::kit_cases<T>(                \
           /*per_oracle=*/false, {::racelab::Mode::kControlled})), \
       ::racelab::gtest_internal::ParamName{})
+
+#define RACELAB_TEST_WITH(suite, name, options)                             \
+  static void suite##_##name##_RacelabBody();                               \
+  TEST(suite, name) {                                                       \
+    ::racelab::ExploreOptions racelab_options = (options);                  \
+    if (racelab_options.name == "explore") {                                \
+      racelab_options.name = #suite "." #name;                              \
+    }                                                                       \
+    const ::racelab::ExploreResult racelab_result =                         \
+        ::racelab::explore(&suite##_##name##_RacelabBody, racelab_options); \
+    EXPECT_FALSE(racelab_result.found()) << racelab_result.message;         \
+  }                                                                         \
+  static void suite##_##name##_RacelabBody()
+
+#define RACELAB_TEST(suite, name) \
+  RACELAB_TEST_WITH(suite, name, ::racelab::ExploreOptions{})
 
 #endif  // RACELAB_GTEST_H_

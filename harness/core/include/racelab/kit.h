@@ -32,11 +32,9 @@
 //     schedule and the path of the saved schedule file; replay_store<F>()
 //     reruns such a file. gtest.h, catch2.h and fuzz_target.h build on this.
 //
-// Controlled mode on fibers needs the store to lock through racelab::Mutex /
-// SharedMutex (sync.h) or to call racelab::yield_point(); with
-// CheckOptions::substrate = kOsThreads, plain std types and atomics are
-// scheduling points too. A store on plain std types always runs in stress
-// mode. See docs/implementer-guide.md.
+// Controlled mode needs the store to lock through racelab::Mutex /
+// SharedMutex (sync.h) or to call racelab::yield_point(); a store on plain
+// std types still runs in stress mode. See docs/implementer-guide.md.
 #ifndef RACELAB_KIT_H_
 #define RACELAB_KIT_H_
 
@@ -202,17 +200,16 @@ struct CheckOptions {
   // Controlled mode: strategy ("pct", "random", "dfs"), its parameters, the
   // number of schedules to try, and whether to shrink a failing one.
   std::string strategy = "pct";
+  // What logical threads run on (sched::Substrate): real OS threads by
+  // default, so thread_local variables, thread ids and per-thread caches
+  // (moodycamel's producers, allocators) are per logical thread; fibers are
+  // faster and see one thread identity.
+  sched::Substrate threads = sched::Substrate::kOsThreads;
   std::uint64_t seed = 1;
   int depth = 3;
   int preemptions = 2;
   int budget = 300;
   bool shrink = true;
-  // What the logical threads run on: fibers of this thread (scheduling
-  // points: racelab's sync types, yield_point(), operation boundaries) or
-  // real OS threads that pass a baton, with their own thread_local and
-  // thread ids, where every interposed primitive and std::atomic operation
-  // is a scheduling point too (sched/scheduler.h, scheduling_hooks.h).
-  sched::Substrate substrate = sched::Substrate::kFibers;
   // Stress mode: runs of the full-size program, jitter, a reader's pause.
   int stress_runs = 10;
   bool jitter = true;

@@ -108,27 +108,29 @@ using StressYieldHook = void (*)(const char* what);
 void set_stress_yield_hook(StressYieldHook hook);
 
 namespace interpose_internal {
-// Nesting depth of harness code on this OS thread: while it is above zero the
-// interposed primitives and atomics are not scheduling points (the
-// scheduler's own bookkeeping, the engine's clock, GoMap's checks).
-inline thread_local int t_harness_depth = 0;
-// The return address of the interposed call being served, for the scheduler
-// to say where a lock was first taken.
-inline thread_local const void* t_call_site = nullptr;
+// Nesting of harness code on this OS thread: while it is open the interposed
+// primitives and atomics are not scheduling points (the scheduler's own
+// bookkeeping, the engine's clock, GoMap's checks). Kept in uninstrumented
+// code: fibers share the OS thread's thread_local storage.
+void enter_harness();
+void leave_harness();
+// The call stack (return addresses, innermost first, null-terminated) of the
+// interposed lock call being served on this OS thread, for the scheduler to
+// say where a lock was first taken.
+constexpr int kCallSiteDepth = 6;
+const void* const* call_sites();
+// Stress mode: a lock acquisition is a point where the stress runner may
+// nudge the thread aside (the StressYieldHook; not in harness code).
+void stress_lock_point(const char* what);
 }  // namespace interpose_internal
 
 // Marks harness code that runs on a logical thread: the locks and atomics it
 // uses are not scheduling points. Must not span one (no racelab::yield_point
-// inside). The depth is a thread_local, which fibers of one OS thread share,
-// so TSan must not see its updates: they would be races between the fibers.
+// inside).
 class NotSchedulingPoints {
  public:
-  __attribute__((no_sanitize("thread"))) NotSchedulingPoints() {
-    ++interpose_internal::t_harness_depth;
-  }
-  __attribute__((no_sanitize("thread"))) ~NotSchedulingPoints() {
-    --interpose_internal::t_harness_depth;
-  }
+  NotSchedulingPoints() { interpose_internal::enter_harness(); }
+  ~NotSchedulingPoints() { interpose_internal::leave_harness(); }
   NotSchedulingPoints(const NotSchedulingPoints&) = delete;
   NotSchedulingPoints& operator=(const NotSchedulingPoints&) = delete;
 };

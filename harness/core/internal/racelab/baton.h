@@ -26,6 +26,12 @@ class Baton {
 // Parks the calling OS thread for good (an abandoned logical thread).
 [[noreturn]] void park_forever();
 
+// A word every thread reads without TSan seeing it (the running logical
+// thread): relaxed atomic accesses compiled without instrumentation, so they
+// are neither races nor interposed atomics.
+int load_unseen(const int* word);
+void store_unseen(int* word, int value);
+
 }  // namespace racelab::sched
 
 #endif  // RACELAB_SCHED_BATON_H_

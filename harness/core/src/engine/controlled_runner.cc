@@ -86,7 +86,9 @@ void add_scheduler_findings(const sched::RunResult& run,
     findings.push_back({FindingKind::kDeadlock,
                         Oracle::kDeadlock,
                         "every thread is blocked: " + first,
-                        run.deadlock_report,
+                        run.deadlock_locks.empty()
+                            ? run.deadlock_report
+                            : run.deadlock_report + "\n" + run.deadlock_locks,
                         std::nullopt,
                         {}});
   } else if (run.status == Status::kStepLimit) {

@@ -80,11 +80,11 @@ RunRequest controlled_request(const CheckOptions& options) {
   request.seed = options.seed;
   request.oracles = options.oracles;
   request.strategy = options.strategy;
+  request.threads = options.threads;
   request.depth = options.depth;
   request.preemptions = options.preemptions;
   request.budget = options.budget;
   request.shrink = options.shrink;
-  request.substrate = options.substrate;
   // TSan reports each racing pair once per process: the shrinking reruns may
   // not see what the first failing run saw.
   request.keep_first_kinds = true;

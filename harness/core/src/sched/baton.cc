@@ -26,6 +26,14 @@ void Baton::wait() {
   }
 }
 
+int load_unseen(const int* word) {
+  return __atomic_load_n(word, __ATOMIC_RELAXED);
+}
+
+void store_unseen(int* word, int value) {
+  __atomic_store_n(word, value, __ATOMIC_RELAXED);
+}
+
 void park_forever() {
   int never = 0;
   for (;;) futex(&never, FUTEX_WAIT_PRIVATE, 0);

@@ -70,20 +70,18 @@ int real_pthread_join(pthread_t thread, void** result);
 
 namespace racelab::sched {
 
-// The depth is a thread_local, which fibers of one OS thread share: written
-// by several logical threads, TSan would report it as a race between them.
-RACELAB_NO_SANITIZE_THREAD HarnessScope::HarnessScope() {
-  ++interpose_internal::t_harness_depth;
+HarnessScope::HarnessScope() {
+  interpose_internal::enter_harness();
 #ifdef RACELAB_SCHED_TSAN
   __tsan_ignore_thread_begin();
 #endif
 }
 
-RACELAB_NO_SANITIZE_THREAD HarnessScope::~HarnessScope() {
+HarnessScope::~HarnessScope() {
 #ifdef RACELAB_SCHED_TSAN
   __tsan_ignore_thread_end();
 #endif
-  --interpose_internal::t_harness_depth;
+  interpose_internal::leave_harness();
 }
 
 std::string_view to_string(Substrate substrate) {
@@ -147,15 +145,9 @@ class SchedulerCore {
   static void* os_thread_main(void* os_thread);
   static void os_thread_finished(void* os_thread);
 
-  // Read by the interposed primitives on every call, so never instrumented
-  // (an atomic load here would itself be an interposed atomic). Never
-  // inlined either: clang 14 instruments an inlined copy as part of its
-  // caller (owns_calling_thread() then recursed through the wrapped
-  // __tsan_atomic32_load until the stack overflowed).
-  __attribute__((disable_sanitizer_instrumentation, noinline)) int current()
-      const {
-    return __atomic_load_n(&current_, __ATOMIC_RELAXED);
-  }
+  // Read by the interposed primitives on every call: never an instrumented
+  // (and so interposed) atomic.
+  int current() const { return load_unseen(&current_); }
 
  private:
   enum class Status { kRunnable, kBlocked, kFinished };
@@ -194,7 +186,8 @@ class SchedulerCore {
   struct LockState {
     std::string name = "lock";
     std::vector<Holder> holders;
-    const void* first_taken_at = nullptr;  // return address of the first lock
+    // Where the run first took it: return addresses, innermost first.
+    std::vector<const void*> first_taken_at;
   };
 
   static constexpr int kMaxThreads = 1024;
@@ -212,6 +205,10 @@ class SchedulerCore {
   void start_os_thread(int id, const pthread_attr_t* attr);
   void finish_os_thread(int me);
   [[noreturn]] void abandon_self(int me);
+  // run_program's main returned: a scheduling point where the other threads
+  // may still run, then the end of the run (the others are abandoned, as a
+  // process exit ends them).
+  void exit_program(int me);
   void end_os_threads();
   void add_row(int thread, TraceKind kind, std::string text);
   // A lock row: its text ("<verb> 'name'", " (shared)") and its lock fields.
@@ -223,6 +220,9 @@ class SchedulerCore {
   std::string describe_wait(int thread) const;
   std::string describe_lock(const void* lock) const;
   std::string describe_deadlock() const;
+  // Each lock and condition variable a blocked thread waits for: its
+  // address and where it was first taken (not deterministic: addresses).
+  std::string describe_deadlock_locks() const;
   void forget_abandoned_locks();
   void recycle_abandoned_fibers();
 
@@ -252,6 +252,7 @@ class SchedulerCore {
   int preemptions_ = 0;
   RunResult::Status status_ = RunResult::Status::kCompleted;
   std::string deadlock_report_;
+  std::string deadlock_locks_;
   Trace trace_;
   std::vector<std::string> thread_errors_;
   std::exception_ptr error_;
@@ -261,10 +262,7 @@ class SchedulerCore {
   std::size_t last_decisions_ = 0;
   std::size_t last_rows_ = 0;
 
-  __attribute__((disable_sanitizer_instrumentation, noinline)) void
-  set_current(int t) {
-    __atomic_store_n(&current_, t, __ATOMIC_RELAXED);
-  }
+  void set_current(int t) { store_unseen(&current_, t); }
 };
 
 namespace {
@@ -299,18 +297,26 @@ std::string lock_row(const char* verb, const std::string& name,
   return text;
 }
 
-// "0x7b0c00001234, first taken in put store.cc:31" (what the sanitizer's
-// symbolizer knows of the call site).
-std::string where(const void* address, const void* call_site) {
+// "at 0x7b0c00001234, first taken in Store::put(int) store.cc:31": the
+// first frame of `stack` outside the standard library, the pthread layer and
+// racelab, as the sanitizer's symbolizer names it.
+std::string where(const void* address, const std::vector<const void*>& stack) {
   char buffer[512];
-  std::snprintf(buffer, sizeof buffer, "%p", address);
+  std::snprintf(buffer, sizeof buffer, "at %p", address);
   std::string text = buffer;
-  if (call_site != nullptr && &__sanitizer_symbolize_pc != nullptr) {
+  if (&__sanitizer_symbolize_pc == nullptr) return text;
+  for (const void* pc : stack) {
     buffer[0] = '\0';
     __sanitizer_symbolize_pc(
-        const_cast<char*>(static_cast<const char*>(call_site)) - 1, "%f %L",
-        buffer, sizeof buffer);
-    if (buffer[0] != '\0') text += std::string(", first taken in ") + buffer;
+        const_cast<char*>(static_cast<const char*>(pc)) - 1, "%f %L", buffer,
+        sizeof buffer);
+    const std::string_view frame = buffer;
+    if (frame.empty() || frame.starts_with("std::") ||
+        frame.starts_with("__gthread") || frame.starts_with("racelab::") ||
+        frame.starts_with("pthread_") || frame.starts_with("__interceptor")) {
+      continue;
+    }
+    return text + ", first taken in " + std::string(frame);
   }
   return text;
 }
@@ -478,6 +484,7 @@ int SchedulerCore::decide(int me, const char* what) {
     } else {
       status_ = RunResult::Status::kDeadlock;
       deadlock_report_ = describe_deadlock();
+      deadlock_locks_ = describe_deadlock_locks();
     }
     return end_run();
   }
@@ -574,6 +581,7 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   preemptions_ = 0;
   status_ = RunResult::Status::kCompleted;
   deadlock_report_.clear();
+  deadlock_locks_.clear();
   trace_ = Trace{static_cast<int>(count), {}};
   trace_.rows.reserve(last_rows_);
   thread_errors_.clear();
@@ -637,6 +645,7 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   RunResult result;
   result.status = status_;
   result.deadlock_report = std::move(deadlock_report_);
+  result.deadlock_locks = std::move(deadlock_locks_);
   result.decisions = std::move(decisions_);
   result.decision_operations = std::move(decision_operations_);
   result.preemptions = preemptions_;
@@ -703,6 +712,7 @@ void* SchedulerCore::os_thread_main(void* os_thread) {
   }
   if (start != nullptr) return start(arg);
   core->run_body(os->id);
+  if (os->id == 0 && core->program_ != nullptr) core->exit_program(0);
   return nullptr;
 }
 
@@ -739,6 +749,26 @@ void SchedulerCore::finish_os_thread(int me) {
     next = &baton_of(to);
   }
   next->post();
+}
+
+void SchedulerCore::exit_program(int me) {
+  int to;
+  {
+    HarnessScope harness;
+    for (LogicalThread& thread : threads_) thread.spin = 0;
+    to = decide(me, "exit");
+  }
+  switch_away(me, to);
+  {
+    HarnessScope harness;
+    threads_[static_cast<std::size_t>(me)].status = Status::kFinished;
+    add_row(me, TraceKind::kSwitch, "exited");
+    end_run();
+  }
+  pthread_setspecific(finish_key(), nullptr);
+  t_active = nullptr;
+  t_me = -1;
+  caller_baton_.post();
 }
 
 void SchedulerCore::abandon_self([[maybe_unused]] int me) {
@@ -929,8 +959,11 @@ void SchedulerCore::acquired(const void* lock, const char* lock_name,
   const int me = enter_hook("acquired");
   HarnessScope harness;
   LockState& state = lock_state(lock, lock_name);
-  if (state.first_taken_at == nullptr) {
-    state.first_taken_at = interpose_internal::t_call_site;
+  if (state.first_taken_at.empty()) {
+    for (const void* const* site = interpose_internal::call_sites();
+         *site != nullptr; ++site) {
+      state.first_taken_at.push_back(*site);
+    }
   }
   state.holders.push_back(Holder{me, mode});
   add_lock_row(me, TraceKind::kLockAcquired, "acquired", state.name, mode);
@@ -1132,9 +1165,31 @@ void SchedulerCore::begin_operation(int index) {
 
 std::string SchedulerCore::describe_lock(const void* lock) const {
   auto found = locks_.find(lock);
-  if (found == locks_.end()) return "'?'";
-  return quoted(found->second.name) + " (" +
-         where(lock, found->second.first_taken_at) + ")";
+  return quoted(found != locks_.end() ? found->second.name : "?");
+}
+
+std::string SchedulerCore::describe_deadlock_locks() const {
+  std::string text;
+  std::vector<const void*> seen;
+  for (const LogicalThread& thread : threads_) {
+    if (thread.status != Status::kBlocked || thread.waiting_for == nullptr ||
+        std::find(seen.begin(), seen.end(), thread.waiting_for) != seen.end()) {
+      continue;
+    }
+    seen.push_back(thread.waiting_for);
+    if (!text.empty()) text += '\n';
+    if (thread.wait == Wait::kCond) {
+      auto name = conds_.find(thread.waiting_for);
+      text += quoted(name != conds_.end() ? name->second : "?") + " " +
+              where(thread.waiting_for, {});
+      continue;
+    }
+    auto found = locks_.find(thread.waiting_for);
+    if (found == locks_.end()) continue;
+    text += quoted(found->second.name) + " " +
+            where(thread.waiting_for, found->second.first_taken_at);
+  }
+  return text;
 }
 
 std::string SchedulerCore::describe_wait(int thread) const {
@@ -1147,9 +1202,8 @@ std::string SchedulerCore::describe_wait(int thread) const {
   if (waiter.wait == Wait::kCond) {
     auto name = conds_.find(waiter.waiting_for);
     return who + " waits on condition variable " +
-           quoted(name != conds_.end() ? name->second : "?") + " (" +
-           where(waiter.waiting_for, nullptr) +
-           "), and no thread that could notify it can run";
+           quoted(name != conds_.end() ? name->second : "?") +
+           ", and no thread that could notify it can run";
   }
   auto found = locks_.find(waiter.waiting_for);
   std::string line = who + " waits for " + describe_lock(waiter.waiting_for) +

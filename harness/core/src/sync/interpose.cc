@@ -30,20 +30,98 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cstdint>
+
+#include "racelab/progress.h"
 #include "racelab/scheduling_hooks.h"
 
 using racelab::LockMode;
 using racelab::PointEffect;
 using racelab::SchedulingHooks;
 
+namespace racelab {
 namespace {
+// Process-wide on purpose: every interposed call on every OS thread reads
+// it; the controlled scheduler installs its hooks for one run. Here, in the
+// uninstrumented file, so that reading it is neither a race nor an
+// interposed atomic.
+SchedulingHooks* g_hooks = nullptr;
+}  // namespace
+
+namespace {
+std::uint64_t g_progress_steps = 0;
+}  // namespace
+void note_progress() {
+  __atomic_add_fetch(&g_progress_steps, 1, __ATOMIC_RELAXED);
+}
+std::uint64_t progress_steps() {
+  return __atomic_load_n(&g_progress_steps, __ATOMIC_RELAXED);
+}
+
+SchedulingHooks* active_scheduling_hooks() {
+  return __atomic_load_n(&g_hooks, __ATOMIC_ACQUIRE);
+}
+void set_active_scheduling_hooks(SchedulingHooks* hooks) {
+  __atomic_store_n(&g_hooks, hooks, __ATOMIC_RELEASE);
+}
+}  // namespace racelab
+
+namespace racelab::interpose_internal {
+StressYieldHook stress_yield_hook();  // sync.cc
+namespace {
+thread_local int t_harness_depth = 0;
+thread_local const void* t_call_sites[kCallSiteDepth + 1] = {};
+}  // namespace
+
+void enter_harness() { ++t_harness_depth; }
+void leave_harness() { --t_harness_depth; }
+const void* const* call_sites() { return t_call_sites; }
+
+// Walks the frame pointers (every racelab build keeps them) from the
+// interposed function's caller, stopping at anything that does not look like
+// a frame further up this stack.
+__attribute__((noinline)) void capture_call_sites() {
+  auto* frame = static_cast<void* const*>(__builtin_frame_address(0));
+  int depth = 0;
+  while (depth < kCallSiteDepth && frame != nullptr) {
+    const void* return_address = frame[1];
+    if (return_address == nullptr) break;
+    t_call_sites[depth++] = return_address;
+    auto* next = static_cast<void* const*>(frame[0]);
+    if (next <= frame || reinterpret_cast<const char*>(next) -
+                                 reinterpret_cast<const char*>(frame) >
+                             (1 << 20)) {
+      break;
+    }
+    frame = next;
+  }
+  t_call_sites[depth] = nullptr;
+}
+void stress_lock_point(const char* what) {
+  if (t_harness_depth > 0) return;
+  StressYieldHook hook = stress_yield_hook();
+  if (hook == nullptr) return;
+  ++t_harness_depth;  // the hook's own locks are not points
+  hook(what);
+  --t_harness_depth;
+}
+}  // namespace racelab::interpose_internal
+
+namespace {
+
+using racelab::interpose_internal::capture_call_sites;
+using racelab::interpose_internal::t_harness_depth;
 
 // The hooks that control the calling thread, or nullptr.
 SchedulingHooks* controlling() {
-  if (racelab::interpose_internal::t_harness_depth > 0) return nullptr;
+  int& depth = t_harness_depth;
+  if (depth > 0) return nullptr;
   SchedulingHooks* hooks = racelab::active_scheduling_hooks();
-  if (hooks == nullptr || !hooks->owns_calling_thread()) return nullptr;
-  return hooks;
+  if (hooks == nullptr) return nullptr;
+  ++depth;  // whatever owns_calling_thread() touches is not a point
+  const bool owns = hooks->owns_calling_thread();
+  --depth;
+  return owns ? hooks : nullptr;
 }
 
 // The real function: TSan's or ASan's interceptor when the runtime has one,
@@ -179,8 +257,11 @@ extern "C" {
 
 int pthread_mutex_lock(pthread_mutex_t* mu) {
   SchedulingHooks* hooks = controlling();
-  if (hooks == nullptr) return real_pthread_mutex_lock()(mu);
-  racelab::interpose_internal::t_call_site = __builtin_return_address(0);
+  if (hooks == nullptr) {
+    racelab::interpose_internal::stress_lock_point("lock");
+    return real_pthread_mutex_lock()(mu);
+  }
+  capture_call_sites();
   return lock_mutex(hooks, mu, false);
 }
 
@@ -218,8 +299,11 @@ int pthread_mutex_unlock(pthread_mutex_t* mu) {
 #define RACELAB_RWLOCK_TAKE(name, mode, point, try_name, timed, params, args) \
   int name params {                                                            \
     SchedulingHooks* hooks = controlling();                                    \
-    if (hooks == nullptr) return real_##name() args;                           \
-    racelab::interpose_internal::t_call_site = __builtin_return_address(0);    \
+    if (hooks == nullptr) {                                                    \
+      racelab::interpose_internal::stress_lock_point(point);                   \
+      return real_##name() args;                                               \
+    }                                                                          \
+    capture_call_sites();    \
     return take(                                                               \
         hooks, rw, mode, point, [&] { return real_##try_name()(rw); }, timed,  \
         racelab::kUnnamedSharedMutex);                                         \

@@ -19,7 +19,6 @@ namespace {
 // them after it; a stress run installs its yield hook the same way
 // (JitterScope); the self-deadlock handler is the process's (a case run's
 // child reports and exits).
-SchedulingHooks* g_hooks = nullptr;  // written only by the controlled scheduler
 SelfDeadlockHandler g_self_deadlock_handler = nullptr;
 StressYieldHook g_stress_yield_hook = nullptr;
 
@@ -41,38 +40,28 @@ const char* mode_name(LockMode mode) {
 
 }  // namespace
 
-// Read by every interposed call on every OS thread, so never instrumented
-// (and atomic, since threads outside a run read it while it changes).
-__attribute__((disable_sanitizer_instrumentation)) SchedulingHooks*
-active_scheduling_hooks() {
-  return __atomic_load_n(&g_hooks, __ATOMIC_ACQUIRE);
-}
-__attribute__((disable_sanitizer_instrumentation)) void
-set_active_scheduling_hooks(SchedulingHooks* hooks) {
-  __atomic_store_n(&g_hooks, hooks, __ATOMIC_RELEASE);
-}
 void set_self_deadlock_handler(SelfDeadlockHandler handler) {
   g_self_deadlock_handler = handler;
 }
-void set_stress_yield_hook(StressYieldHook hook) { g_stress_yield_hook = hook; }
+void set_stress_yield_hook(StressYieldHook hook) {
+  __atomic_store_n(&g_stress_yield_hook, hook, __ATOMIC_RELEASE);
+}
+
+namespace interpose_internal {
+StressYieldHook stress_yield_hook() {
+  return __atomic_load_n(&g_stress_yield_hook, __ATOMIC_ACQUIRE);
+}
+}  // namespace interpose_internal
 
 void yield_point(const char* what) {
   if (SchedulingHooks* hooks = active_scheduling_hooks()) {
     hooks->yield_point(what);
-  } else if (StressYieldHook hook = g_stress_yield_hook) {
+  } else if (StressYieldHook hook =
+                 __atomic_load_n(&g_stress_yield_hook, __ATOMIC_ACQUIRE)) {
     hook(what);
   }
 }
 
-namespace {
-
-// Stress mode: a lock acquisition is a point where the stress runner may
-// nudge the thread aside (see stress_runner.cc).
-void stress_sync_point(const char* what) {
-  if (StressYieldHook hook = g_stress_yield_hook) hook(what);
-}
-
-}  // namespace
 
 namespace sync_internal {
 
@@ -110,7 +99,6 @@ Mutex::~Mutex() { name_lock(&mu_, nullptr); }
 
 void Mutex::lock() {
   if (active_scheduling_hooks() == nullptr) {
-    stress_sync_point("lock");
     sync_internal::before_lock(this, name_, LockMode::kExclusive);
   }
   mu_.lock();
@@ -137,7 +125,6 @@ SharedMutex::~SharedMutex() { name_lock(&mu_, nullptr); }
 
 void SharedMutex::lock() {
   if (active_scheduling_hooks() == nullptr) {
-    stress_sync_point("lock");
     sync_internal::before_lock(this, name_, LockMode::kExclusive);
   }
   mu_.lock();
@@ -151,7 +138,6 @@ void SharedMutex::unlock() {
 
 void SharedMutex::lock_shared() {
   if (active_scheduling_hooks() == nullptr) {
-    stress_sync_point("lock_shared");
     sync_internal::before_lock(this, name_, LockMode::kShared);
   }
   mu_.lock_shared();

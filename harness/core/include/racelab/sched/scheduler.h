@@ -80,6 +80,10 @@ struct RunResult {
   // 'state.mu' (exclusive), held by thread 0 (shared)"; lines for blocked
   // threads off the cycle start with "also blocked: ". Empty unless kDeadlock.
   std::string deadlock_report;
+  // For a deadlock: one line per lock or condition variable waited for, with
+  // its address and where the run first took it ("'mutex 2' at 0x7b04...,
+  // first taken in transfer(...) bank.cc:12"). Not deterministic.
+  std::string deadlock_locks;
   std::vector<int> decisions;  // the thread chosen at every scheduling point
   // For every decision, the operation the chosen thread is at (the index it
   // last passed to ControlledScheduler::begin_operation; -1 before that): the
@@ -137,8 +141,10 @@ class ControlledScheduler final : public SchedulingHooks {
   // Runs `main` as logical thread 0 on a new OS thread; every thread it (or a
   // thread it created) starts with std::thread or pthread_create becomes the
   // next logical thread, up to kMaxProgramThreads (pthread_create then fails
-  // with EAGAIN). The run ends when every logical thread finished, at a
-  // deadlock or at the step limit. Needs Substrate::kOsThreads (throws
+  // with EAGAIN). When `main` returns, that is a scheduling point ("exit")
+  // where the other threads may still run; once main is picked again the
+  // run ends, and threads still running are abandoned, as a process exit
+  // ends them. The run also ends at a deadlock or at the step limit. Needs Substrate::kOsThreads (throws
   // std::logic_error otherwise). The strategy is told kMaxProgramThreads
   // threads.
   RunResult run_program(const std::function<void()>& main, Strategy& strategy);

@@ -1,0 +1,158 @@
+// racelab::runtime: what a whole program links so that `racelab explore --
+// ./program` can schedule it. The link option --wrap=main sends the C
+// runtime's call of main here; without the channel (a normal run) main is
+// called as it is. Under `racelab explore`, main runs as logical thread 0 of
+// one controlled run on real OS threads (a new OS thread, not the process's
+// initial one; static constructors ran before, uncontrolled), every thread it
+// starts is a logical thread, and the process exits with main's status once
+// the run ends.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "racelab/program_channel.h"
+#include "racelab/sched/scheduler.h"
+#include "racelab/sched/strategy.h"
+#include "racelab/sched/trace.h"
+
+extern "C" int __real_main(int argc, char** argv, char** envp);
+
+namespace racelab {
+namespace {
+
+using program_channel::Channel;
+using program_channel::Status;
+
+void record_decision(const sched::SwitchEvent& event, void* context) {
+  auto* channel = static_cast<Channel*>(context);
+  if (channel->count < Channel::kMaxDecisions) {
+    channel->decisions[channel->count] = event.to_thread;
+  }
+  ++channel->count;
+  channel->threads = std::max(channel->threads, event.to_thread + 1);
+  __atomic_add_fetch(&channel->heartbeat, 1, __ATOMIC_RELAXED);
+}
+
+void write_text(Channel* channel, const std::string& text) {
+  const std::size_t size = std::min(text.size(), Channel::kTextBytes);
+  std::memcpy(channel->text, text.data(), size);
+  channel->text_size = size;
+}
+
+[[noreturn]] void fail(Channel* channel, const std::string& why) {
+  std::fprintf(stderr, "racelab runtime: %s\n", why.c_str());
+  if (channel != nullptr) {
+    write_text(channel, why);
+    __atomic_store_n(&channel->status, static_cast<std::int32_t>(Status::kError),
+                     __ATOMIC_RELEASE);
+  }
+  syscall(SYS_exit_group, 2);
+  __builtin_unreachable();
+}
+
+Channel* map_channel(const char* descriptor) {
+  char* end = nullptr;
+  const long fd = std::strtol(descriptor, &end, 10);
+  if (end == descriptor || *end != '\0' || fd < 0) {
+    fail(nullptr, std::string(program_channel::kEnvironmentVariable) +
+                      " is not a file descriptor: '" + descriptor + "'");
+  }
+  void* memory = mmap(nullptr, sizeof(Channel), PROT_READ | PROT_WRITE,
+                      MAP_SHARED, static_cast<int>(fd), 0);
+  close(static_cast<int>(fd));
+  if (memory == MAP_FAILED) {
+    fail(nullptr, "cannot map the channel of descriptor " +
+                      std::string(descriptor));
+  }
+  auto* channel = static_cast<Channel*>(memory);
+  if (channel->magic != Channel::kMagic) {
+    fail(channel, "the channel is not racelab's (bad magic)");
+  }
+  return channel;
+}
+
+std::unique_ptr<sched::Strategy> strategy_for(const Channel& channel) {
+  switch (channel.strategy) {
+    case program_channel::Strategy::kRandom:
+      return std::make_unique<sched::RandomStrategy>(channel.seed);
+    case program_channel::Strategy::kPct:
+      return std::make_unique<sched::PctStrategy>(
+          channel.seed, std::max(1, channel.depth),
+          std::max(1, channel.step_estimate));
+    case program_channel::Strategy::kReplay: {
+      const int count =
+          std::clamp(channel.replay_count, 0, Channel::kMaxDecisions);
+      return std::make_unique<sched::ReplayStrategy>(
+          std::vector<int>(channel.replay, channel.replay + count),
+          sched::ReplayMode::kStrict);
+    }
+  }
+  return nullptr;
+}
+
+int run_controlled(Channel* channel, int argc, char** argv, char** envp) {
+  std::unique_ptr<sched::Strategy> strategy = strategy_for(*channel);
+  if (strategy == nullptr) fail(channel, "unknown strategy in the channel");
+  sched::SchedulerOptions options;
+  options.substrate = sched::Substrate::kOsThreads;
+  options.max_steps = std::max(1, channel->max_steps);
+  options.spin_bound = channel->spin_bound;
+  sched::ControlledScheduler scheduler(options);
+  scheduler.set_switch_observer(&record_decision, channel);
+  int status = 0;
+  sched::RunResult run;
+  try {
+    run = scheduler.run_program(
+        [&] { status = __real_main(argc, argv, envp); }, *strategy);
+  } catch (const std::exception& e) {
+    fail(channel, std::string("the schedule cannot be followed: ") + e.what());
+  }
+  std::string text = run.deadlock_report;
+  if (!run.deadlock_locks.empty()) text += "\n" + run.deadlock_locks;
+  for (const std::string& error : run.thread_errors) {
+    text += (text.empty() ? "" : "\n") + error;
+  }
+  write_text(channel, text + "\n\n" + sched::format_trace(run.trace));
+  Status end = Status::kCompleted;
+  if (run.status == sched::RunResult::Status::kDeadlock) {
+    end = Status::kDeadlock;
+  } else if (run.status == sched::RunResult::Status::kStepLimit) {
+    end = Status::kStepLimit;
+  }
+  __atomic_store_n(&channel->status, static_cast<std::int32_t>(end),
+                   __ATOMIC_RELEASE);
+  if (!run.thread_errors.empty()) {
+    // main threw: as an uncaught exception would.
+    std::fprintf(stderr, "racelab runtime: %s\n", run.thread_errors[0].c_str());
+    std::fflush(nullptr);
+    std::abort();
+  }
+  if (end != Status::kCompleted) {
+    // The blocked threads hold locks and stacks: end without running static
+    // destructors over them (TSan still gets to finish its reports).
+    std::fflush(nullptr);
+    _exit(0);
+  }
+  return status;
+}
+
+}  // namespace
+}  // namespace racelab
+
+extern "C" int __wrap_main(int argc, char** argv, char** envp) {
+  const char* descriptor =
+      std::getenv(racelab::program_channel::kEnvironmentVariable);
+  if (descriptor == nullptr) return __real_main(argc, argv, envp);
+  racelab::program_channel::Channel* channel =
+      racelab::map_channel(descriptor);
+  unsetenv(racelab::program_channel::kEnvironmentVariable);
+  return racelab::run_controlled(channel, argc, argv, envp);
+}

@@ -1,0 +1,62 @@
+// `racelab explore -- ./program args`: controlled exploration of a whole
+// program built with -fsanitize=thread and linked with racelab::runtime, one
+// process per schedule (program_channel.h is how each run is told what to
+// do and tells how far it got).
+#ifndef RACELAB_PROGRAM_EXPLORER_H_
+#define RACELAB_PROGRAM_EXPLORER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "racelab/finding.h"
+
+namespace racelab {
+
+struct ProgramExploreOptions {
+  std::vector<std::string> command;  // the program and its arguments
+  std::string strategy = "pct";      // pct or random
+  std::uint64_t seed = 1;  // schedule i uses seed + i
+  int depth = 3;
+  int budget = 100;  // schedules (processes) at most
+  int max_steps = 20000;
+  int spin_bound = 64;
+  int hang_seconds = 60;  // no decision for this long: a hang
+  // Where the failing schedule is saved; empty: $TMPDIR (else /tmp)
+  // /racelab-<program name>.schedule.
+  std::string schedule_path;
+  // Replay: follow these decisions once instead of exploring.
+  bool replay = false;
+  std::vector<int> replay_decisions;
+};
+
+struct ProgramExploreResult {
+  bool found() const { return !findings.empty(); }
+  std::vector<Finding> findings;
+  int schedules = 0;
+  int first_failing = -1;
+  std::vector<int> decisions;  // of the failing (or last) schedule
+  std::string trace;           // its trace table, when the run got to end it
+  std::string schedule_file;   // where the failing schedule was saved
+};
+
+// Explores (or replays). Throws InputError with one line for a program that
+// cannot be run or was not linked with racelab::runtime.
+ProgramExploreResult explore_program(const ProgramExploreOptions& options);
+
+// The text `racelab explore` prints for a result.
+std::string describe(const ProgramExploreResult& result,
+                     const ProgramExploreOptions& options);
+
+// The schedule file of a whole-program schedule: mode "program", the
+// command as keys arg.0, arg.1, ...; and back.
+std::string program_schedule_text(const ProgramExploreOptions& options,
+                                  const std::vector<int>& decisions);
+// Reads the command and decisions of a schedule file of mode "program" into
+// `options` (replay set). Throws InputError naming the file.
+void read_program_schedule(const std::string& path,
+                           ProgramExploreOptions& options);
+
+}  // namespace racelab
+
+#endif  // RACELAB_PROGRAM_EXPLORER_H_
