@@ -13,7 +13,7 @@ failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 while read -r name kind; do
-  out=$("$racelab" explore --budget 100 --save-schedule "$dir/$name.schedule" \
+  out=$("$racelab" explore --strategy random --budget 200 --save-schedule "$dir/$name.schedule" \
         -- "$program" "$name" buggy 2>&1); rc=$?
   [[ $rc == 1 ]] || fail "$name buggy: exit $rc, want 1: $out"
   grep -q "^  $kind: " <<<"$out" || fail "$name buggy: no $kind finding: $out"
@@ -34,7 +34,7 @@ thread_identity data_race
 bounded_queue crash
 LIST
 
-out=$("$racelab" explore --budget 2 -- "$plain" 2>&1); rc=$?
+out=$("$racelab" explore --budget 2 -- "$plain" lost_update fixed 2>&1); rc=$?
 [[ $rc == 2 ]] || fail "plain program: exit $rc, want 2: $out"
 grep -q "racelab::runtime" <<<"$out" || fail "plain program: message: $out"
 out=$("$racelab" explore -- /nonexistent/program 2>&1); rc=$?

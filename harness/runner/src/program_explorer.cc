@@ -93,11 +93,15 @@ std::vector<Finding> tsan_reports(const std::string& err) {
                                 : line_end - at - marker.size());
     const std::size_t pid = description.find(" (pid=");
     if (pid != std::string::npos) description.resize(pid);
+    // The printed title ("data race", "lock-order-inversion (potential
+    // deadlock)") in the runtime's own spelling ("data-race").
+    std::string spelled = description.substr(0, description.find(" ("));
+    std::replace(spelled.begin(), spelled.end(), ' ', '-');
     const std::size_t next = err.find(marker, at + marker.size());
     const std::size_t block_end = err.find("==================", at);
     const std::string block = err.substr(
         at, (block_end == std::string::npos ? err.size() : block_end) - at);
-    findings.push_back({tsan_report_kind(description), Oracle::kTsan,
+    findings.push_back({tsan_report_kind(spelled), Oracle::kTsan,
                         "ThreadSanitizer: " + description, block,
                         std::nullopt, {}});
     at = next;
@@ -218,6 +222,15 @@ std::vector<Finding> judge(const Run& run, const Channel* channel,
   if (status == Status::kError) {
     throw InputError(absl::StrCat(program, ": ", report));
   }
+  if (status == Status::kRunning && channel->heartbeat == 0 && !run.hung &&
+      !WIFSIGNALED(run.status)) {
+    // A program with racelab::runtime makes its first decision before main.
+    throw InputError(absl::StrCat(
+        program,
+        ": ran without the controlled scheduler: build it with "
+        "-fsanitize=thread and link it with the CMake target "
+        "racelab::runtime"));
+  }
   std::vector<Finding> findings = tsan_reports(run.err);
   if (run.hung) {
     findings.push_back(
@@ -249,14 +262,6 @@ std::vector<Finding> judge(const Run& run, const Channel* channel,
         {FindingKind::kCrash, Oracle::kCrash,
          absl::StrCat("exited with status ", WEXITSTATUS(run.status)),
          tail(run.err, 4000), std::nullopt, {}});
-  }
-  if (findings.empty() && status == Status::kRunning &&
-      channel->heartbeat == 0) {
-    throw InputError(absl::StrCat(
-        program,
-        ": ran without the controlled scheduler: build it with "
-        "-fsanitize=thread and link it with the CMake target "
-        "racelab::runtime"));
   }
   return findings;
 }

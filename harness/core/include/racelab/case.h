@@ -100,6 +100,11 @@ struct RunObservation {
   RecordedSchedule schedule;
   bool replay_diverged = false;  // a lenient replay left the recorded path
   bool more_schedules = false;   // one schedule: the strategy has more to try
+  // Controlled mode: scheduling points inside operations, over every
+  // schedule tried (sched::RunResult::inner_points), and what the search
+  // wants the user to know ("no scheduling point inside any operation").
+  long inner_points = 0;
+  std::vector<std::string> warnings;
   // Filled by whoever ran it: the child's stderr (capped) as its parent saw
   // it; the kit's saved schedule file and its readable verdict.
   std::string log;

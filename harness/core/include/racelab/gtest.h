@@ -124,20 +124,20 @@ void expect_caught(const KitCase& c) {
           /*per_oracle=*/false, {::racelab::Mode::kControlled})), \
       ::racelab::gtest_internal::ParamName{})
 
-#define RACELAB_TEST_WITH(suite, name, options)                             \
-  static void suite##_##name##_RacelabBody();                               \
-  TEST(suite, name) {                                                       \
+#define RACELAB_TEST_WITH(suite, test, options)                             \
+  static void suite##_##test##_RacelabBody();                               \
+  TEST(suite, test) {                                                       \
     ::racelab::ExploreOptions racelab_options = (options);                  \
     if (racelab_options.name == "explore") {                                \
-      racelab_options.name = #suite "." #name;                              \
+      racelab_options.name = #suite "." #test;                              \
     }                                                                       \
     const ::racelab::ExploreResult racelab_result =                         \
-        ::racelab::explore(&suite##_##name##_RacelabBody, racelab_options); \
+        ::racelab::explore(&suite##_##test##_RacelabBody, racelab_options); \
     EXPECT_FALSE(racelab_result.found()) << racelab_result.message;         \
   }                                                                         \
-  static void suite##_##name##_RacelabBody()
+  static void suite##_##test##_RacelabBody()
 
-#define RACELAB_TEST(suite, name) \
-  RACELAB_TEST_WITH(suite, name, ::racelab::ExploreOptions{})
+#define RACELAB_TEST(suite, test) \
+  RACELAB_TEST_WITH(suite, test, ::racelab::ExploreOptions{})
 
 #endif  // RACELAB_GTEST_H_

@@ -119,6 +119,7 @@ RunObservation observe_schedule(sched::RunResult run,
   obs.schedule.decisions = std::move(run.decisions);
   obs.schedule.decision_operations = std::move(run.decision_operations);
   obs.schedule.preemptions = run.preemptions;
+  obs.inner_points = run.inner_points;
   obs.schedule.trace = std::move(run.trace);
   obs.schedule.status = run.status;
   return obs;
@@ -208,12 +209,21 @@ RunObservation explore(const ScheduleRunner& run_schedule,
     RunObservation outcome = run_schedule(program_seed, nullptr, *strategy);
     ++obs.schedules;
     obs.operations += outcome.operations;
+    obs.inner_points += outcome.inner_points;
     if (outcome.findings.empty()) {
       const bool last = i + 1 == request.budget || !outcome.more_schedules;
       if (last) {  // keep the last clean schedule, for --save-schedule
         obs.schedule = std::move(outcome.schedule);
         obs.schedule.program = encode(program_seed);
         obs.schedule.trace = {};  // reported for failing schedules only
+        if (obs.inner_points == 0) {
+          obs.warnings.push_back(absl::StrCat(
+              "no scheduling point inside any operation in ", obs.schedules,
+              " schedules: only whole operations were interleaved (is the "
+              "store built with -fsanitize=thread? does it synchronize "
+              "through something racelab cannot see, such as a prebuilt "
+              "library or inline assembly?)"));
+        }
         break;  // the budget is spent, or an exhaustive search is done
       }
       continue;

@@ -104,6 +104,9 @@ void compose_message(CheckResult& result, const std::string& store,
     } else {
       out << "clean over " << result.runs << " runs\n";
     }
+    for (const std::string& warning : result.warnings) {
+      out << "warning: " << warning << "\n";
+    }
     result.message = out.str();
     return;
   }

@@ -250,6 +250,7 @@ class SchedulerCore {
   std::vector<int> decisions_;
   std::vector<int> decision_operations_;  // parallel to decisions_
   int preemptions_ = 0;
+  int inner_points_ = 0;
   RunResult::Status status_ = RunResult::Status::kCompleted;
   std::string deadlock_report_;
   std::string deadlock_locks_;
@@ -323,6 +324,7 @@ std::string where(const void* address, const std::vector<const void*>& stack) {
 
 // The key whose destructor ends an OS thread's logical thread.
 pthread_key_t finish_key() {
+  NotSchedulingPoints harness;  // the guard of the static is an atomic
   static const pthread_key_t key = [] {
     pthread_key_t made;
     if (pthread_key_create(&made, &SchedulerCore::os_thread_finished) != 0) {
@@ -527,6 +529,11 @@ int SchedulerCore::decide(int me, const char* what) {
             std::string("preempted at '") + what + "'");
   }
   if (me >= 0) threads_[static_cast<std::size_t>(me)].site = what;
+  if (me >= 0 && std::strcmp(what, "op") != 0 &&
+      std::strcmp(what, "finish") != 0 && std::strcmp(what, "exit") != 0 &&
+      std::strcmp(what, "pause") != 0) {
+    ++inner_points_;
+  }
   if (observer_ != nullptr) {
     const SwitchEvent event{me, what, next,
                             threads_[static_cast<std::size_t>(next)].site,
@@ -579,6 +586,7 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   decision_operations_.clear();
   decision_operations_.reserve(last_decisions_);
   preemptions_ = 0;
+  inner_points_ = 0;
   status_ = RunResult::Status::kCompleted;
   deadlock_report_.clear();
   deadlock_locks_.clear();
@@ -649,6 +657,7 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   result.decisions = std::move(decisions_);
   result.decision_operations = std::move(decision_operations_);
   result.preemptions = preemptions_;
+  result.inner_points = inner_points_;
   result.trace = std::move(trace_);
   result.thread_errors = std::move(thread_errors_);
   decisions_.clear();

@@ -91,6 +91,10 @@ struct RunResult {
   // exactly the turns of an operation it removes.
   std::vector<int> decision_operations;
   int preemptions = 0;  // switches away from a thread that could have gone on
+  // Scheduling points other than operation boundaries ("op"), pauses and
+  // the start, end and exit of threads: locks, atomics, waits, yields inside
+  // the code under test. None at all means only whole operations interleave.
+  int inner_points = 0;
   Trace trace;
   std::vector<std::string> thread_errors;  // "thread 1 threw: boom"
   bool more_schedules = false;             // what strategy.end_schedule() said
