@@ -10,6 +10,10 @@ packages=(
   libabsl-dev nlohmann-json3-dev libcli11-dev libpugixml-dev
   chromium                              # renders index.html in the report tests (headless)
   zip                                   # fuzz/build.sh packs the seed corpora
+  libboost-dev                          # tests/thirdparty: Boost.Lockfree's spsc_queue
+  libconcurrentqueue-dev                # tests/thirdparty: moodycamel::ConcurrentQueue
+  libtbb-dev                            # tests/thirdparty: oneTBB's concurrent_hash_map
+  libc++-14-dev libc++abi-14-dev        # the tsan-libcxx preset (clang++-14 -stdlib=libc++)
 )
 # The report tests validate JSON with ajv from npm: Debian's nodejs and npm
 # unless a Node.js (with its npm) is already installed.

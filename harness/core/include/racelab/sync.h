@@ -12,6 +12,9 @@
 
 #include <mutex>
 #include <shared_mutex>
+#if defined(_LIBCPP_VERSION)
+#include <pthread.h>
+#endif
 
 #include "absl/base/thread_annotations.h"
 #include "racelab/scheduling_hooks.h"
@@ -23,6 +26,36 @@ namespace racelab {
 void yield_point(const char* what = "yield_point");
 
 namespace sync_internal {
+#if defined(_LIBCPP_VERSION)
+// libc++ builds std::shared_mutex from a mutex and a condition variable, so
+// every lock_shared and unlock_shared goes through one mutex, and TSan sees
+// each reader synchronize with the readers before it: races between two
+// readers (a "read-only" section that writes) vanish whenever their sections
+// do not overlap in time, that is always in controlled mode. A pthread
+// rwlock, which TSan models as a reader-writer lock (as libstdc++'s
+// std::shared_mutex is one), keeps them visible.
+class RwLock {
+ public:
+  RwLock() = default;
+  RwLock(const RwLock&) = delete;
+  RwLock& operator=(const RwLock&) = delete;
+  ~RwLock() { pthread_rwlock_destroy(&rw_); }
+
+  void lock() { pthread_rwlock_wrlock(&rw_); }
+  bool try_lock() { return pthread_rwlock_trywrlock(&rw_) == 0; }
+  void unlock() { pthread_rwlock_unlock(&rw_); }
+  void lock_shared() { pthread_rwlock_rdlock(&rw_); }
+  bool try_lock_shared() { return pthread_rwlock_tryrdlock(&rw_) == 0; }
+  void unlock_shared() { pthread_rwlock_unlock(&rw_); }
+
+ private:
+  pthread_rwlock_t rw_ = PTHREAD_RWLOCK_INITIALIZER;
+};
+using SharedMutexImpl = RwLock;
+#else
+using SharedMutexImpl = std::shared_mutex;
+#endif
+
 // Stress-mode bookkeeping of the locks the calling OS thread holds, used to
 // report a thread that requests a lock it already holds instead of hanging.
 void before_lock(const void* lock, const char* name, LockMode mode);
@@ -62,7 +95,7 @@ class ABSL_LOCKABLE SharedMutex {
   const char* name() const { return name_; }
 
  private:
-  std::shared_mutex mu_;
+  sync_internal::SharedMutexImpl mu_;
   const char* name_;
 };
 

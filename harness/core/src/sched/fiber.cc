@@ -79,9 +79,17 @@ struct EhGlobals {
   unsigned int uncaught_exceptions;
 };
 
+#if defined(_LIBCPP_VERSION) && !defined(__GLIBCXX__)
+// libc++abi exports __cxa_get_globals but its <cxxabi.h> does not declare it.
+extern "C" void* __cxa_get_globals() noexcept;
+EhGlobals* eh_globals() {
+  return reinterpret_cast<EhGlobals*>(__cxa_get_globals());
+}
+#else
 EhGlobals* eh_globals() {
   return reinterpret_cast<EhGlobals*>(abi::__cxa_get_globals());
 }
+#endif
 
 using SwapContextFunction = int (*)(ucontext_t*, const ucontext_t*);
 
