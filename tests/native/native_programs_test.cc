@@ -7,6 +7,7 @@
 
 #include "programs.h"
 #include "racelab/explore.h"
+#include "racelab/sanitizer_capture.h"
 
 namespace racelab {
 namespace {
@@ -34,6 +35,9 @@ bool has_kind(const ExploreResult& result, FindingKind kind) {
 
 TEST_P(NativeProgramsTest, BuggyTwinIsFound) {
   const Program& program = std::get<0>(GetParam());
+  if (!native_programs::runnable(program, false, built_with_tsan())) {
+    GTEST_SKIP() << "needs the TSan build";
+  }
   const ExploreResult result =
       explore([&] { program.run(/*fixed=*/false); }, options());
   ASSERT_TRUE(result.found()) << result.message;
@@ -47,6 +51,9 @@ TEST_P(NativeProgramsTest, BuggyTwinIsFound) {
 
 TEST_P(NativeProgramsTest, FixedTwinIsClean) {
   const Program& program = std::get<0>(GetParam());
+  if (!native_programs::runnable(program, true, built_with_tsan())) {
+    GTEST_SKIP() << "needs the TSan build";
+  }
   const ExploreResult result =
       explore([&] { program.run(/*fixed=*/true); }, options());
   EXPECT_FALSE(result.found()) << result.message;

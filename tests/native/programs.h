@@ -251,7 +251,17 @@ struct Program {
   const char* name;
   void (*run)(bool fixed);
   FindingKind buggy_finding;  // what the buggy twin must produce
+  // Both twins need atomics to be scheduling points (TSan builds only): a
+  // spin-wait without them never lets the other thread run.
+  bool needs_atomic_points = false;
 };
+
+// Whether a twin can be judged in this build: data races need TSan, spin
+// loops need atomic scheduling points (TSan's entry points).
+inline bool runnable(const Program& program, bool fixed, bool tsan) {
+  if (program.needs_atomic_points && !tsan) return false;
+  return fixed || program.buggy_finding != FindingKind::kDataRace || tsan;
+}
 
 inline const std::vector<Program>& programs() {
   static const std::vector<Program> all = {
@@ -260,7 +270,7 @@ inline const std::vector<Program>& programs() {
       {"relaxed_publication", relaxed_publication, FindingKind::kDataRace},
       {"lost_wakeup", lost_wakeup, FindingKind::kDeadlock},
       {"upgrade", upgrade, FindingKind::kDeadlock},
-      {"spin_wait", spin_wait, FindingKind::kDataRace},
+      {"spin_wait", spin_wait, FindingKind::kDataRace, true},
       {"thread_identity", thread_identity, FindingKind::kDataRace},
       {"bounded_queue", bounded_queue, FindingKind::kCrash},
   };

@@ -21,8 +21,10 @@ enum class LockMode { kExclusive, kShared };
 // What a scheduling point does, for the scheduler's fairness bound: a thread
 // that reaches many points in a row that change nothing (an atomic load, a
 // yield, a sleep, a failed try-lock, a timed-out wait) is spinning, and is
-// descheduled while another thread can run (docs/controlled-mode.md).
-enum class PointEffect { kProgress, kNoProgress };
+// descheduled while another thread can run (docs/controlled-mode.md). A
+// yield or a sleep gives way at once: the thread is skipped while another
+// can run, until some thread makes progress.
+enum class PointEffect { kProgress, kNoProgress, kYield };
 
 // The `lock` passed to every hook is the address of the underlying primitive
 // (the pthread_mutex_t or pthread_rwlock_t inside the std::mutex or
@@ -41,6 +43,10 @@ class SchedulingHooks {
   // `what` is a static string naming the point for traces ("set", "lock").
   virtual void yield_point(const char* what,
                            PointEffect effect = PointEffect::kProgress) = 0;
+
+  // What the last no-progress point did changed something after all (a
+  // compare-and-swap that succeeded).
+  virtual void progressed() {}
 
   // The current logical thread failed to take `lock`: mark it blocked on the
   // lock and switch away. Returns when the lock may be free again (the caller

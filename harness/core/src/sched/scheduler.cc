@@ -118,6 +118,7 @@ class SchedulerCore {
 
   bool owns_calling_thread() const;
   void yield_point(const char* what, PointEffect effect);
+  void progressed();
   bool block_on(const void* lock, const char* lock_name, LockMode mode,
                 bool timed);
   void acquired(const void* lock, const char* lock_name, LockMode mode);
@@ -929,14 +930,23 @@ void SchedulerCore::yield_point(const char* what, PointEffect effect) {
   int to;
   {
     HarnessScope harness;
-    if (effect == PointEffect::kNoProgress) {
-      ++threads_[static_cast<std::size_t>(me)].spin;
+    int& spin = threads_[static_cast<std::size_t>(me)].spin;
+    if (effect == PointEffect::kYield) {
+      spin = std::max(spin + 1, options_.spin_bound);
+    } else if (effect == PointEffect::kNoProgress) {
+      ++spin;
     } else {
       for (LogicalThread& thread : threads_) thread.spin = 0;
     }
     to = decide(me, what);
   }
   switch_away(me, to);
+}
+
+void SchedulerCore::progressed() {
+  enter_hook("progressed");
+  HarnessScope harness;
+  for (LogicalThread& thread : threads_) thread.spin = 0;
 }
 
 bool SchedulerCore::block_on(const void* lock, const char* lock_name,
@@ -1383,6 +1393,8 @@ bool ControlledScheduler::owns_calling_thread() const {
 void ControlledScheduler::yield_point(const char* what, PointEffect effect) {
   core_->yield_point(what, effect);
 }
+
+void ControlledScheduler::progressed() { core_->progressed(); }
 
 bool ControlledScheduler::block_on(const void* lock, const char* lock_name,
                                    LockMode mode, bool timed) {

@@ -276,7 +276,7 @@ int wait_on(pthread_cond_t* cond, pthread_mutex_t* mu, bool timed) {
 bool controlled_sleep() {
   SchedulingHooks* hooks = controlling();
   if (hooks == nullptr) return false;
-  hooks->yield_point("sleep", PointEffect::kNoProgress);
+  hooks->yield_point("sleep", PointEffect::kYield);
   return true;
 }
 
@@ -459,7 +459,7 @@ int pthread_detach(pthread_t thread) {
 
 int sched_yield() {
   if (SchedulingHooks* hooks = controlling()) {
-    hooks->yield_point("yield", PointEffect::kNoProgress);
+    hooks->yield_point("yield", PointEffect::kYield);
     return 0;
   }
   return real_sched_yield()();
@@ -506,12 +506,20 @@ inline void before_atomic(const char* what, PointEffect effect) {
 // A compare-and-swap ends a lock-free operation's window between reading a
 // value and publishing what it computed from it, as a lock acquisition ends a
 // check-then-act's: in stress mode the runner may nudge the thread there.
-inline void before_cas() {
+//
+// For the fairness bound a compare-and-swap changes something only when it
+// succeeds (a failed one in a retry loop is a spin): the point counts as no
+// progress, and after_cas() reports a success.
+inline SchedulingHooks* before_cas() {
   if (SchedulingHooks* hooks = controlling()) {
-    hooks->yield_point("atomic compare_exchange", PointEffect::kProgress);
-  } else {
-    racelab::interpose_internal::stress_lock_point("atomic compare_exchange");
+    hooks->yield_point("atomic compare_exchange", PointEffect::kNoProgress);
+    return hooks;
   }
+  racelab::interpose_internal::stress_lock_point("atomic compare_exchange");
+  return nullptr;
+}
+inline void after_cas(SchedulingHooks* hooks, bool succeeded) {
+  if (hooks != nullptr && succeeded) hooks->progressed();
 }
 }  // namespace
 
@@ -541,9 +549,11 @@ inline void before_cas() {
       volatile T*, T, T, morder, morder);                                     \
   extern "C" T __wrap___tsan_atomic##N##_compare_exchange_val(                \
       volatile T* a, T c, T v, morder mo, morder fail_mo) {                   \
-    before_cas();                                                             \
-    return __real___tsan_atomic##N##_compare_exchange_val(a, c, v, mo,        \
-                                                          fail_mo);           \
+    SchedulingHooks* hooks = before_cas();                                    \
+    const T seen =                                                            \
+        __real___tsan_atomic##N##_compare_exchange_val(a, c, v, mo, fail_mo); \
+    after_cas(hooks, seen == c);                                              \
+    return seen;                                                              \
   }
 
 #define RACELAB_ATOMIC_RMW(T, N, op)                                        \
@@ -559,8 +569,10 @@ inline void before_cas() {
                                                 morder);                      \
   extern "C" int __wrap___tsan_atomic##N##_##op(volatile T* a, T* c, T v,     \
                                                 morder mo, morder fail_mo) {  \
-    before_cas();                                                             \
-    return __real___tsan_atomic##N##_##op(a, c, v, mo, fail_mo);              \
+    SchedulingHooks* hooks = before_cas();                                    \
+    const int swapped = __real___tsan_atomic##N##_##op(a, c, v, mo, fail_mo); \
+    after_cas(hooks, swapped != 0);                                           \
+    return swapped;                                                           \
   }
 
 RACELAB_ATOMIC_SIZE(a8, 8)

@@ -173,6 +173,7 @@ class ControlledScheduler final : public SchedulingHooks {
   // SchedulingHooks, called by the interposed primitives and yield_point().
   bool owns_calling_thread() const override;
   void yield_point(const char* what, PointEffect effect) override;
+  void progressed() override;
   bool block_on(const void* lock, const char* lock_name, LockMode mode,
                 bool timed) override;
   void acquired(const void* lock, const char* lock_name,
