@@ -1157,8 +1157,9 @@ TEST(Shards, TwoShardsMergedEqualTheWholeGate) {
         << shard.out << shard.err;
     const nlohmann::json r = read_json(fs::path(dir) / "results.json");
     EXPECT_EQ(r.at("shard"), (nlohmann::json{{"index", k}, {"count", 2}}));
-    EXPECT_EQ(r.at("cases_total"), 10);
-    EXPECT_EQ(r.at("cases").size(), 5u);
+    // 7 checkpoint subjects x 2 "session" scenarios, split in two.
+    EXPECT_EQ(r.at("cases_total"), 14);
+    EXPECT_EQ(r.at("cases").size(), 7u);
   }
   const std::string shards =
       (root / "shard2").string() + " " + (root / "shard1").string();

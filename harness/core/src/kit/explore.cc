@@ -22,6 +22,7 @@
 #include "absl/strings/str_cat.h"
 #include "racelab/controlled_runner.h"
 #include "racelab/input_error.h"
+#include "racelab/process_output.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
 #include "racelab/sched/schedule_file.h"
@@ -224,32 +225,6 @@ ChildOutcome search(const std::function<void()>& body,
     }
   }
   return outcome;
-}
-
-std::string signal_text(int signal) {
-  const char* name = sigabbrev_np(signal);
-  return absl::StrCat("SIG", name != nullptr ? name : "?", " (",
-                      strsignal(signal), ")");
-}
-
-std::string read_all(int fd) {
-  std::string text;
-  char buffer[4096];
-  lseek(fd, 0, SEEK_SET);
-  for (;;) {
-    const ssize_t n = read(fd, buffer, sizeof buffer);
-    if (n <= 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
-  }
-  return text;
-}
-
-std::string tail(const std::string& text, std::size_t bytes) {
-  if (text.size() <= bytes) return text;
-  std::size_t start = text.size() - bytes;
-  const std::size_t newline = text.find('\n', start);
-  if (newline != std::string::npos) start = newline + 1;
-  return "...\n" + text.substr(start);
 }
 
 std::string schedule_path(const ExploreOptions& options) {

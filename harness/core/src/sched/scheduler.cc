@@ -217,6 +217,7 @@ class SchedulerCore {
                     const std::string& lock_name, LockMode mode);
   LockState& lock_state(const void* lock, const char* lock_name);
   void wake_waiters_of(const void* lock);
+  bool end_wait(int me, Wait kind);
   void finished(int me);
   std::string describe_wait(int thread) const;
   std::string describe_lock(const void* lock) const;
@@ -969,16 +970,7 @@ bool SchedulerCore::block_on(const void* lock, const char* lock_name,
   // picked it (the caller retries its try-lock), or, timed, picked while the
   // lock was still busy: the wait timed out.
   switch_away(me, to);
-  HarnessScope harness;
-  LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
-  const bool timed_out = thread.wait == Wait::kLock;
-  thread.wait = Wait::kNone;
-  thread.timed = false;
-  if (timed_out) {
-    ++thread.spin;
-    add_row(me, TraceKind::kSwitch, "timed out");
-  }
-  return timed_out;
+  return end_wait(me, Wait::kLock);
 }
 
 void SchedulerCore::acquired(const void* lock, const char* lock_name,
@@ -994,6 +986,23 @@ void SchedulerCore::acquired(const void* lock, const char* lock_name,
   }
   state.holders.push_back(Holder{me, mode});
   add_lock_row(me, TraceKind::kLockAcquired, "acquired", state.name, mode);
+}
+
+// Back from a wait of `kind`: a waker cleared the wait, or, for a timed
+// wait picked while still waiting, the wait timed out (returns true; no
+// progress for the fairness bound).
+bool SchedulerCore::end_wait(int me, Wait kind) {
+  HarnessScope harness;
+  LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
+  const bool timed_out = thread.wait == kind;
+  thread.wait = Wait::kNone;
+  thread.timed = false;
+  thread.waiting_for = nullptr;
+  if (timed_out) {
+    ++thread.spin;
+    add_row(me, TraceKind::kSwitch, "timed out");
+  }
+  return timed_out;
 }
 
 void SchedulerCore::wake_waiters_of(const void* lock) {
@@ -1048,17 +1057,7 @@ bool SchedulerCore::cond_wait(const void* cond, bool timed) {
     to = decide(me, "wait");
   }
   switch_away(me, to);
-  HarnessScope harness;
-  LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
-  const bool timed_out = thread.wait == Wait::kCond;
-  thread.wait = Wait::kNone;
-  thread.timed = false;
-  thread.waiting_for = nullptr;
-  if (timed_out) {
-    ++thread.spin;
-    add_row(me, TraceKind::kSwitch, "timed out");
-  }
-  return timed_out;
+  return end_wait(me, Wait::kCond);
 }
 
 void SchedulerCore::cond_notify(const void* cond, bool all) {
