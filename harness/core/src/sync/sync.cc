@@ -107,6 +107,16 @@ void after_unlock(const void* lock) {
 
 }  // namespace sync_internal
 
+namespace {
+// Whether a racelab lock checks for self-deadlock itself: in stress runs the
+// interposed primitive checks every lock (racelab's included, at the same
+// address), and in controlled mode the scheduler sees a self-deadlock.
+bool tracks_itself() {
+  return active_scheduling_hooks() == nullptr &&
+         interpose_internal::stress_yield_hook() == nullptr;
+}
+}  // namespace
+
 // In controlled mode the primitive's own lock and unlock are the scheduling
 // points (interpose.cc); what remains here is stress mode's bookkeeping.
 
@@ -114,7 +124,7 @@ Mutex::Mutex(const char* name) : name_(name) { name_lock(&mu_, name); }
 Mutex::~Mutex() { name_lock(&mu_, nullptr); }
 
 void Mutex::lock() {
-  if (active_scheduling_hooks() == nullptr) {
+  if (tracks_itself()) {
     sync_internal::before_lock(this, name_, LockMode::kExclusive);
   }
   mu_.lock();
@@ -123,7 +133,7 @@ void Mutex::lock() {
 
 bool Mutex::try_lock() {
   if (!mu_.try_lock()) return false;
-  if (active_scheduling_hooks() == nullptr) {
+  if (tracks_itself()) {
     sync_internal::before_lock(this, name_, LockMode::kExclusive);
   }
   return true;
@@ -140,7 +150,7 @@ SharedMutex::SharedMutex(const char* name) : name_(name) {
 SharedMutex::~SharedMutex() { name_lock(&mu_, nullptr); }
 
 void SharedMutex::lock() {
-  if (active_scheduling_hooks() == nullptr) {
+  if (tracks_itself()) {
     sync_internal::before_lock(this, name_, LockMode::kExclusive);
   }
   mu_.lock();
@@ -153,7 +163,7 @@ void SharedMutex::unlock() {
 }
 
 void SharedMutex::lock_shared() {
-  if (active_scheduling_hooks() == nullptr) {
+  if (tracks_itself()) {
     sync_internal::before_lock(this, name_, LockMode::kShared);
   }
   mu_.lock_shared();
