@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
                      (fixed.found() ? "FOUND " + std::string(racelab::to_string(
                                                      fixed.findings[0].kind))
                       : fixed.exhausted
-                          ? "verified (" + std::to_string(fixed.schedules) + ")"
+                          ? "all " + std::to_string(fixed.schedules) + " within 2 preemptions"
                           : "clean (" + std::to_string(fixed.schedules) + ")") +
                      (std::string(strategy) == "dfs" ? "" : ", ");
     }
