@@ -43,8 +43,7 @@ double ns_per_switch(sched::Substrate substrate, int points, int ms) {
   // Every run makes the same decisions.
   const double per_run =
       static_cast<double>(scheduler.run(threads, strategy).decisions.size());
-  const double runs =
-      per_second(ms, [&] { scheduler.run(threads, strategy); });
+  const double runs = per_second(ms, [&] { scheduler.run(threads, strategy); });
   return 1e9 / (runs * per_run);
 }
 

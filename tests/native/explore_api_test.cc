@@ -3,7 +3,6 @@
 // schedule replays; bad options and files are one-line errors;
 // RACELAB_TEST passes a correct body.
 #include <gtest/gtest.h>
-
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>

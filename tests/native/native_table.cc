@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const char* strategies[] = {"pct", "random", "dfs"};
-  std::printf("| program | buggy finding | pct | random | dfs | fixed twin |\n");
+  std::printf(
+      "| program | buggy finding | pct | random | dfs | fixed twin |\n");
   std::printf("|---|---|---|---|---|---|\n");
   for (const auto& program : racelab::native_programs::programs()) {
     std::string row = std::string("| ") + program.name + " | " +
@@ -28,22 +29,21 @@ int main(int argc, char** argv) {
       options.strategy = strategy;
       options.budget = budget;
       options.name = std::string("table-") + program.name;
-      const auto buggy =
-          racelab::explore([&] { program.run(false); }, options);
+      const auto buggy = racelab::explore([&] { program.run(false); }, options);
       bool right = false;
       for (const auto& f : buggy.findings) {
         right = right || f.kind == program.buggy_finding;
       }
-      row += buggy.found()
-                 ? " " + std::to_string(buggy.first_failing + 1) +
-                       (right ? "" : " (other kind)") + " |"
-                 : " not found |";
+      row += buggy.found() ? " " + std::to_string(buggy.first_failing + 1) +
+                                 (right ? "" : " (other kind)") + " |"
+                           : " not found |";
       const auto fixed = racelab::explore([&] { program.run(true); }, options);
       fixed_cells += std::string(strategy) + ": " +
                      (fixed.found() ? "FOUND " + std::string(racelab::to_string(
                                                      fixed.findings[0].kind))
                       : fixed.exhausted
-                          ? "all " + std::to_string(fixed.schedules) + " within 2 preemptions"
+                          ? "all " + std::to_string(fixed.schedules) +
+                                " within 2 preemptions"
                           : "clean (" + std::to_string(fixed.schedules) + ")") +
                      (std::string(strategy) == "dfs" ? "" : ", ");
     }

@@ -171,8 +171,8 @@ inline void spin_wait(bool fixed) {
   });
   std::thread producer([&] {
     data = 7;
-    ready.store(true, fixed ? std::memory_order_release
-                            : std::memory_order_relaxed);
+    ready.store(true,
+                fixed ? std::memory_order_release : std::memory_order_relaxed);
   });
   consumer.join();
   producer.join();

@@ -68,10 +68,10 @@ std::vector<Finding> tsan_reports(const std::string& err) {
   std::size_t at = err.find(marker);
   while (at != std::string::npos) {
     const std::size_t line_end = err.find('\n', at);
-    std::string description = err.substr(
-        at + marker.size(), line_end == std::string::npos
-                                ? std::string::npos
-                                : line_end - at - marker.size());
+    std::string description =
+        err.substr(at + marker.size(), line_end == std::string::npos
+                                           ? std::string::npos
+                                           : line_end - at - marker.size());
     const std::size_t pid = description.find(" (pid=");
     if (pid != std::string::npos) description.resize(pid);
     // The printed title ("data race", "lock-order-inversion (potential
@@ -82,9 +82,12 @@ std::vector<Finding> tsan_reports(const std::string& err) {
     const std::size_t block_end = err.find("==================", at);
     const std::string block = err.substr(
         at, (block_end == std::string::npos ? err.size() : block_end) - at);
-    findings.push_back({tsan_report_kind(spelled), Oracle::kTsan,
-                        "ThreadSanitizer: " + description, block,
-                        std::nullopt, {}});
+    findings.push_back({tsan_report_kind(spelled),
+                        Oracle::kTsan,
+                        "ThreadSanitizer: " + description,
+                        block,
+                        std::nullopt,
+                        {}});
     at = next;
   }
   return findings;
@@ -158,9 +161,8 @@ void prepare(Channel* channel, const ProgramExploreOptions& options,
   channel->spin_bound = options.spin_bound;
   if (options.replay) {
     channel->strategy = program_channel::Strategy::kReplay;
-    const int count = static_cast<int>(
-        std::min<std::size_t>(options.replay_decisions.size(),
-                              Channel::kMaxDecisions));
+    const int count = static_cast<int>(std::min<std::size_t>(
+        options.replay_decisions.size(), Channel::kMaxDecisions));
     std::copy_n(options.replay_decisions.begin(), count, channel->replay);
     channel->replay_count = count;
   } else {
@@ -181,11 +183,11 @@ std::vector<Finding> judge(const Run& run, const Channel* channel,
                            const ProgramExploreOptions& options,
                            std::string* trace) {
   const std::string program = options.command.front();
-  const auto status = static_cast<Status>(
-      __atomic_load_n(&channel->status, __ATOMIC_ACQUIRE));
-  const std::string text(channel->text,
-                         std::min<std::uint64_t>(channel->text_size,
-                                                 Channel::kTextBytes));
+  const auto status =
+      static_cast<Status>(__atomic_load_n(&channel->status, __ATOMIC_ACQUIRE));
+  const std::string text(
+      channel->text,
+      std::min<std::uint64_t>(channel->text_size, Channel::kTextBytes));
   const std::size_t split = text.find("\n\n");
   const std::string report = text.substr(0, split);
   if (split != std::string::npos) *trace = text.substr(split + 2);
@@ -200,43 +202,57 @@ std::vector<Finding> judge(const Run& run, const Channel* channel,
   if (status == Status::kRunning && channel->heartbeat == 0 && !run.hung &&
       !WIFSIGNALED(run.status)) {
     // A program with racelab::runtime makes its first decision before main.
-    throw InputError(absl::StrCat(
-        program,
-        ": ran without the controlled scheduler: build it with "
-        "-fsanitize=thread and link it with the CMake target "
-        "racelab::runtime"));
+    throw InputError(
+        absl::StrCat(program,
+                     ": ran without the controlled scheduler: build it with "
+                     "-fsanitize=thread and link it with the CMake target "
+                     "racelab::runtime"));
   }
   std::vector<Finding> findings = tsan_reports(run.err);
   if (run.hung) {
-    findings.push_back(
-        {FindingKind::kTimeout, Oracle::kTimeout,
-         absl::StrCat("hang: no scheduling decision for ", options.hang_seconds,
-                      " s"),
-         tail(run.err, 4000), std::nullopt, {}});
+    findings.push_back({FindingKind::kTimeout,
+                        Oracle::kTimeout,
+                        absl::StrCat("hang: no scheduling decision for ",
+                                     options.hang_seconds, " s"),
+                        tail(run.err, 4000),
+                        std::nullopt,
+                        {}});
     return findings;
   }
   if (status == Status::kDeadlock) {
-    findings.push_back({FindingKind::kDeadlock, Oracle::kDeadlock,
-                        "every thread is blocked: " +
-                            report.substr(0, report.find('\n')),
-                        report, std::nullopt, {}});
+    findings.push_back(
+        {FindingKind::kDeadlock,
+         Oracle::kDeadlock,
+         "every thread is blocked: " + report.substr(0, report.find('\n')),
+         report,
+         std::nullopt,
+         {}});
   } else if (status == Status::kStepLimit) {
     findings.push_back(
-        {FindingKind::kTimeout, Oracle::kTimeout,
+        {FindingKind::kTimeout,
+         Oracle::kTimeout,
          absl::StrCat("the schedule did not finish within ", options.max_steps,
                       " scheduling decisions: probable livelock"),
-         "", std::nullopt, {}});
+         "",
+         std::nullopt,
+         {}});
   }
   if (WIFSIGNALED(run.status)) {
-    findings.push_back({FindingKind::kCrash, Oracle::kCrash,
+    findings.push_back({FindingKind::kCrash,
+                        Oracle::kCrash,
                         "killed by " + signal_text(WTERMSIG(run.status)),
-                        tail(run.err, 4000), std::nullopt, {}});
+                        tail(run.err, 4000),
+                        std::nullopt,
+                        {}});
   } else if (WIFEXITED(run.status) && WEXITSTATUS(run.status) != 0 &&
              findings.empty()) {
     findings.push_back(
-        {FindingKind::kCrash, Oracle::kCrash,
+        {FindingKind::kCrash,
+         Oracle::kCrash,
          absl::StrCat("exited with status ", WEXITSTATUS(run.status)),
-         tail(run.err, 4000), std::nullopt, {}});
+         tail(run.err, 4000),
+         std::nullopt,
+         {}});
   }
   return findings;
 }
@@ -246,8 +262,8 @@ std::string default_schedule_path(const ProgramExploreOptions& options) {
   std::string name = options.command.front();
   name = name.substr(name.find_last_of('/') + 1);
   for (char& c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' &&
-        c != '_' && c != '.') {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' &&
+        c != '.') {
       c = '_';
     }
   }
@@ -285,8 +301,8 @@ void program_schedule_options(const std::string& path,
                               const sched::ScheduleFile& file,
                               ProgramExploreOptions& options) {
   if (file.mode != kProgramMode) {
-    throw InputError(absl::StrCat(path, ": mode is '", file.mode,
-                                  "', not 'program'"));
+    throw InputError(
+        absl::StrCat(path, ": mode is '", file.mode, "', not 'program'"));
   }
   options.command.clear();
   for (std::size_t i = 0;; ++i) {
@@ -320,8 +336,7 @@ ProgramExploreResult explore_program(const ProgramExploreOptions& options) {
     step_estimate = std::max(step_estimate, count);
     result.schedules = i + 1;
     result.trace.clear();
-    std::vector<Finding> findings =
-        judge(run, channel, options, &result.trace);
+    std::vector<Finding> findings = judge(run, channel, options, &result.trace);
     if (!findings.empty()) {
       result.findings = std::move(findings);
       result.first_failing = i;
@@ -360,8 +375,7 @@ std::string describe(const ProgramExploreResult& result,
   if (!result.trace.empty()) absl::StrAppend(&text, "trace:\n", result.trace);
   if (!result.schedule_file.empty()) {
     absl::StrAppend(&text, "schedule saved: ", result.schedule_file,
-                    " (racelab replay ", result.schedule_file,
-                    " reruns it)\n");
+                    " (racelab replay ", result.schedule_file, " reruns it)\n");
   }
   return text;
 }

@@ -43,9 +43,9 @@ struct ExploreOptions {
   std::uint64_t seed = 1;
   int depth = 3;
   int preemptions = 2;
-  int budget = 1000;       // schedules at most; the same default as the CLI
-  int max_steps = 20000;   // decisions per schedule before it is a livelock
-  int spin_bound = 64;     // scheduler fairness (sched::SchedulerOptions)
+  int budget = 1000;      // schedules at most; the same default as the CLI
+  int max_steps = 20000;  // decisions per schedule before it is a livelock
+  int spin_bound = 64;    // scheduler fairness (sched::SchedulerOptions)
   // A schedule that makes no scheduling decision for this long is a hang
   // (a thread blocked in code the scheduler cannot see, or an endless loop
   // without scheduling points). Never the verdict of a loaded machine alone:

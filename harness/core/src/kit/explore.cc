@@ -119,10 +119,10 @@ struct ChildOutcome {
 };
 
 std::string serialize(const ChildOutcome& outcome) {
-  std::string text = absl::StrCat(
-      "schedules ", outcome.schedules, "\nfirst_failing ",
-      outcome.first_failing, "\nexhausted ", outcome.exhausted ? 1 : 0,
-      "\ndecisions");
+  std::string text =
+      absl::StrCat("schedules ", outcome.schedules, "\nfirst_failing ",
+                   outcome.first_failing, "\nexhausted ",
+                   outcome.exhausted ? 1 : 0, "\ndecisions");
   for (int d : outcome.decisions) absl::StrAppend(&text, " ", d);
   text += "\n";
   for (const Finding& f : outcome.findings) {
@@ -169,9 +169,12 @@ ChildOutcome deserialize(std::string_view text) {
       const auto kind = parse_finding_kind(value.substr(0, a));
       const auto oracle = parse_oracle(value.substr(a + 1, b - a - 1));
       if (!kind || !oracle) continue;
-      outcome.findings.push_back({*kind, *oracle,
-                                  unescape(value.substr(b + 1)), "",
-                                  std::nullopt, {}});
+      outcome.findings.push_back({*kind,
+                                  *oracle,
+                                  unescape(value.substr(b + 1)),
+                                  "",
+                                  std::nullopt,
+                                  {}});
     } else if (key == "detail" && !outcome.findings.empty()) {
       outcome.findings.back().detail = unescape(value);
     } else if (key == "trace") {
@@ -235,8 +238,8 @@ std::string schedule_path(const ExploreOptions& options) {
   }
   std::string name = options.name;
   for (char& c : name) {
-    const bool safe = std::isalnum(static_cast<unsigned char>(c)) ||
-                      c == '-' || c == '_' || c == '.';
+    const bool safe = std::isalnum(static_cast<unsigned char>(c)) || c == '-' ||
+                      c == '_' || c == '.';
     if (!safe) c = '_';
   }
   return absl::StrCat(dir, "/racelab-", name, ".schedule");
@@ -276,23 +279,24 @@ std::string compose_message(const ExploreResult& result,
                             const ExploreOptions& options, bool replaying) {
   const std::string how =
       replaying ? "replay"
-                : absl::StrCat(options.strategy, options.strategy == "dfs"
-                                                     ? absl::StrCat(", ", options.preemptions, " preemptions")
-                                                     : absl::StrCat(", seed ", options.seed));
+                : absl::StrCat(options.strategy,
+                               options.strategy == "dfs"
+                                   ? absl::StrCat(", ", options.preemptions,
+                                                  " preemptions")
+                                   : absl::StrCat(", seed ", options.seed));
   std::string text;
   if (!result.found()) {
     if (result.exhausted) {
-      return absl::StrCat("racelab: clean, exhaustively: all ",
-                          result.schedules,
-                          " schedules within the preemption bound (", how,
-                          ")\n");
+      return absl::StrCat(
+          "racelab: clean, exhaustively: all ", result.schedules,
+          " schedules within the preemption bound (", how, ")\n");
     }
     return absl::StrCat("racelab: clean over ", result.schedules,
                         " schedules (", how, ")\n");
   }
   absl::StrAppend(&text, "racelab: found at schedule ",
-                  result.first_failing + 1, " of ", result.schedules, " (",
-                  how, "):\n");
+                  result.first_failing + 1, " of ", result.schedules, " (", how,
+                  "):\n");
   for (const Finding& f : result.findings) {
     absl::StrAppend(&text, "  ", to_string(f.kind), ": ", f.summary, "\n");
     if (!f.detail.empty()) {
@@ -310,11 +314,10 @@ std::string compose_message(const ExploreResult& result,
   return text;
 }
 
-ExploreResult run_isolated(const std::function<void()>& body,
-                           const ExploreOptions& options,
-                           const std::function<std::unique_ptr<sched::Strategy>()>&
-                               make,
-                           bool replaying) {
+ExploreResult run_isolated(
+    const std::function<void()>& body, const ExploreOptions& options,
+    const std::function<std::unique_ptr<sched::Strategy>()>& make,
+    bool replaying) {
   SharedChannel shared;
   Channel* channel = shared.get();
   const int err = memfd_create("racelab-explore-stderr", MFD_CLOEXEC);
@@ -365,11 +368,11 @@ ExploreResult run_isolated(const std::function<void()>& body,
   ExploreResult result;
   if (!hung && __atomic_load_n(&channel->done, __ATOMIC_ACQUIRE) == 1 &&
       WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-    ChildOutcome outcome = deserialize(
-        std::string_view(channel->result, channel->result_size));
+    ChildOutcome outcome =
+        deserialize(std::string_view(channel->result, channel->result_size));
     if (!outcome.error.empty()) {
-      throw InputError(absl::StrCat("racelab: the schedule cannot be followed: ",
-                                    outcome.error));
+      throw InputError(absl::StrCat(
+          "racelab: the schedule cannot be followed: ", outcome.error));
     }
     result.findings = std::move(outcome.findings);
     result.schedules = outcome.schedules;
@@ -384,8 +387,8 @@ ExploreResult run_isolated(const std::function<void()>& body,
     result.decisions.assign(channel->decisions, channel->decisions + count);
     result.schedules = channel->schedule + 1;
     result.first_failing = channel->schedule;
-    Finding finding{FindingKind::kCrash, Oracle::kCrash, "", "",
-                    std::nullopt, {}};
+    Finding finding{
+        FindingKind::kCrash, Oracle::kCrash, "", "", std::nullopt, {}};
     if (hung) {
       finding.kind = FindingKind::kTimeout;
       finding.oracle = Oracle::kTimeout;

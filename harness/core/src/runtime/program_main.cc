@@ -51,7 +51,8 @@ void write_text(Channel* channel, const std::string& text) {
   std::fprintf(stderr, "racelab runtime: %s\n", why.c_str());
   if (channel != nullptr) {
     write_text(channel, why);
-    __atomic_store_n(&channel->status, static_cast<std::int32_t>(Status::kError),
+    __atomic_store_n(&channel->status,
+                     static_cast<std::int32_t>(Status::kError),
                      __ATOMIC_RELEASE);
   }
   syscall(SYS_exit_group, 2);
@@ -69,8 +70,8 @@ Channel* map_channel(const char* descriptor) {
                       MAP_SHARED, static_cast<int>(fd), 0);
   close(static_cast<int>(fd));
   if (memory == MAP_FAILED) {
-    fail(nullptr, "cannot map the channel of descriptor " +
-                      std::string(descriptor));
+    fail(nullptr,
+         "cannot map the channel of descriptor " + std::string(descriptor));
   }
   auto* channel = static_cast<Channel*>(memory);
   if (channel->magic != Channel::kMagic) {
@@ -110,8 +111,8 @@ int run_controlled(Channel* channel, int argc, char** argv, char** envp) {
   int status = 0;
   sched::RunResult run;
   try {
-    run = scheduler.run_program(
-        [&] { status = __real_main(argc, argv, envp); }, *strategy);
+    run = scheduler.run_program([&] { status = __real_main(argc, argv, envp); },
+                                *strategy);
   } catch (const std::exception& e) {
     fail(channel, std::string("the schedule cannot be followed: ") + e.what());
   }
@@ -151,8 +152,7 @@ extern "C" int __wrap_main(int argc, char** argv, char** envp) {
   const char* descriptor =
       std::getenv(racelab::program_channel::kEnvironmentVariable);
   if (descriptor == nullptr) return __real_main(argc, argv, envp);
-  racelab::program_channel::Channel* channel =
-      racelab::map_channel(descriptor);
+  racelab::program_channel::Channel* channel = racelab::map_channel(descriptor);
   unsetenv(racelab::program_channel::kEnvironmentVariable);
   return racelab::run_controlled(channel, argc, argv, envp);
 }

@@ -16,9 +16,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cerrno>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -163,9 +163,9 @@ class SchedulerCore {
     const void* waiting_for = nullptr;  // the lock or condition variable
     LockMode waiting_mode = LockMode::kExclusive;
     int join_target = -1;
-    bool timed = false;     // a timed wait: still schedulable (its timeout)
-    long wait_order = 0;    // condition variables wake in this order
-    int spin = 0;           // consecutive no-progress points
+    bool timed = false;   // a timed wait: still schedulable (its timeout)
+    long wait_order = 0;  // condition variables wake in this order
+    int spin = 0;         // consecutive no-progress points
     const char* site = "start";  // the scheduling point it stopped at last
     int operation = -1;          // from begin_operation()
   };
@@ -299,8 +299,7 @@ std::string quoted(const std::string& name) { return "'" + name + "'"; }
 // "<verb> '<name>'" plus " (shared)" for a shared lock: the text of a lock row,
 // built in one allocation (a row per lock operation is the scheduler's most
 // frequent string).
-std::string lock_row(const char* verb, const std::string& name,
-                     LockMode mode) {
+std::string lock_row(const char* verb, const std::string& name, LockMode mode) {
   const char* suffix = mode == LockMode::kShared ? " (shared)" : "";
   std::string text;
   text.reserve(std::strlen(verb) + name.size() + std::strlen(suffix) + 3);
@@ -530,13 +529,11 @@ int SchedulerCore::decide(int me, const char* what) {
         std::to_string(decisions_.size())));
     return end_run();
   }
-  const bool me_enabled =
-      me >= 0 && std::find(enabled_.begin(), enabled_.end(), me) !=
-                     enabled_.end();
+  const bool me_enabled = me >= 0 && std::find(enabled_.begin(), enabled_.end(),
+                                               me) != enabled_.end();
   if (me_enabled && next != me) {
     ++preemptions_;
-    add_row(me, TraceKind::kSwitch,
-            std::string("preempted at '") + what + "'");
+    add_row(me, TraceKind::kSwitch, std::string("preempted at '") + what + "'");
   }
   if (me >= 0) threads_[static_cast<std::size_t>(me)].site = what;
   if (me >= 0 && std::strcmp(what, "op") != 0 &&
@@ -689,9 +686,10 @@ void SchedulerCore::start_os_thread(int id, const pthread_attr_t* attr) {
   const int result = interpose_internal::real_pthread_create(
       &raw->handle, attr, &SchedulerCore::os_thread_main, raw);
   if (result != 0) {
-    throw std::runtime_error("racelab: pthread_create failed for logical "
-                             "thread " + std::to_string(id) + ": " +
-                             std::strerror(result));
+    throw std::runtime_error(
+        "racelab: pthread_create failed for logical "
+        "thread " +
+        std::to_string(id) + ": " + std::strerror(result));
   }
   int state = PTHREAD_CREATE_JOINABLE;
   if (attr != nullptr) pthread_attr_getdetachstate(attr, &state);
@@ -1409,14 +1407,11 @@ void ControlledScheduler::cond_notify(const void* cond, bool all) {
 }
 
 bool ControlledScheduler::spawn(pthread_t* thread, const pthread_attr_t* attr,
-                                void* (*start)(void*), void* arg,
-                                int* result) {
+                                void* (*start)(void*), void* arg, int* result) {
   return core_->spawn(thread, attr, start, arg, result);
 }
 
-bool ControlledScheduler::join(pthread_t thread) {
-  return core_->join(thread);
-}
+bool ControlledScheduler::join(pthread_t thread) { return core_->join(thread); }
 
 void ControlledScheduler::detach(pthread_t thread) { core_->detach(thread); }
 

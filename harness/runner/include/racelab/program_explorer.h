@@ -17,7 +17,7 @@ namespace racelab {
 struct ProgramExploreOptions {
   std::vector<std::string> command;  // the program and its arguments
   std::string strategy = "pct";      // pct or random
-  std::uint64_t seed = 1;  // schedule i uses seed + i
+  std::uint64_t seed = 1;            // schedule i uses seed + i
   int depth = 3;
   int budget = 100;  // schedules (processes) at most
   int max_steps = 20000;
