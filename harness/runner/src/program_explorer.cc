@@ -29,7 +29,6 @@ namespace {
 using program_channel::Channel;
 using program_channel::Status;
 
-constexpr const char* kProgramMode = "program";
 constexpr int kExecFailed = 127;
 
 // A memfd of the channel's size, mapped here; the child gets the descriptor.
@@ -275,32 +274,19 @@ std::string default_schedule_path(const ProgramExploreOptions& options) {
 
 std::string program_schedule_text(const ProgramExploreOptions& options,
                                   const std::vector<int>& decisions) {
-  sched::ScheduleFile file;
-  file.subject = options.command.front();
-  file.scenario = "explore";
-  file.mode = kProgramMode;
-  file.strategy = options.strategy;
-  file.seed = options.seed;
+  sched::ScheduleFile file = program_schedule_file(
+      options.command.front(), options.strategy, options.seed, decisions);
   for (std::size_t i = 0; i < options.command.size(); ++i) {
     if (options.command[i].empty()) continue;  // not storable; rare
     file.extra.emplace_back(absl::StrCat("arg.", i), options.command[i]);
   }
-  const int threads =
-      decisions.empty()
-          ? 1
-          : *std::max_element(decisions.begin(), decisions.end()) + 1;
-  file.program.push_back("main");
-  for (int t = 1; t < threads; ++t) {
-    file.program.push_back(absl::StrCat("thread ", t));
-  }
-  file.decisions = decisions;
   return sched::write_schedule(file);
 }
 
 void program_schedule_options(const std::string& path,
                               const sched::ScheduleFile& file,
                               ProgramExploreOptions& options) {
-  if (file.mode != kProgramMode) {
+  if (file.mode != kProgramScheduleMode) {
     throw InputError(
         absl::StrCat(path, ": mode is '", file.mode, "', not 'program'"));
   }

@@ -25,6 +25,17 @@ struct ScheduleOrigin {
   std::uint64_t seed = 0;
 };
 
+// The mode of a schedule of plain code (racelab::explore, `racelab explore`).
+inline constexpr char kProgramScheduleMode[] = "program";
+
+// The file of a schedule of plain code: mode "program", scenario "explore",
+// one program line per logical thread the decisions name ("main",
+// "thread 1", ...). The caller adds its extra keys.
+sched::ScheduleFile program_schedule_file(std::string subject,
+                                          std::string strategy,
+                                          std::uint64_t seed,
+                                          const std::vector<int>& decisions);
+
 // The file of a recorded schedule (mode controlled). Throws InputError when
 // the schedule has no program (fewer than three lines).
 sched::ScheduleFile schedule_file_for(const RecordedSchedule& schedule,

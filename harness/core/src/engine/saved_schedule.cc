@@ -1,6 +1,7 @@
 // Schedule files on disk (racelab/saved_schedule.h).
 #include "racelab/saved_schedule.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -10,6 +11,28 @@
 #include "racelab/input_error.h"
 
 namespace racelab {
+
+sched::ScheduleFile program_schedule_file(std::string subject,
+                                          std::string strategy,
+                                          std::uint64_t seed,
+                                          const std::vector<int>& decisions) {
+  sched::ScheduleFile file;
+  file.subject = std::move(subject);
+  file.scenario = "explore";
+  file.mode = kProgramScheduleMode;
+  file.strategy = std::move(strategy);
+  file.seed = seed;
+  const int threads =
+      decisions.empty()
+          ? 1
+          : *std::max_element(decisions.begin(), decisions.end()) + 1;
+  file.program.push_back("main");
+  for (int t = 1; t < threads; ++t) {
+    file.program.push_back("thread " + std::to_string(t));
+  }
+  file.decisions = decisions;
+  return file;
+}
 
 sched::ScheduleFile schedule_file_for(const RecordedSchedule& schedule,
                                       const ScheduleOrigin& origin) {

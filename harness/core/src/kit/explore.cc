@@ -33,7 +33,6 @@
 namespace racelab {
 namespace {
 
-constexpr const char* kProgramMode = "program";
 
 // What the child shares with the parent. The first part is written as the
 // search goes (so that a crash or a hang still tells which schedule was in
@@ -247,23 +246,11 @@ std::string schedule_path(const ExploreOptions& options) {
 
 std::string save(const ExploreOptions& options,
                  const std::vector<int>& decisions) {
-  sched::ScheduleFile file;
-  file.subject = options.name.empty() ? "explore" : options.name;
-  file.scenario = "explore";
-  file.mode = kProgramMode;
-  file.strategy = options.strategy;
-  file.seed = options.seed;
+  sched::ScheduleFile file = program_schedule_file(
+      options.name.empty() ? "explore" : options.name, options.strategy,
+      options.seed, decisions);
   file.extra = {{"depth", std::to_string(options.depth)},
                 {"preemptions", std::to_string(options.preemptions)}};
-  const int threads =
-      decisions.empty()
-          ? 1
-          : *std::max_element(decisions.begin(), decisions.end()) + 1;
-  file.program.push_back("main");
-  for (int t = 1; t < threads; ++t) {
-    file.program.push_back(absl::StrCat("thread ", t));
-  }
-  file.decisions = decisions;
   const std::string path = schedule_path(options);
   try {
     write_schedule_bytes(path, sched::write_schedule(file));
@@ -455,7 +442,7 @@ ExploreResult replay(const std::function<void()>& body,
                      const std::string& schedule_file,
                      const ExploreOptions& options) {
   const LoadedSchedule loaded = load_schedule(schedule_file);
-  if (loaded.file.mode != kProgramMode) {
+  if (loaded.file.mode != kProgramScheduleMode) {
     throw InputError(absl::StrCat(
         schedule_file, ": mode is '", loaded.file.mode,
         "', not 'program': a schedule of a catalog case (racelab replay "
