@@ -179,8 +179,7 @@ Program<typename F::Op> decode_program(const std::vector<std::string>& lines) {
 // store forever (abandon) and is judged without its finale.
 template <class F>
 RunObservation run_schedule(
-    const Scenario<F>& scenario,
-    std::unique_ptr<typename F::Store> (*make_store)(),
+    const Scenario<F>& scenario, const StoreFactory<F>& make_store,
     const Program<typename F::Op>& program, OracleSet oracles,
     sched::ControlledScheduler& scheduler, sched::Strategy& strategy,
     const std::function<std::vector<Finding>()>& take_sanitizer_findings) {
@@ -248,8 +247,7 @@ RunObservation run_schedule(
 // strategy, or replays the request's recorded schedule.
 template <class F>
 RunObservation run_controlled(
-    const Scenario<F>& scenario,
-    std::unique_ptr<typename F::Store> (*make_store)(),
+    const Scenario<F>& scenario, const StoreFactory<F>& make_store,
     const RunRequest& request,
     const std::function<std::vector<Finding>()>& take_sanitizer_findings) {
   sched::SchedulerOptions scheduler_options;

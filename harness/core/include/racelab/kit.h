@@ -90,11 +90,6 @@ concept Family = requires {
   F::check_linearizability(history, findings);
 };
 
-// Where a family's stores come from: a plain function (or a captureless
-// lambda) returning a fresh store.
-template <class F>
-using StoreFactory = std::unique_ptr<typename F::Store> (*)();
-
 // The model's initial state: M::initial() when it has one, else State{}.
 template <SequentialModel M>
 typename M::State initial_state() {
@@ -266,7 +261,7 @@ std::string store_name(const CheckOptions& options) {
 
 template <Family F>
 RunObservation one_schedule(const Scenario<F>& scenario,
-                            StoreFactory<F> factory,
+                            const StoreFactory<F>& factory,
                             const Program<typename F::Op>& program,
                             OracleSet oracles,
                             sched::ControlledScheduler& scheduler,
@@ -280,7 +275,7 @@ RunObservation one_schedule(const Scenario<F>& scenario,
 // The engine's search (controlled_internal::explore, as the CLI's child runs
 // it) in this process; a failing schedule is saved.
 template <Family F>
-CheckResult check_controlled(StoreFactory<F> factory,
+CheckResult check_controlled(const StoreFactory<F>& factory,
                              const Scenario<F>& scenario,
                              const CheckOptions& options) {
   take_sanitizer_findings(false);  // forget reports of earlier checks
@@ -301,7 +296,8 @@ CheckResult check_controlled(StoreFactory<F> factory,
 }
 
 template <Family F>
-CheckResult check_stress(StoreFactory<F> factory, const Scenario<F>& scenario,
+CheckResult check_stress(const StoreFactory<F>& factory,
+                         const Scenario<F>& scenario,
                          const CheckOptions& options) {
   CheckResult result;
   take_sanitizer_findings(false);
@@ -339,7 +335,8 @@ CheckResult check_stress(StoreFactory<F> factory, const Scenario<F>& scenario,
 // (session.h): checks one after the other in one process do not see each
 // other's state; a check started inside another throws std::logic_error.
 template <Family F>
-CheckResult check_store(StoreFactory<F> factory, const Scenario<F>& scenario,
+CheckResult check_store(const StoreFactory<F>& factory,
+                        const Scenario<F>& scenario,
                         const CheckOptions& options = {}) {
   Session session;
   set_source_roots(options.source_roots);
@@ -354,7 +351,8 @@ CheckResult check_store(StoreFactory<F> factory, const Scenario<F>& scenario,
 // differ from the recorded ones (another store, changed code) the replay
 // falls back to running the current thread on, and the message says so.
 template <Family F>
-CheckResult replay_store(StoreFactory<F> factory, const Scenario<F>& scenario,
+CheckResult replay_store(const StoreFactory<F>& factory,
+                         const Scenario<F>& scenario,
                          const std::string& schedule_file,
                          const CheckOptions& options = {}) {
   Session session;

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,11 @@ struct Program {
 // version, where every interleaving that matters still exists but each
 // schedule is short enough to try thousands of them.
 enum class ProgramSize { kFull, kSmall };
+
+// Where a family's stores come from: any callable returning a fresh store (a
+// function, a capturing lambda).
+template <class F>
+using StoreFactory = std::function<std::unique_ptr<typename F::Store>()>;
 
 template <class F>
 struct Scenario {

@@ -66,7 +66,7 @@ class StressContext final : public OpContext {
 // Runs `scenario`'s program once against a fresh store from `make_store`.
 template <class F>
 RunObservation run_stress(const Scenario<F>& scenario,
-                          std::unique_ptr<typename F::Store> (*make_store)(),
+                          const StoreFactory<F>& make_store,
                           const RunRequest& request) {
   using Op = typename F::Op;
   using Result = typename F::Result;
