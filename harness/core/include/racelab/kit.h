@@ -54,6 +54,7 @@
 #include "racelab/controlled_runner.h"
 #include "racelab/finding.h"
 #include "racelab/history.h"
+#include "racelab/isolation.h"
 #include "racelab/linearizability.h"
 #include "racelab/op_context.h"
 #include "racelab/operation_history.h"
@@ -219,6 +220,15 @@ struct CheckOptions {
   // under one of them. Empty: its first frame outside racelab's folders and
   // outside system and library paths.
   std::vector<std::string> source_roots;
+  // Run the check in a forked child (racelab/isolation.h), so that a store
+  // that crashes (a signal, abort, an uncaught exception, std::terminate),
+  // exits or hangs is a finding of the check (crash, timeout) and this
+  // process survives to report it; in controlled mode the schedule in
+  // flight is saved. Off: in this process, for a debugger.
+  bool isolate = true;
+  // Isolated checks: no progress (no scheduling decision, no operation
+  // step) for this long is a hang; the child's process group is killed.
+  int hang_seconds = 60;
 };
 
 // The verdict of check_store and replay_store: one run of the scenario in
@@ -232,6 +242,16 @@ namespace kit_internal {
 // TSan findings since the last call when `enabled` (and the build has TSan);
 // else drops them.
 std::vector<Finding> take_sanitizer_findings(bool enabled);
+// Runs `check` (the raw check, in this process's terms) in a forked child
+// when options.isolate, else here; turns a child that crashed, exited, hung
+// or ended without a result into a crash or timeout finding (with the
+// schedule in flight in controlled mode); saves a failing controlled
+// schedule unless `replayed` names the file being replayed; composes the
+// message. An InputError of the check is rethrown here.
+CheckResult finish_check(const std::function<CheckResult()>& check,
+                         const CheckOptions& options, const std::string& store,
+                         const std::string& scenario,
+                         const std::string& replayed);
 // "<dir>/racelab-<store>-<scenario>.schedule", with unsafe characters of the
 // names replaced by '_'.
 std::string schedule_path(const CheckOptions& options, std::string_view store,
@@ -273,26 +293,15 @@ RunObservation one_schedule(const Scenario<F>& scenario,
 }
 
 // The engine's search (controlled_internal::explore, as the CLI's child runs
-// it) in this process; a failing schedule is saved.
+// it) in this process; finish_check saves a failing schedule.
 template <Family F>
 CheckResult check_controlled(const StoreFactory<F>& factory,
                              const Scenario<F>& scenario,
                              const CheckOptions& options) {
   take_sanitizer_findings(false);  // forget reports of earlier checks
   const bool tsan = options.oracles.contains(Oracle::kTsan);
-  CheckResult result =
-      run_controlled<F>(scenario, factory, controlled_request(options),
-                        [tsan] { return take_sanitizer_findings(tsan); });
-  if (!result.clean()) {
-    const std::string store = store_name<F>(options);
-    result.schedule_file = save_schedule(
-        schedule_path(options, store, scenario.name), store, scenario.name,
-        options,
-        options.seed + static_cast<std::uint64_t>(result.first_failing),
-        result.schedule.program, result.schedule.decisions);
-  }
-  compose_message(result, store_name<F>(options), scenario.name, options);
-  return result;
+  return run_controlled<F>(scenario, factory, controlled_request(options),
+                           [tsan] { return take_sanitizer_findings(tsan); });
 }
 
 template <Family F>
@@ -309,6 +318,7 @@ CheckResult check_stress(const StoreFactory<F>& factory,
     request.jitter = options.jitter;
     request.pause_us = options.pause_us;
     request.oracles = options.oracles;
+    isolation::begin_schedule(run, nullptr);  // the run in flight
     RunObservation obs = run_stress<F>(scenario, factory, request);
     ++result.runs;
     for (Finding& f :
@@ -320,7 +330,6 @@ CheckResult check_stress(const StoreFactory<F>& factory,
       break;
     }
   }
-  compose_message(result, store_name<F>(options), scenario.name, options);
   return result;
 }
 
@@ -340,10 +349,14 @@ CheckResult check_store(const StoreFactory<F>& factory,
                         const CheckOptions& options = {}) {
   Session session;
   set_source_roots(options.source_roots);
-  if (options.mode == Mode::kControlled) {
-    return kit_internal::check_controlled<F>(factory, scenario, options);
-  }
-  return kit_internal::check_stress<F>(factory, scenario, options);
+  return kit_internal::finish_check(
+      [&] {
+        return options.mode == Mode::kControlled
+                   ? kit_internal::check_controlled<F>(factory, scenario,
+                                                       options)
+                   : kit_internal::check_stress<F>(factory, scenario, options);
+      },
+      options, kit_internal::store_name<F>(options), scenario.name, "");
 }
 
 // Replays a schedule file written by check_store (its program and decisions)
@@ -359,25 +372,23 @@ CheckResult replay_store(const StoreFactory<F>& factory,
   set_source_roots(options.source_roots);
   std::vector<std::string> lines;
   sched::ScheduleFile file = kit_internal::read_schedule(schedule_file, &lines);
-  kit_internal::take_sanitizer_findings(false);
-  RunRequest request = kit_internal::controlled_request(options);
+  CheckOptions once = options;
+  once.mode = Mode::kControlled;
+  RunRequest request = kit_internal::controlled_request(once);
   request.seed = file.seed;
   request.replay_program = std::move(lines);
   request.replay_decisions = file.decisions;
   request.lenient_replay = true;
   const bool tsan = options.oracles.contains(Oracle::kTsan);
-  CheckResult result = run_controlled<F>(scenario, factory, request, [tsan] {
-    return kit_internal::take_sanitizer_findings(tsan);
-  });
-  result.schedule_file = schedule_file;
-  kit_internal::compose_message(result, kit_internal::store_name<F>(options),
-                                scenario.name, options);
-  result.message += result.replay_diverged
-                        ? "replay diverged from the recorded decisions (the "
-                          "store's scheduling points differ); the fallback "
-                          "ran the current thread on\n"
-                        : "replay followed the recorded decisions exactly\n";
-  return result;
+  return kit_internal::finish_check(
+      [&] {
+        kit_internal::take_sanitizer_findings(false);
+        return run_controlled<F>(scenario, factory, request, [tsan] {
+          return kit_internal::take_sanitizer_findings(tsan);
+        });
+      },
+      once, kit_internal::store_name<F>(options), scenario.name,
+      schedule_file);
 }
 
 // The traits of one store under test, the unit the test-framework macros

@@ -1,8 +1,12 @@
 // The non-template parts of the store-implementer kit (racelab/kit.h):
-// sanitizer findings, schedule files and the failure message.
+// isolation of a check, sanitizer findings, schedule files and the failure
+// message.
 #include "racelab/kit.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -10,6 +14,9 @@
 #include <stdexcept>
 
 #include "absl/strings/str_cat.h"
+#include "racelab/input_error.h"
+#include "racelab/isolation.h"
+#include "racelab/process_output.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
 #include "symbol_names.h"
@@ -17,6 +24,10 @@
 namespace racelab {
 namespace kit_internal {
 namespace {
+
+// How the child of an isolated check reports an InputError (a recorded
+// program that does not parse): the parent throws it again.
+constexpr const char* kInputErrorTag = "racelab-input-error ";
 
 std::string safe_name(std::string_view name) {
   std::string out;
@@ -34,6 +45,93 @@ std::vector<Finding> take_sanitizer_findings(bool enabled) {
   std::vector<Finding> findings = take_tsan_findings();
   if (!enabled) findings.clear();
   return findings;
+}
+
+CheckResult finish_check(const std::function<CheckResult()>& check,
+                         const CheckOptions& options, const std::string& store,
+                         const std::string& scenario,
+                         const std::string& replayed) {
+  const bool controlled = options.mode == Mode::kControlled;
+  CheckResult result;
+  if (!options.isolate) {
+    result = check();
+  } else {
+    isolation::ChildOptions child_options;
+    child_options.hang_seconds = std::max(1, options.hang_seconds);
+    child_options.watch_progress = true;
+    child_options.what = "racelab::check_store";
+    const isolation::ChildOutcome child = isolation::run_in_child(
+        [&] {
+          try {
+            return isolation::encode_observation(check());
+          } catch (const InputError& e) {
+            return absl::StrCat(kInputErrorTag, e.what());
+          } catch (const std::exception& e) {
+            CheckResult thrown;
+            thrown.findings.push_back(
+                {FindingKind::kCrash,
+                 Oracle::kCrash,
+                 absl::StrCat("the check threw an uncaught exception: ",
+                              e.what()),
+                 "",
+                 std::nullopt,
+                 {}});
+            return isolation::encode_observation(thrown);
+          }
+        },
+        child_options);
+    // What the store and the sanitizers printed, as an in-process check
+    // would have shown it.
+    if (!child.child_stderr.empty()) {
+      std::fwrite(child.child_stderr.data(), 1, child.child_stderr.size(),
+                  stderr);
+      std::fflush(stderr);
+    }
+    if (child.end == isolation::ChildEnd::kResult) {
+      if (child.result.starts_with(kInputErrorTag)) {
+        throw InputError(child.result.substr(std::strlen(kInputErrorTag)));
+      }
+      result = isolation::decode_observation(child.result);
+    } else {
+      const bool hung = child.end == isolation::ChildEnd::kHang;
+      result.findings.push_back(
+          {hung ? FindingKind::kTimeout : FindingKind::kCrash,
+           hung ? Oracle::kTimeout : Oracle::kCrash,
+           child.summary(absl::StrCat("the check of ", store, " x ", scenario),
+                         child_options.hang_seconds),
+           tail(child.child_stderr, 4000),
+           std::nullopt,
+           {}});
+      const int in_flight = std::max(child.schedule, 0);
+      if (controlled) {
+        result.schedules = in_flight + 1;
+        result.first_failing = in_flight;
+        result.schedule.program = child.program;
+        result.schedule.decisions = child.decisions;
+      } else {
+        result.runs = in_flight + 1;
+      }
+    }
+    result.log = tail(child.child_stderr, std::size_t{1} << 20);
+  }
+  if (!replayed.empty()) {
+    result.schedule_file = replayed;
+  } else if (controlled && !result.clean()) {
+    result.schedule_file = save_schedule(
+        schedule_path(options, store, scenario), store, scenario, options,
+        options.seed + static_cast<std::uint64_t>(std::max(
+                           result.first_failing, 0)),
+        result.schedule.program, result.schedule.decisions);
+  }
+  compose_message(result, store, scenario, options);
+  if (!replayed.empty()) {
+    result.message += result.replay_diverged
+                          ? "replay diverged from the recorded decisions (the "
+                            "store's scheduling points differ); the fallback "
+                            "ran the current thread on\n"
+                          : "replay followed the recorded decisions exactly\n";
+  }
+  return result;
 }
 
 std::string schedule_path(const CheckOptions& options, std::string_view store,
