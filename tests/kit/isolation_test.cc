@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "cell_family.h"
 #include "racelab/isolation.h"
 #include "racelab/kit.h"
 #include "scratch_dir.h"
@@ -24,125 +25,11 @@
 namespace racelab {
 namespace {
 
-// What an operation of the test store does.
-enum class Act { kAdd, kAbort, kSegv, kThrow, kExit, kQuickExit, kHang, kSlow };
-
-struct CellOp {
-  Act act = Act::kAdd;
-};
-
-struct Cell {
-  std::mutex mu;
-  int value = 0;
-};
-
-int g_stores_made = 0;  // in this process: the parent's count
-
-struct CellFamily {
-  using Store = Cell;
-  using Op = CellOp;
-  using Result = int;
-  static constexpr const char* kName = "cell";
-
-  static int execute(Cell& cell, const CellOp& op, OpContext& ctx,
-                     History<CellOp, int>*) {
-    {
-      std::lock_guard<std::mutex> lock(cell.mu);
-      ++cell.value;
-    }
-    switch (op.act) {
-      case Act::kAdd:
-        break;
-      case Act::kAbort:
-        std::abort();
-      case Act::kSegv:
-        raise(SIGSEGV);
-        break;
-      case Act::kThrow:
-        throw std::runtime_error("the cell gave up");
-      case Act::kExit:
-        std::exit(3);
-      case Act::kQuickExit:
-        _exit(0);
-      case Act::kHang: {
-        // Blocked where racelab cannot see: a read nobody will answer.
-        int fds[2];
-        if (pipe(fds) == 0) {
-          char c;
-          for (;;) (void)!read(fds[0], &c, 1);
-        }
-        std::abort();
-      }
-      case Act::kSlow:
-      {
-        // Slow, but each operation ends: progress. Busy (a sleep may be a
-        // scheduling point of its own in controlled mode).
-        const auto until =
-            std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
-        while (std::chrono::steady_clock::now() < until) {
-        }
-        ctx.pause();
-        break;
-      }
-    }
-    std::lock_guard<std::mutex> lock(cell.mu);
-    return cell.value;
-  }
-  static std::string describe(const CellOp& op) {
-    switch (op.act) {
-      case Act::kAdd:
-        return "add";
-      case Act::kAbort:
-        return "abort";
-      case Act::kSegv:
-        return "segv";
-      case Act::kThrow:
-        return "throw";
-      case Act::kExit:
-        return "exit";
-      case Act::kQuickExit:
-        return "quick_exit";
-      case Act::kHang:
-        return "hang";
-      case Act::kSlow:
-        return "slow";
-    }
-    return "?";
-  }
-  static std::string describe(const CellOp&, int result) {
-    return std::to_string(result);
-  }
-  static std::optional<CellOp> parse(std::string_view text) {
-    for (Act act : {Act::kAdd, Act::kAbort, Act::kSegv, Act::kThrow,
-                    Act::kExit, Act::kQuickExit, Act::kHang, Act::kSlow}) {
-      if (describe(CellOp{act}) == text) return CellOp{act};
-    }
-    return std::nullopt;
-  }
-  static void check_linearizability(const History<CellOp, int>&,
-                                    std::vector<Finding>&) {}
-};
-
-std::unique_ptr<Cell> make_cell() {
-  ++g_stores_made;
-  return std::make_unique<Cell>();
-}
-
-// Two threads: one adds twice, the other adds and then does `last` (times
-// `repeat`).
-Scenario<CellFamily> scenario_ending_in(Act last, int repeat = 1) {
-  Scenario<CellFamily> s;
-  s.name = "ends_in_" + CellFamily::describe(CellOp{last});
-  s.program = [last, repeat](std::uint64_t, ProgramSize) {
-    Program<CellOp> p;
-    p.threads.push_back({CellOp{Act::kAdd}, CellOp{Act::kAdd}});
-    std::vector<CellOp> second = {CellOp{Act::kAdd}};
-    for (int i = 0; i < repeat; ++i) second.push_back(CellOp{last});
-    p.threads.push_back(second);
-    return p;
-  };
-  return s;
-}
+using kit_test::Act;
+using kit_test::CellFamily;
+using kit_test::g_stores_made;
+using kit_test::make_cell;
+using kit_test::scenario_ending_in;
 
 class IsolationTest : public testing::ScratchDirTest {
  protected:

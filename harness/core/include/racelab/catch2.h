@@ -11,7 +11,9 @@
 // `tests "[controlled]"` runs controlled mode only. A failing case prints
 // the findings, the trace of the shrunk failing schedule and the path of the
 // saved schedule file. As in gtest.h, the expect-caught variant runs
-// controlled mode only. T is a racelab::StoreTraits (kit.h).
+// controlled mode only, and each finished case is told to the kit's
+// listener (the reports of $RACELAB_REPORT_DIR). T is a racelab::StoreTraits
+// (kit.h).
 #ifndef RACELAB_CATCH2_H_
 #define RACELAB_CATCH2_H_
 
@@ -26,8 +28,8 @@ namespace racelab::catch2_internal {
 template <StoreTraits T>
 class CaseInvoker final : public Catch::ITestInvoker {
  public:
-  CaseInvoker(KitCase c, bool expect_bug)
-      : case_(std::move(c)), expect_bug_(expect_bug) {}
+  CaseInvoker(KitCase c, bool expect_bug, const char* file)
+      : case_(std::move(c)), expect_bug_(expect_bug), file_(file) {}
   void invoke() const override {
     CheckResult result = run_kit_case<T>(case_);
     INFO(result.message);
@@ -36,11 +38,23 @@ class CaseInvoker final : public Catch::ITestInvoker {
     } else {
       CHECK(result.clean());
     }
+    KitTestRecord record;
+    record.test = "racelab: " + traits_store_name<T>() + " x " +
+                  case_.scenario_name + " (" + to_string(case_.mode) + ")";
+    record.source = file_;
+    record.family = T::Family::kName;
+    record.store = traits_options<T>().store_name;
+    record.kit_case = case_;
+    record.expect_caught = expect_bug_;
+    record.passed = expect_bug_ != result.clean();
+    record.result = &result;
+    notify_kit_test(record);
   }
 
  private:
   KitCase case_;
   bool expect_bug_;
+  const char* file_;
 };
 
 // Registers the cases at static initialization; returns how many.
@@ -56,7 +70,7 @@ int register_cases(bool expect_bug, const char* file, std::size_t line) {
                              "]" + (expect_bug ? "[caught]" : "");
     // Catch copies the name and tags; the invoker lives for the process.
     Catch::AutoReg(
-        new CaseInvoker<T>(c, expect_bug), Catch::SourceLineInfo(file, line),
+        new CaseInvoker<T>(c, expect_bug, file), Catch::SourceLineInfo(file, line),
         Catch::StringRef(),
         Catch::NameAndTags(Catch::StringRef(name), Catch::StringRef(tags)));
   }

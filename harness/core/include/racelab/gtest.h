@@ -9,7 +9,14 @@
 //   Racelab/T.Clean/<scenario>__<mode>__<oracle>
 // (oracle: tsan, invariants, linearizability; tsan tests skip in a build
 // without ThreadSanitizer). A failing test prints the findings, the trace of
-// the shrunk failing schedule and the path of the saved schedule file.
+// the shrunk failing schedule, the path of the saved schedule file and, last,
+// the command that replays it through this test binary:
+//   RACELAB_REPLAY=<schedule file> <test binary> --gtest_filter=<test>
+// With RACELAB_REPLAY set, the tests replay that file (it must be of the
+// test's store and scenario, else the test fails saying so) and print the
+// trace. Each finished test is told to the kit's listener (kit.h,
+// set_kit_listener): linked with racelab_kit_reports, $RACELAB_REPORT_DIR
+// gets the reports of every test.
 //
 // RACELAB_EXPECT_CAUGHT(T) makes one test per scenario in controlled mode,
 // judged by all oracles together, that passes when the check finds something
@@ -39,9 +46,13 @@
 #define RACELAB_GTEST_H_
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <iostream>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "racelab/explore.h"
@@ -75,25 +86,100 @@ struct ParamName {
   }
 };
 
+// The test running now, as --gtest_filter names it: "Suite.Name".
+inline std::string current_test_name() {
+  const ::testing::TestInfo* info =
+      ::testing::UnitTest::GetInstance()->current_test_info();
+  if (info == nullptr) return "";
+  return std::string(info->test_suite_name()) + "." + info->name();
+}
+
+// `text` as one word of a POSIX shell command.
+inline std::string shell_word(const std::string& text) {
+  bool plain = !text.empty();
+  for (char ch : text) {
+    const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                    (ch >= '0' && ch <= '9') ||
+                    std::string_view("/._-+=:,@%").find(ch) !=
+                        std::string_view::npos;
+    plain = plain && ok;
+  }
+  if (plain) return text;
+  std::string quoted = "'";
+  for (char ch : text) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return quoted + "'";
+}
+
+// The command that replays a saved schedule through this test binary:
+// "RACELAB_REPLAY=<file> <binary> --gtest_filter=<test>".
+inline std::string replay_command(const std::string& schedule_file) {
+  char binary[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", binary, sizeof(binary) - 1);
+  const std::string exe = n > 0 ? std::string(binary, static_cast<std::size_t>(n))
+                                : std::string("<test binary>");
+  return std::string(kReplayVariable) + "=" + shell_word(schedule_file) + " " +
+         shell_word(exe) + " --gtest_filter=" + shell_word(current_test_name());
+}
+
+// Runs one case (or, with RACELAB_REPLAY set, replays that file as it),
+// judges it and tells the kit's listener.
+template <StoreTraits T>
+void run_case(const KitCase& c, bool expect_caught) {
+  const std::string replay = replay_request();
+  CheckResult result;
+  if (!replay.empty()) {
+    std::string error;
+    std::optional<CheckResult> replayed = replay_kit_case<T>(c, replay, &error);
+    if (!replayed) {
+      ADD_FAILURE() << error;
+      return;
+    }
+    result = std::move(*replayed);
+    std::cout << "replaying " << replay << ":\n" << result.message;
+  } else {
+    result = run_kit_case<T>(c);
+  }
+  std::string message = result.message;
+  if (replay.empty() && !result.schedule_file.empty()) {
+    message += "replay: " + replay_command(result.schedule_file) + "\n";
+  }
+  const bool passed = expect_caught ? !result.clean() : result.clean();
+  if (expect_caught) {
+    EXPECT_FALSE(result.clean()) << "racelab did not catch the bug of "
+                                 << traits_store_name<T>() << ": " << message;
+    if (passed && replay.empty()) {
+      std::cout << "caught, as expected:\n" << message;
+    }
+  } else {
+    EXPECT_TRUE(result.clean()) << message;
+    if (passed && replay.empty()) std::cout << "  " << message;
+  }
+  const ::testing::TestInfo* info =
+      ::testing::UnitTest::GetInstance()->current_test_info();
+  KitTestRecord record;
+  record.test = current_test_name();
+  record.source = info != nullptr && info->file() != nullptr ? info->file() : "";
+  record.family = T::Family::kName;
+  record.store = traits_options<T>().store_name;
+  record.kit_case = c;
+  record.expect_caught = expect_caught;
+  record.passed = passed;
+  record.replayed = !replay.empty();
+  record.result = &result;
+  notify_kit_test(record);
+}
+
 template <StoreTraits T>
 void expect_clean(const KitCase& c) {
   if (c.oracle == Oracle::kTsan && !built_with_tsan()) {
     GTEST_SKIP() << "the tsan oracle needs a ThreadSanitizer build";
   }
-  CheckResult result = run_kit_case<T>(c);
-  EXPECT_TRUE(result.clean()) << result.message;
-  if (result.clean()) std::cout << "  " << result.message;
+  run_case<T>(c, /*expect_caught=*/false);
 }
 
 template <StoreTraits T>
 void expect_caught(const KitCase& c) {
-  CheckResult result = run_kit_case<T>(c);
-  EXPECT_FALSE(result.clean())
-      << "racelab did not catch the bug of " << traits_store_name<T>() << ": "
-      << result.message;
-  if (!result.clean()) {
-    std::cout << "caught, as expected:\n" << result.message;
-  }
+  run_case<T>(c, /*expect_caught=*/true);
 }
 
 }  // namespace racelab::gtest_internal

@@ -27,7 +27,8 @@
 //
 //  3. check_store<F>(factory, scenario, options) -> CheckResult: runs the
 //     scenario in controlled mode (fibers, a strategy, a budget of schedules)
-//     or stress mode (OS threads) in this process and judges it. On failure
+//     or stress mode (OS threads) in a forked child (CheckOptions::isolate:
+//     a crash, exit or hang of the store is a finding) and judges it. On failure
 //     the result carries the findings, the trace of the (shrunk) failing
 //     schedule and the path of the saved schedule file; replay_store<F>()
 //     reruns such a file. gtest.h, catch2.h and fuzz_target.h build on this.
@@ -231,8 +232,8 @@ struct CheckOptions {
   int hang_seconds = 60;
 };
 
-// The verdict of check_store and replay_store: one run of the scenario in
-// this process (findings, schedules tried, the shrunk failing schedule with
+// The verdict of check_store and replay_store: one run of the scenario
+// (findings, schedules tried, the shrunk failing schedule with
 // its trace, the saved schedule file, a readable message); the engine's
 // result of one run, RunObservation (case.h).
 using CheckResult = RunObservation;
@@ -267,6 +268,12 @@ std::string save_schedule(const std::string& path, const std::string& store,
 // std::runtime_error. Returns program lines (setup, threads..., finale).
 sched::ScheduleFile read_schedule(const std::string& path,
                                   std::vector<std::string>* program_lines);
+// Why the schedule file at `path` (of file.subject x file.scenario) is not
+// one of this test's (`store` x `scenario`).
+std::string other_test_text(const std::string& path,
+                            const sched::ScheduleFile& file,
+                            const std::string& store,
+                            const std::string& scenario);
 // Fills result.message (the failing schedule's trace rendered as a table).
 void compose_message(CheckResult& result, const std::string& store,
                      const std::string& scenario, const CheckOptions& options);
@@ -335,8 +342,11 @@ CheckResult check_stress(const StoreFactory<F>& factory,
 
 }  // namespace kit_internal
 
-// Runs `scenario` against stores from `factory` in this process and judges
-// it with `options.oracles`. Controlled mode stops at the first failing
+// Runs `scenario` against stores from `factory` and judges it with
+// `options.oracles`, in a forked child unless options.isolate is off: a
+// store that crashes (a signal, abort, an uncaught exception), exits, ends
+// without a result or makes no progress for options.hang_seconds is a crash
+// or timeout finding, with the schedule in flight saved in controlled mode. Controlled mode stops at the first failing
 // schedule, shrinks it (its preemptions, then its program: threads and
 // operations the failure does not need are dropped), saves it
 // (CheckResult::schedule_file) and records its trace; stress mode stops at
@@ -489,6 +499,59 @@ CheckResult run_kit_case(const KitCase& c) {
   return check_store<typename T::Family>(&T::make, scenarios.at(c.scenario),
                                          options);
 }
+
+// The environment variable that makes the test-framework macros replay a
+// schedule file instead of searching: RACELAB_REPLAY=<file> <test binary>
+// --gtest_filter=<test>, the command a failing kit test prints.
+inline constexpr const char* kReplayVariable = "RACELAB_REPLAY";
+
+// The schedule file to replay ($RACELAB_REPLAY), or "" when none is set.
+std::string replay_request();
+
+// Replays `schedule_file` as KitCase `c` of store T: the file must be of
+// T's store and of c's scenario, else the result is std::nullopt and
+// `*error` says which test the file belongs to. Throws what read_schedule
+// throws on a file that cannot be read.
+template <StoreTraits T>
+std::optional<CheckResult> replay_kit_case(const KitCase& c,
+                                           const std::string& schedule_file,
+                                           std::string* error) {
+  const std::vector<Scenario<typename T::Family>> scenarios = T::scenarios();
+  CheckOptions options = traits_options<T>();
+  options.oracles = c.oracles();
+  const Scenario<typename T::Family>& scenario = scenarios.at(c.scenario);
+  std::vector<std::string> lines;
+  const sched::ScheduleFile file =
+      kit_internal::read_schedule(schedule_file, &lines);
+  if (file.subject != options.store_name || file.scenario != scenario.name) {
+    *error = kit_internal::other_test_text(schedule_file, file,
+                                           options.store_name, scenario.name);
+    return std::nullopt;
+  }
+  return replay_store<typename T::Family>(&T::make, scenario, schedule_file,
+                                          options);
+}
+
+// One finished test of the test-framework macros, as listeners see it.
+struct KitTestRecord {
+  std::string test;    // "Racelab/MutexRingTraits_RacelabClean.Clean/..."
+  std::string source;  // the test's source file, as the framework names it
+  std::string family;  // the family's name
+  std::string store;   // the store's name
+  KitCase kit_case;
+  bool expect_caught = false;  // RACELAB_EXPECT_CAUGHT: passes when caught
+  bool passed = false;
+  bool replayed = false;  // RACELAB_REPLAY ran a schedule file
+  const CheckResult* result = nullptr;
+};
+
+// Something told of every finished kit test (racelab_kit_reports installs
+// one that writes the reports of $RACELAB_REPORT_DIR). One at a time;
+// nullptr removes it. The core itself writes no reports.
+using KitListener = void (*)(const KitTestRecord& record);
+void set_kit_listener(KitListener listener);
+// Tells the listener, if any; what it throws is caught and printed.
+void notify_kit_test(const KitTestRecord& record);
 
 // One line per finding: "[data_race/tsan] summary".
 std::string format_findings(const std::vector<Finding>& findings);

@@ -189,6 +189,16 @@ RunRequest controlled_request(const CheckOptions& options) {
   return request;
 }
 
+std::string other_test_text(const std::string& path,
+                            const sched::ScheduleFile& file,
+                            const std::string& store,
+                            const std::string& scenario) {
+  return absl::StrCat(kReplayVariable, "=", path,
+                      ": the file belongs to another test: it is a schedule of ",
+                      file.subject, " x ", file.scenario, ", this test checks ",
+                      store, " x ", scenario);
+}
+
 void compose_message(CheckResult& result, const std::string& store,
                      const std::string& scenario, const CheckOptions& options) {
   std::ostringstream out;
@@ -237,6 +247,26 @@ void compose_message(CheckResult& result, const std::string& store,
 }
 
 }  // namespace kit_internal
+
+namespace {
+KitListener g_kit_listener = nullptr;
+}  // namespace
+
+std::string replay_request() {
+  const char* file = std::getenv(kReplayVariable);
+  return file == nullptr ? "" : file;
+}
+
+void set_kit_listener(KitListener listener) { g_kit_listener = listener; }
+
+void notify_kit_test(const KitTestRecord& record) {
+  if (g_kit_listener == nullptr) return;
+  try {
+    g_kit_listener(record);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "racelab: the kit listener failed: %s\n", e.what());
+  }
+}
 
 std::string format_findings(const std::vector<Finding>& findings) {
   std::string out;
