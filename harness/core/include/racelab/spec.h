@@ -569,6 +569,12 @@ class Spec {
     return *this;
   }
 
+  // Renames the spec (the store's name in messages, schedule files and
+  // reports): ring_spec().named("ring/split_check").make(make_split_ring).
+  Spec& named(std::string name) {
+    core_->name = std::move(name);
+    return *this;
+  }
   const std::string& name() const { return core_->name; }
   // The erased form, shared by the checks.
   SpecRef core() const { return std::make_shared<SpecCore>(*core_); }
