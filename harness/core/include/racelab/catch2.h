@@ -29,6 +29,24 @@
 
 namespace racelab::catch2_internal {
 
+// Tells the kit's listener (kit.h) of a finished case.
+inline void tell_listener(const std::string& shown_name,
+                          const std::string& family, const std::string& store,
+                          const char* file, const KitCase& c, bool expect_bug,
+                          const CheckResult& result) {
+  KitTestRecord record;
+  record.test = "racelab: " + shown_name + " x " + c.scenario_name + " (" +
+                to_string(c.mode) + ")";
+  record.source = file != nullptr ? file : "";
+  record.family = family;
+  record.store = store;
+  record.kit_case = c;
+  record.expect_caught = expect_bug;
+  record.passed = expect_bug != result.clean();
+  record.result = &result;
+  notify_kit_test(record);
+}
+
 template <StoreTraits T>
 class CaseInvoker final : public Catch::ITestInvoker {
  public:
@@ -42,17 +60,9 @@ class CaseInvoker final : public Catch::ITestInvoker {
     } else {
       CHECK(result.clean());
     }
-    KitTestRecord record;
-    record.test = "racelab: " + traits_store_name<T>() + " x " +
-                  case_.scenario_name + " (" + to_string(case_.mode) + ")";
-    record.source = file_;
-    record.family = T::Family::kName;
-    record.store = traits_options<T>().store_name;
-    record.kit_case = case_;
-    record.expect_caught = expect_bug_;
-    record.passed = expect_bug_ != result.clean();
-    record.result = &result;
-    notify_kit_test(record);
+    tell_listener(traits_store_name<T>(), T::Family::kName,
+                  traits_options<T>().store_name, file_, case_, expect_bug_,
+                  result);
   }
 
  private:
@@ -64,8 +74,11 @@ class CaseInvoker final : public Catch::ITestInvoker {
 // One case of a declared spec.
 class SpecCaseInvoker final : public Catch::ITestInvoker {
  public:
-  SpecCaseInvoker(SpecRef spec, KitCase c, bool expect_bug)
-      : spec_(std::move(spec)), case_(std::move(c)), expect_bug_(expect_bug) {}
+  SpecCaseInvoker(SpecRef spec, KitCase c, bool expect_bug, const char* file)
+      : spec_(std::move(spec)),
+        case_(std::move(c)),
+        expect_bug_(expect_bug),
+        file_(file) {}
   void invoke() const override {
     CheckResult result = run_spec_case(spec_, case_);
     INFO(result.message);
@@ -74,12 +87,17 @@ class SpecCaseInvoker final : public Catch::ITestInvoker {
     } else {
       CHECK(result.clean());
     }
+    tell_listener(spec_->name, spec_->name,
+                  spec_->options.store_name.empty() ? spec_->name
+                                                    : spec_->options.store_name,
+                  file_, case_, expect_bug_, result);
   }
 
  private:
   SpecRef spec_;
   KitCase case_;
   bool expect_bug_;
+  const char* file_;
 };
 
 inline int register_spec_cases(const SpecRef& spec, bool expect_bug,
@@ -93,7 +111,7 @@ inline int register_spec_cases(const SpecRef& spec, bool expect_bug,
     const std::string tags = std::string("[racelab][") + to_string(c.mode) +
                              "]" + (expect_bug ? "[caught]" : "");
     Catch::AutoReg(
-        new SpecCaseInvoker(spec, c, expect_bug),
+        new SpecCaseInvoker(spec, c, expect_bug, file),
         Catch::SourceLineInfo(file, line), Catch::StringRef(),
         Catch::NameAndTags(Catch::StringRef(name), Catch::StringRef(tags)));
   }

@@ -48,8 +48,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <functional>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -122,23 +124,35 @@ inline std::string replay_command(const std::string& schedule_file) {
          shell_word(exe) + " --gtest_filter=" + shell_word(current_test_name());
 }
 
-// Runs one case (or, with RACELAB_REPLAY set, replays that file as it),
-// judges it and tells the kit's listener.
-template <StoreTraits T>
-void run_case(const KitCase& c, bool expect_caught) {
+// How one kit test runs its case, whatever declared the store (traits or a
+// spec): the search, and the replay of a schedule file as this case.
+struct CaseDriver {
+  std::string family;
+  std::string store;
+  std::string scenario;
+  std::function<CheckResult()> run;
+  std::function<CheckResult(const std::string& schedule_file)> replay;
+};
+
+// Runs one case (or, with RACELAB_REPLAY set, replays that file as it: the
+// file must be of this case's store and scenario), judges it and tells the
+// kit's listener.
+inline void run_case(const KitCase& c, bool expect_caught,
+                     const CaseDriver& driver) {
   const std::string replay = replay_request();
   CheckResult result;
   if (!replay.empty()) {
-    std::string error;
-    std::optional<CheckResult> replayed = replay_kit_case<T>(c, replay, &error);
-    if (!replayed) {
-      ADD_FAILURE() << error;
+    std::vector<std::string> lines;
+    const sched::ScheduleFile file = kit_internal::read_schedule(replay, &lines);
+    if (file.subject != driver.store || file.scenario != driver.scenario) {
+      ADD_FAILURE() << kit_internal::other_test_text(replay, file, driver.store,
+                                                     driver.scenario);
       return;
     }
-    result = std::move(*replayed);
+    result = driver.replay(replay);
     std::cout << "replaying " << replay << ":\n" << result.message;
   } else {
-    result = run_kit_case<T>(c);
+    result = driver.run();
   }
   std::string message = result.message;
   if (replay.empty() && !result.schedule_file.empty()) {
@@ -147,7 +161,7 @@ void run_case(const KitCase& c, bool expect_caught) {
   const bool passed = expect_caught ? !result.clean() : result.clean();
   if (expect_caught) {
     EXPECT_FALSE(result.clean()) << "racelab did not catch the bug of "
-                                 << traits_store_name<T>() << ": " << message;
+                                 << driver.store << ": " << message;
     if (passed && replay.empty()) {
       std::cout << "caught, as expected:\n" << message;
     }
@@ -160,14 +174,50 @@ void run_case(const KitCase& c, bool expect_caught) {
   KitTestRecord record;
   record.test = current_test_name();
   record.source = info != nullptr && info->file() != nullptr ? info->file() : "";
-  record.family = T::Family::kName;
-  record.store = traits_options<T>().store_name;
+  record.family = driver.family;
+  record.store = driver.store;
   record.kit_case = c;
   record.expect_caught = expect_caught;
   record.passed = passed;
   record.replayed = !replay.empty();
   record.result = &result;
   notify_kit_test(record);
+}
+
+template <StoreTraits T>
+CaseDriver traits_driver(const KitCase& c) {
+  CaseDriver driver;
+  driver.family = T::Family::kName;
+  driver.store = traits_options<T>().store_name;
+  driver.scenario = c.scenario_name;
+  driver.run = [c] { return run_kit_case<T>(c); };
+  driver.replay = [c](const std::string& file) {
+    std::string error;
+    std::optional<CheckResult> r = replay_kit_case<T>(c, file, &error);
+    if (!r) throw std::runtime_error(error);
+    return std::move(*r);
+  };
+  return driver;
+}
+
+template <StoreTraits T>
+void run_case(const KitCase& c, bool expect_caught) {
+  run_case(c, expect_caught, traits_driver<T>(c));
+}
+
+inline CaseDriver spec_driver(const SpecRef& spec, const KitCase& c) {
+  CaseDriver driver;
+  driver.family = spec->name;
+  driver.store =
+      spec->options.store_name.empty() ? spec->name : spec->options.store_name;
+  driver.scenario = c.scenario_name;
+  driver.run = [spec, c] { return run_spec_case(spec, c); };
+  driver.replay = [spec, c](const std::string& file) {
+    CheckOptions options = spec->options;
+    if (c.oracle) options.oracles = OracleSet{*c.oracle};
+    return replay_spec(spec, c.scenario_name, file, std::move(options));
+  };
+  return driver;
 }
 
 template <StoreTraits T>
@@ -192,16 +242,11 @@ inline void expect_spec_clean(const SpecRef& spec, const KitCase& c) {
   if (c.oracle == Oracle::kTsan && !built_with_tsan()) {
     GTEST_SKIP() << "the tsan oracle needs a ThreadSanitizer build";
   }
-  CheckResult result = run_spec_case(spec, c);
-  EXPECT_TRUE(result.clean()) << result.message;
-  if (result.clean()) std::cout << "  " << result.message;
+  run_case(c, /*expect_caught=*/false, spec_driver(spec, c));
 }
 
 inline void expect_spec_caught(const SpecRef& spec, const KitCase& c) {
-  CheckResult result = run_spec_case(spec, c);
-  EXPECT_FALSE(result.clean()) << "racelab did not catch the bug of "
-                               << spec->name << ": " << result.message;
-  if (!result.clean()) std::cout << "caught, as expected:\n" << result.message;
+  run_case(c, /*expect_caught=*/true, spec_driver(spec, c));
 }
 
 }  // namespace racelab::gtest_internal
