@@ -83,8 +83,7 @@ struct CellFamily {
         }
         std::abort();
       }
-      case Act::kSlow:
-      {
+      case Act::kSlow: {
         // Slow, but each operation ends: progress. Busy (a sleep may be a
         // scheduling point of its own in controlled mode).
         const auto until =
@@ -125,8 +124,9 @@ struct CellFamily {
     return std::to_string(result);
   }
   static std::optional<CellOp> parse(std::string_view text) {
-    for (Act act : {Act::kAdd, Act::kRacyAdd, Act::kAbort, Act::kSegv, Act::kThrow,
-                    Act::kExit, Act::kQuickExit, Act::kHang, Act::kSlow}) {
+    for (Act act :
+         {Act::kAdd, Act::kRacyAdd, Act::kAbort, Act::kSegv, Act::kThrow,
+          Act::kExit, Act::kQuickExit, Act::kHang, Act::kSlow}) {
       if (describe(CellOp{act}) == text) return CellOp{act};
     }
     return std::nullopt;

@@ -3,6 +3,8 @@
 // both modes and this test binary survives it; in controlled mode the
 // schedule in flight is saved and replays; a hang is no progress, never
 // elapsed time alone; the child's result comes back whole.
+#include "racelab/isolation.h"
+
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
@@ -18,7 +20,6 @@
 #include <vector>
 
 #include "cell_family.h"
-#include "racelab/isolation.h"
 #include "racelab/kit.h"
 #include "scratch_dir.h"
 
@@ -104,8 +105,8 @@ TEST_P(IsolationModeTest, SlowButProgressingIsNoHang) {
   CheckOptions o = options(GetParam());
   o.budget = 1;
   o.stress_runs = 1;
-  const CheckResult r = check_store<CellFamily>(
-      &make_cell, scenario_ending_in(Act::kSlow, 8), o);
+  const CheckResult r =
+      check_store<CellFamily>(&make_cell, scenario_ending_in(Act::kSlow, 8), o);
   EXPECT_TRUE(r.clean()) << r.message;
 }
 
@@ -163,7 +164,8 @@ TEST(IsolationCodec, AnObservationComesBackWhole) {
             Frame{"Ring::push(int)", "/src/ring.cc", 42, FrameOrigin::kUser},
             {}};
   f.accesses.push_back(
-      {"write of size 8", 0,
+      {"write of size 8",
+       0,
        {Frame{"Ring::push(int)", "/src/ring.cc", 42, FrameOrigin::kUser},
         Frame{"", "", 0, FrameOrigin::kLibrary}}});
   f.accesses.push_back({"", 1, {}});

@@ -25,13 +25,13 @@ CheckResult failing_result() {
   CheckResult r;
   r.schedules = 3;
   r.first_failing = 2;
-  Finding f{FindingKind::kDataRace,
-            Oracle::kTsan,
-            "write of size 4 by thread 1 vs previous read by thread 0",
-            "WARNING: ThreadSanitizer: data race",
-            Frame{"SplitCheckRing::push(int)", kUserFile, 31,
-                  FrameOrigin::kUser},
-            {}};
+  Finding f{
+      FindingKind::kDataRace,
+      Oracle::kTsan,
+      "write of size 4 by thread 1 vs previous read by thread 0",
+      "WARNING: ThreadSanitizer: data race",
+      Frame{"SplitCheckRing::push(int)", kUserFile, 31, FrameOrigin::kUser},
+      {}};
   r.findings.push_back(f);
   r.schedule.program = {"", "push(1)", "pop", ""};
   r.schedule.decisions = {0, 1, 0};

@@ -152,10 +152,9 @@ void write_kit_reports(const KitTestRecord& record) {
     try {
       CaseResult r = case_result_from_json(j.at("case"));
       r.first_failure_log = j.value("log", std::string());
-      cases.emplace_back(
-          absl::StrCat(j.value("binary", std::string()), ".",
-                       j.value("test", std::string())),
-          std::move(r));
+      cases.emplace_back(absl::StrCat(j.value("binary", std::string()), ".",
+                                      j.value("test", std::string())),
+                         std::move(r));
     } catch (const nlohmann::json::exception&) {
       continue;  // a record of another racelab version
     }

@@ -131,8 +131,8 @@ int register_cases(bool expect_bug, const char* file, std::size_t line) {
                              "]" + (expect_bug ? "[caught]" : "");
     // Catch copies the name and tags; the invoker lives for the process.
     Catch::AutoReg(
-        new CaseInvoker<T>(c, expect_bug, file), Catch::SourceLineInfo(file, line),
-        Catch::StringRef(),
+        new CaseInvoker<T>(c, expect_bug, file),
+        Catch::SourceLineInfo(file, line), Catch::StringRef(),
         Catch::NameAndTags(Catch::StringRef(name), Catch::StringRef(tags)));
   }
   return static_cast<int>(cases.size());

@@ -51,8 +51,8 @@
 #include <functional>
 #include <iostream>
 #include <optional>
-#include <stdexcept>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -101,15 +101,16 @@ inline std::string current_test_name() {
 inline std::string shell_word(const std::string& text) {
   bool plain = !text.empty();
   for (char ch : text) {
-    const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                    (ch >= '0' && ch <= '9') ||
-                    std::string_view("/._-+=:,@%").find(ch) !=
-                        std::string_view::npos;
+    const bool ok =
+        (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+        (ch >= '0' && ch <= '9') ||
+        std::string_view("/._-+=:,@%").find(ch) != std::string_view::npos;
     plain = plain && ok;
   }
   if (plain) return text;
   std::string quoted = "'";
-  for (char ch : text) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  for (char ch : text)
+    quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
   return quoted + "'";
 }
 
@@ -118,8 +119,9 @@ inline std::string shell_word(const std::string& text) {
 inline std::string replay_command(const std::string& schedule_file) {
   char binary[4096];
   const ssize_t n = ::readlink("/proc/self/exe", binary, sizeof(binary) - 1);
-  const std::string exe = n > 0 ? std::string(binary, static_cast<std::size_t>(n))
-                                : std::string("<test binary>");
+  const std::string exe = n > 0
+                              ? std::string(binary, static_cast<std::size_t>(n))
+                              : std::string("<test binary>");
   return std::string(kReplayVariable) + "=" + shell_word(schedule_file) + " " +
          shell_word(exe) + " --gtest_filter=" + shell_word(current_test_name());
 }
@@ -143,7 +145,8 @@ inline void run_case(const KitCase& c, bool expect_caught,
   CheckResult result;
   if (!replay.empty()) {
     std::vector<std::string> lines;
-    const sched::ScheduleFile file = kit_internal::read_schedule(replay, &lines);
+    const sched::ScheduleFile file =
+        kit_internal::read_schedule(replay, &lines);
     if (file.subject != driver.store || file.scenario != driver.scenario) {
       ADD_FAILURE() << kit_internal::other_test_text(replay, file, driver.store,
                                                      driver.scenario);
@@ -173,7 +176,8 @@ inline void run_case(const KitCase& c, bool expect_caught,
       ::testing::UnitTest::GetInstance()->current_test_info();
   KitTestRecord record;
   record.test = current_test_name();
-  record.source = info != nullptr && info->file() != nullptr ? info->file() : "";
+  record.source =
+      info != nullptr && info->file() != nullptr ? info->file() : "";
   record.family = driver.family;
   record.store = driver.store;
   record.kit_case = c;

@@ -28,10 +28,11 @@
 //  3. check_store<F>(factory, scenario, options) -> CheckResult: runs the
 //     scenario in controlled mode (fibers, a strategy, a budget of schedules)
 //     or stress mode (OS threads) in a forked child (CheckOptions::isolate:
-//     a crash, exit or hang of the store is a finding) and judges it. On failure
-//     the result carries the findings, the trace of the (shrunk) failing
-//     schedule and the path of the saved schedule file; replay_store<F>()
-//     reruns such a file. gtest.h, catch2.h and fuzz_target.h build on this.
+//     a crash, exit or hang of the store is a finding) and judges it. On
+//     failure the result carries the findings, the trace of the (shrunk)
+//     failing schedule and the path of the saved schedule file;
+//     replay_store<F>() reruns such a file. gtest.h, catch2.h and fuzz_target.h
+//     build on this.
 //
 // Controlled mode needs the store to lock through racelab::Mutex /
 // SharedMutex (sync.h) or to call racelab::yield_point(); a store on plain
@@ -346,13 +347,14 @@ CheckResult check_stress(const StoreFactory<F>& factory,
 // `options.oracles`, in a forked child unless options.isolate is off: a
 // store that crashes (a signal, abort, an uncaught exception), exits, ends
 // without a result or makes no progress for options.hang_seconds is a crash
-// or timeout finding, with the schedule in flight saved in controlled mode. Controlled mode stops at the first failing
-// schedule, shrinks it (its preemptions, then its program: threads and
-// operations the failure does not need are dropped), saves it
-// (CheckResult::schedule_file) and records its trace; stress mode stops at
-// the first run with a finding. Each check has a Session of its own
-// (session.h): checks one after the other in one process do not see each
-// other's state; a check started inside another throws std::logic_error.
+// or timeout finding, with the schedule in flight saved in controlled mode.
+// Controlled mode stops at the first failing schedule, shrinks it (its
+// preemptions, then its program: threads and operations the failure does not
+// need are dropped), saves it (CheckResult::schedule_file) and records its
+// trace; stress mode stops at the first run with a finding. Each check has a
+// Session of its own (session.h): checks one after the other in one process do
+// not see each other's state; a check started inside another throws
+// std::logic_error.
 template <Family F>
 CheckResult check_store(const StoreFactory<F>& factory,
                         const Scenario<F>& scenario,
@@ -397,8 +399,7 @@ CheckResult replay_store(const StoreFactory<F>& factory,
           return kit_internal::take_sanitizer_findings(tsan);
         });
       },
-      once, kit_internal::store_name<F>(options), scenario.name,
-      schedule_file);
+      once, kit_internal::store_name<F>(options), scenario.name, schedule_file);
 }
 
 // The traits of one store under test, the unit the test-framework macros

@@ -48,7 +48,8 @@ Channel* g_channel = nullptr;  // set in the child only
 void record_decision(const sched::SwitchEvent& event, void* context) {
   auto* channel = static_cast<Channel*>(context);
   const int count = __atomic_load_n(&channel->count, __ATOMIC_RELAXED);
-  if (count < Channel::kMaxDecisions) channel->decisions[count] = event.to_thread;
+  if (count < Channel::kMaxDecisions)
+    channel->decisions[count] = event.to_thread;
   __atomic_store_n(&channel->count, count + 1, __ATOMIC_RELEASE);
   __atomic_add_fetch(&channel->heartbeat, 1, __ATOMIC_RELAXED);
 }
@@ -227,10 +228,11 @@ ChildOutcome run_in_child(const std::function<std::string()>& body,
   }
   outcome.schedule = __atomic_load_n(&channel->schedule, __ATOMIC_ACQUIRE);
   if (outcome.schedule >= 0) {
-    outcome.program = split_lines(
-        std::string_view(channel->program, channel->program_size));
-    const int count = std::min(__atomic_load_n(&channel->count, __ATOMIC_ACQUIRE),
-                               Channel::kMaxDecisions);
+    outcome.program =
+        split_lines(std::string_view(channel->program, channel->program_size));
+    const int count =
+        std::min(__atomic_load_n(&channel->count, __ATOMIC_ACQUIRE),
+                 Channel::kMaxDecisions);
     outcome.decisions.assign(channel->decisions, channel->decisions + count);
   }
   munmap(memory, sizeof(Channel));
@@ -313,10 +315,9 @@ int as_int(const std::vector<std::string>& v, std::size_t i) {
 
 std::string encode_observation(const RunObservation& o) {
   std::string text;
-  absl::StrAppend(&text, "counts ", o.operations, " ", o.runs, " ",
-                  o.schedules, " ", o.first_failing, " ",
-                  o.replay_diverged ? 1 : 0, " ", o.more_schedules ? 1 : 0,
-                  " ", o.inner_points, "\n");
+  absl::StrAppend(&text, "counts ", o.operations, " ", o.runs, " ", o.schedules,
+                  " ", o.first_failing, " ", o.replay_diverged ? 1 : 0, " ",
+                  o.more_schedules ? 1 : 0, " ", o.inner_points, "\n");
   for (const Finding& f : o.findings) {
     add_record(text, "finding",
                {to_string(f.kind), to_string(f.oracle), f.summary, f.detail});
@@ -388,13 +389,12 @@ RunObservation decode_observation(std::string_view text) {
       }
     } else if (key == "schedule" && v.size() >= 4) {
       o.schedule.preemptions = as_int(v, 1);
-      o.schedule.status =
-          static_cast<sched::RunResult::Status>(as_int(v, 2));
+      o.schedule.status = static_cast<sched::RunResult::Status>(as_int(v, 2));
       o.schedule.trace.thread_count = as_int(v, 3);
     } else if (key == "row" && v.size() >= 7) {
       o.schedule.trace.rows.emplace_back(
-          as_int(v, 1), as_int(v, 2), static_cast<sched::TraceKind>(as_int(v, 3)),
-          v[4], v[5], v[6] == "1");
+          as_int(v, 1), as_int(v, 2),
+          static_cast<sched::TraceKind>(as_int(v, 3)), v[4], v[5], v[6] == "1");
     } else if (key == "warning" && v.size() >= 2) {
       o.warnings.push_back(v[1]);
     } else if (key == "log" && v.size() >= 2) {

@@ -119,8 +119,8 @@ CheckResult finish_check(const std::function<CheckResult()>& check,
   } else if (controlled && !result.clean()) {
     result.schedule_file = save_schedule(
         schedule_path(options, store, scenario), store, scenario, options,
-        options.seed + static_cast<std::uint64_t>(std::max(
-                           result.first_failing, 0)),
+        options.seed +
+            static_cast<std::uint64_t>(std::max(result.first_failing, 0)),
         result.schedule.program, result.schedule.decisions);
   }
   compose_message(result, store, scenario, options);
@@ -193,10 +193,10 @@ std::string other_test_text(const std::string& path,
                             const sched::ScheduleFile& file,
                             const std::string& store,
                             const std::string& scenario) {
-  return absl::StrCat(kReplayVariable, "=", path,
-                      ": the file belongs to another test: it is a schedule of ",
-                      file.subject, " x ", file.scenario, ", this test checks ",
-                      store, " x ", scenario);
+  return absl::StrCat(
+      kReplayVariable, "=", path,
+      ": the file belongs to another test: it is a schedule of ", file.subject,
+      " x ", file.scenario, ", this test checks ", store, " x ", scenario);
 }
 
 void compose_message(CheckResult& result, const std::string& store,
