@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -31,8 +32,12 @@ enum class Act {
   kExit,
   kQuickExit,
   kHang,
+  kHangInGroup,  // forks a process that blocks, then blocks itself
   kSlow,
 };
+
+// kHangInGroup writes the pid of the process it forks here.
+inline std::string g_pid_file;
 
 struct CellOp {
   Act act = Act::kAdd;
@@ -83,6 +88,22 @@ struct CellFamily {
         }
         std::abort();
       }
+      case Act::kHangInGroup: {
+        const pid_t helper = fork();
+        if (helper == 0) {
+          for (;;) pause();
+        }
+        if (FILE* f = std::fopen(g_pid_file.c_str(), "w")) {
+          std::fprintf(f, "%d\n", static_cast<int>(helper));
+          std::fclose(f);
+        }
+        int fds[2];
+        if (pipe(fds) == 0) {
+          char c;
+          for (;;) (void)!read(fds[0], &c, 1);
+        }
+        std::abort();
+      }
       case Act::kSlow: {
         // Slow, but each operation ends: progress. Busy (a sleep may be a
         // scheduling point of its own in controlled mode).
@@ -115,6 +136,8 @@ struct CellFamily {
         return "quick_exit";
       case Act::kHang:
         return "hang";
+      case Act::kHangInGroup:
+        return "hang_in_group";
       case Act::kSlow:
         return "slow";
     }
@@ -124,9 +147,9 @@ struct CellFamily {
     return std::to_string(result);
   }
   static std::optional<CellOp> parse(std::string_view text) {
-    for (Act act :
-         {Act::kAdd, Act::kRacyAdd, Act::kAbort, Act::kSegv, Act::kThrow,
-          Act::kExit, Act::kQuickExit, Act::kHang, Act::kSlow}) {
+    for (Act act : {Act::kAdd, Act::kRacyAdd, Act::kAbort, Act::kSegv,
+                    Act::kThrow, Act::kExit, Act::kQuickExit, Act::kHang,
+                    Act::kHangInGroup, Act::kSlow}) {
       if (describe(CellOp{act}) == text) return CellOp{act};
     }
     return std::nullopt;

@@ -99,6 +99,35 @@ TEST_P(IsolationModeTest, HangIsATimeoutFinding) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
 }
 
+// Gone: no such process, or a zombie waiting for its reaper.
+bool process_gone(int pid) {
+  const std::string stat =
+      testing::slurp("/proc/" + std::to_string(pid) + "/stat");
+  if (stat.empty()) return true;
+  const std::size_t paren = stat.rfind(')');
+  return paren != std::string::npos && paren + 2 < stat.size() &&
+         stat[paren + 2] == 'Z';
+}
+
+TEST_P(IsolationModeTest, AHangKillsTheChildsProcessGroup) {
+  kit_test::g_pid_file = (root_ / "helper.pid").string();
+  const CheckResult r = check_store<CellFamily>(
+      &make_cell, scenario_ending_in(Act::kHangInGroup), options(GetParam()));
+  ASSERT_TRUE(r.has(FindingKind::kTimeout)) << r.message;
+  const std::string text = testing::slurp(kit_test::g_pid_file);
+  ASSERT_FALSE(text.empty());
+  const int helper = std::atoi(text.c_str());
+  ASSERT_GT(helper, 0);
+  bool gone = false;
+  for (int i = 0; i < 200 && !gone; ++i) {
+    gone = process_gone(helper);
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (!gone) kill(helper, SIGKILL);
+  EXPECT_TRUE(gone) << "the hung check's helper process " << helper
+                    << " outlived it";
+}
+
 TEST_P(IsolationModeTest, SlowButProgressingIsNoHang) {
   // 8 operations of 300 ms: longer than hang_seconds in all, never that long
   // without progress.
