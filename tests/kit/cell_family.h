@@ -108,7 +108,7 @@ struct CellFamily {
         // Slow, but each operation ends: progress. Busy (a sleep may be a
         // scheduling point of its own in controlled mode).
         const auto until =
-            std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+            std::chrono::steady_clock::now() + std::chrono::milliseconds(600);
         while (std::chrono::steady_clock::now() < until) {
         }
         ctx.pause();

@@ -39,7 +39,9 @@ class IsolationTest : public testing::ScratchDirTest {
     o.mode = mode;
     o.budget = 5;
     o.stress_runs = 2;
-    o.hang_seconds = 1;
+    // Long enough that a crash's report on a loaded machine is no hang; the
+    // hang tests shorten it.
+    o.hang_seconds = 30;
     o.schedule_dir = root_.string();
     o.threads = sched::Substrate::kFibers;
     return o;
@@ -90,8 +92,10 @@ TEST_P(IsolationModeTest, UncaughtExceptionIsAFinding) {
 
 TEST_P(IsolationModeTest, HangIsATimeoutFinding) {
   const auto start = std::chrono::steady_clock::now();
-  const CheckResult r = check_store<CellFamily>(
-      &make_cell, scenario_ending_in(Act::kHang), options(GetParam()));
+  CheckOptions o = options(GetParam());
+  o.hang_seconds = 1;
+  const CheckResult r =
+      check_store<CellFamily>(&make_cell, scenario_ending_in(Act::kHang), o);
   ASSERT_TRUE(has_kind(r, FindingKind::kTimeout)) << r.message;
   EXPECT_NE(r.findings[0].summary.find("no progress"), std::string::npos)
       << r.message;
@@ -111,8 +115,10 @@ bool process_gone(int pid) {
 
 TEST_P(IsolationModeTest, AHangKillsTheChildsProcessGroup) {
   kit_test::g_pid_file = (root_ / "helper.pid").string();
+  CheckOptions o = options(GetParam());
+  o.hang_seconds = 1;
   const CheckResult r = check_store<CellFamily>(
-      &make_cell, scenario_ending_in(Act::kHangInGroup), options(GetParam()));
+      &make_cell, scenario_ending_in(Act::kHangInGroup), o);
   ASSERT_TRUE(r.has(FindingKind::kTimeout)) << r.message;
   const std::string text = testing::slurp(kit_test::g_pid_file);
   ASSERT_FALSE(text.empty());
@@ -129,13 +135,14 @@ TEST_P(IsolationModeTest, AHangKillsTheChildsProcessGroup) {
 }
 
 TEST_P(IsolationModeTest, SlowButProgressingIsNoHang) {
-  // 8 operations of 300 ms: longer than hang_seconds in all, never that long
+  // 7 operations of 600 ms: longer than hang_seconds in all, never that long
   // without progress.
   CheckOptions o = options(GetParam());
   o.budget = 1;
   o.stress_runs = 1;
+  o.hang_seconds = 2;
   const CheckResult r =
-      check_store<CellFamily>(&make_cell, scenario_ending_in(Act::kSlow, 8), o);
+      check_store<CellFamily>(&make_cell, scenario_ending_in(Act::kSlow, 7), o);
   EXPECT_TRUE(r.clean()) << r.message;
 }
 
