@@ -64,6 +64,12 @@ void copy_progress(Channel* channel) {
   }
 }
 
+// Registered last in the child, so run first when the code under test calls
+// exit(): the child ends there with that status, before any other exit-time
+// work (static destructors, the sanitizers' leak check, atexit handlers)
+// that could block on a lock the store or a suspended logical thread holds.
+void end_at_exit(int status, void*) { syscall(SYS_exit_group, status); }
+
 void write_all(int fd, std::string_view text) {
   while (!text.empty()) {
     const ssize_t n = ::write(fd, text.data(), text.size());
@@ -164,6 +170,7 @@ ChildOutcome run_in_child(const std::function<std::string()>& body,
     if (getppid() != parent) syscall(SYS_exit_group, 1);
     if (err >= 0) dup2(err, STDERR_FILENO);
     g_channel = channel;
+    on_exit(&end_at_exit, nullptr);
     if (options.watch_progress) std::thread(copy_progress, channel).detach();
     const std::string text = body();
     if (out >= 0) write_all(out, text);
