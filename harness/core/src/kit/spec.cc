@@ -292,6 +292,42 @@ struct DeclaredModel {
 };
 static_assert(SequentialModel<DeclaredModel>);
 
+DeclaredCall resolve(const SpecCore& spec, const std::string& scenario,
+                     const PlannedCall& planned);
+
+// The context a declared operation runs with: the engine's, and its nested
+// calls recorded into the engine's list.
+class EngineCallContext final : public CallContext {
+ public:
+  EngineCallContext(OpContext& engine, const SpecCore& spec,
+                    DeclaredStore& store,
+                    History<DeclaredCall, DeclaredValue>* nested)
+      : engine_(engine), spec_(spec), store_(store), nested_(nested) {
+    carried_id = engine.carried_id;
+  }
+  ~EngineCallContext() override { engine_.carried_id = carried_id; }
+  EngineCallContext(const EngineCallContext&) = delete;
+  EngineCallContext& operator=(const EngineCallContext&) = delete;
+
+  int thread() const override { return engine_.thread(); }
+  void pause() override { engine_.pause(); }
+  std::uint64_t now() override { return engine_.now(); }
+  void run_nested(const PlannedCall& planned) override {
+    DeclaredCall call = resolve(spec_, "a nested call", planned);
+    Event<DeclaredCall, DeclaredValue> e{thread(), true, call, {}, now(), 0};
+    e.result.value = spec_.ops[static_cast<std::size_t>(call.op)].run(
+        store_.object.get(), call.args.get(), *this);
+    e.ret = now();
+    if (nested_ != nullptr) nested_->push_back(std::move(e));
+  }
+
+ private:
+  OpContext& engine_;
+  const SpecCore& spec_;
+  DeclaredStore& store_;
+  History<DeclaredCall, DeclaredValue>* nested_;
+};
+
 struct DeclaredFamily {
   using Store = DeclaredStore;
   using Op = DeclaredCall;
@@ -299,9 +335,10 @@ struct DeclaredFamily {
   static constexpr const char* kName = "declared";
 
   static Result execute(Store& store, const Op& op, OpContext& ctx,
-                        History<Op, Result>* /*nested*/) {
+                        History<Op, Result>* nested) {
+    EngineCallContext call_ctx(ctx, *op.spec, store, nested);
     return {op.spec->ops[static_cast<std::size_t>(op.op)].run(
-        store.object.get(), op.args.get(), ctx)};
+        store.object.get(), op.args.get(), call_ctx)};
   }
   static std::string describe(const Op& op) { return describe_call(op); }
   static std::string describe(const Op& op, const Result& result) {
@@ -424,7 +461,7 @@ void check_invariants(const SpecCore& spec,
   calls.reserve(history.size());
   for (const auto& e : history) {
     calls.emplace_back(&spec.ops[static_cast<std::size_t>(e.op.op)], &e.op,
-                       &e.result, e.thread);
+                       &e.result, e.thread, e.nested);
   }
   for (const InvariantDecl& inv : spec.invariants) {
     std::string broken = inv.check(calls, store.object.get());
