@@ -452,6 +452,24 @@ TEST(Spec, NestedCallsAreRecordedAndPlaced) {
   EXPECT_GT(nested_seen, 0);
 }
 
+TEST(Spec, CatalogViewRunsCasesAndChecksProgramLines) {
+  const racelab::SpecRef split =
+      ring_spec().make([] { return std::make_unique<SplitRing>(); });
+  auto run = racelab::spec_case_runner(split, "last_slot");
+  racelab::RunRequest request;
+  request.mode = Mode::kControlled;
+  request.budget = 200;
+  racelab::RunObservation observed = run(request);
+  EXPECT_TRUE(observed.has(FindingKind::kNotLinearizable));
+  auto check = racelab::spec_program_line_checker(split);
+  EXPECT_EQ(check("push(1); pop(); size()"), "");
+  EXPECT_EQ(check("push(1); shove(2)"), "'shove(2)' is not a ring operation");
+  EXPECT_EQ(check("push(x)"), "'push(x)' is not a ring operation");
+  const auto scenarios = racelab::spec_scenarios(split);
+  ASSERT_EQ(scenarios.size(), 2u);
+  EXPECT_EQ(scenarios[1].name, "last_slot");
+}
+
 std::string input_error(const std::function<void()>& f) {
   try {
     f();

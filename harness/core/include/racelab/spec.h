@@ -253,6 +253,21 @@ CheckResult replay_spec(const SpecRef& spec, std::string_view scenario,
 std::vector<KitCase> spec_cases(const SpecRef& spec, bool per_oracle = true,
                                 std::vector<Mode> only_modes = {});
 CheckResult run_spec_case(const SpecRef& spec, const KitCase& c);
+// The engine's view of a spec, for a catalog of many stores (the built-in
+// catalog registers its families this way, scenarios/catalog.cc): one
+// scenario's runs as CaseSpec::run wants them, and the check of a recorded
+// program line (CaseSpec::check_program_line).
+struct SpecScenarioInfo {
+  std::string name;
+  std::string description;
+  std::vector<Mode> modes;
+};
+std::vector<SpecScenarioInfo> spec_scenarios(const SpecRef& spec);
+std::function<RunObservation(const RunRequest&)> spec_case_runner(
+    const SpecRef& spec, std::string_view scenario);
+std::function<std::string(std::string_view line)> spec_program_line_checker(
+    const SpecRef& spec);
+
 // One fuzz input against the spec (fuzz_target.h's format); 0, or the
 // finding's exit path.
 int fuzz_spec_input(const SpecRef& spec, const std::uint8_t* data,

@@ -18,6 +18,7 @@
 #include "racelab/fuzz_target.h"
 #include "racelab/input_error.h"
 #include "racelab/op_text.h"
+#include "racelab/sanitizer_capture.h"
 
 namespace racelab {
 
@@ -620,6 +621,43 @@ std::vector<KitCase> spec_cases(const SpecRef& spec, bool per_oracle,
     }
   }
   return cases;
+}
+
+std::vector<SpecScenarioInfo> spec_scenarios(const SpecRef& spec) {
+  validate(*spec);
+  std::vector<SpecScenarioInfo> out;
+  for (const auto& s : scenarios_of(spec))
+    out.push_back({s.name, s.description, s.modes});
+  return out;
+}
+
+std::function<RunObservation(const RunRequest&)> spec_case_runner(
+    const SpecRef& spec, std::string_view scenario) {
+  validate(*spec);
+  auto all = std::make_shared<const std::vector<Scenario<DeclaredFamily>>>(
+      scenarios_of(spec));
+  const Scenario<DeclaredFamily>* chosen = &find_scenario(spec, *all, scenario);
+  StoreFactory<DeclaredFamily> factory = factory_of(spec);
+  return [spec, all, chosen, factory](const RunRequest& request) {
+    ParsingScope parsing(spec.get());
+    if (request.mode == Mode::kControlled) {
+      return run_controlled<DeclaredFamily>(*chosen, factory, request,
+                                            take_tsan_findings);
+    }
+    return run_stress<DeclaredFamily>(*chosen, factory, request);
+  };
+}
+
+std::function<std::string(std::string_view line)> spec_program_line_checker(
+    const SpecRef& spec) {
+  return [spec](std::string_view line) -> std::string {
+    ParsingScope parsing(spec.get());
+    for (const std::string& text : split_program_line(line)) {
+      if (!DeclaredFamily::parse(text))
+        return absl::StrCat("'", text, "' is not a ", spec->name, " operation");
+    }
+    return "";
+  };
 }
 
 namespace gtest_internal {
