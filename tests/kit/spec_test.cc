@@ -8,8 +8,8 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <iostream>
 #include <deque>
+#include <iostream>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -100,6 +100,57 @@ TEST(SpecShow, ValuesAndArguments) {
   }
   EXPECT_EQ(racelab::parse_argument<int>("-12"), -12);
   EXPECT_EQ(racelab::parse_argument<int>("12x"), std::nullopt);
+}
+
+enum class Color { kRed, kBlue };
+std::string to_string(Color c) { return c == Color::kRed ? "red" : "blue"; }
+
+struct Point {
+  int x = 0;
+  int y = 0;
+  bool operator==(const Point&) const = default;
+};
+std::ostream& operator<<(std::ostream& os, const Point& p) {
+  return os << p.x << ":" << p.y;
+}
+
+// A store whose arguments and results are an enum and a user type.
+class Palette {
+ public:
+  Point paint(Color c, Point p) {
+    std::lock_guard<std::mutex> lock(mu_);
+    last_[c] = p;
+    return p;
+  }
+  std::optional<Point> last(Color c) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = last_.find(c);
+    if (it == last_.end()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<Color, Point> last_;
+};
+
+TEST(Spec, EnumsAndUserTypesReadAndReadBack) {
+  auto spec = racelab::Spec<Palette>("palette")
+                  .op("paint", &Palette::paint,
+                      racelab::values(Color::kRed, Color::kBlue),
+                      racelab::values(Point{1, 2}, Point{3, 4}))
+                  .op("last", &Palette::last,
+                      racelab::values(Color::kRed, Color::kBlue));
+  const racelab::SpecRef core = spec;
+  // Shown with to_string / operator<<, read back through the generator.
+  auto check = racelab::spec_program_line_checker(core);
+  EXPECT_EQ(check("paint(red,1:2); last(blue)"), "");
+  EXPECT_EQ(check("paint(green,1:2)"),
+            "'paint(green,1:2)' is not a palette operation");
+  CheckResult result = spec.check("random", controlled());
+  EXPECT_TRUE(result.clean()) << result.message;
+  EXPECT_EQ(racelab::show(std::optional<Point>(Point{3, 4})), "3:4");
+  EXPECT_EQ(racelab::show(Color::kBlue), "blue");
 }
 
 TEST(Spec, CorrectStoreIsCleanInBothModes) {
@@ -394,6 +445,80 @@ TEST(Spec, CasesHonourTheSpecsOracleSelection) {
   for (const auto& c : racelab::spec_cases(ring_spec())) {
     EXPECT_NE(c.oracle, racelab::Oracle::kInvariants) << c.name();
   }
+}
+
+// A map whose for_each hands entries to a callback, from which the
+// operation writes back: nested calls, placed by the linearizability check
+// on their own.
+class Kv {
+ public:
+  void set(const std::string& k, const std::string& v) {
+    std::lock_guard<std::mutex> lock(mu_);
+    map_[k] = v;
+  }
+  std::optional<std::string> get(const std::string& k) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = map_.find(k);
+    if (it == map_.end()) return std::nullopt;
+    return it->second;
+  }
+  std::map<std::string, std::string> snapshot() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return map_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, std::string> map_;
+};
+
+TEST(Spec, NestedCallsAreRecordedAndPlaced) {
+  int nested_seen = 0;
+  auto spec =
+      racelab::Spec<Kv>("kv")
+          .op("set", &Kv::set, racelab::keys("k", 2), racelab::values("v"))
+          .op("get", &Kv::get, racelab::values("k0", "k0'"))
+          .op("copy_all",
+              [](Kv& kv, racelab::CallContext& ctx) {
+                // Copies every key k to k' from inside the operation.
+                int n = 0;
+                for (const auto& [k, v] : kv.snapshot()) {
+                  if (k.ends_with('\'')) continue;
+                  ctx.nested("set", k + "'", v);
+                  ++n;
+                }
+                return n;
+              })
+          .invariant("nested",
+                     [&nested_seen](Kv&, const racelab::Calls& calls) {
+                       for (const auto& c : calls) nested_seen += c.nested();
+                       return std::string();
+                     })
+          .without_random_scenario()
+          .scenario("copy", Plan{{call("set", "k0", "v")},
+                                 {{call("copy_all")}, {call("get", "k0'")}},
+                                 {call("get", "k0'")}});
+  CheckResult result = spec.check("copy", controlled());
+  EXPECT_TRUE(result.clean()) << result.message;
+  EXPECT_GT(nested_seen, 0);
+}
+
+TEST(Spec, CatalogViewRunsCasesAndChecksProgramLines) {
+  const racelab::SpecRef split =
+      ring_spec().make([] { return std::make_unique<SplitRing>(); });
+  auto run = racelab::spec_case_runner(split, "last_slot");
+  racelab::RunRequest request;
+  request.mode = Mode::kControlled;
+  request.budget = 200;
+  racelab::RunObservation observed = run(request);
+  EXPECT_TRUE(observed.has(FindingKind::kNotLinearizable));
+  auto check = racelab::spec_program_line_checker(split);
+  EXPECT_EQ(check("push(1); pop(); size()"), "");
+  EXPECT_EQ(check("push(1); shove(2)"), "'shove(2)' is not a ring operation");
+  EXPECT_EQ(check("push(x)"), "'push(x)' is not a ring operation");
+  const auto scenarios = racelab::spec_scenarios(split);
+  ASSERT_EQ(scenarios.size(), 2u);
+  EXPECT_EQ(scenarios[1].name, "last_slot");
 }
 
 std::string input_error(const std::function<void()>& f) {

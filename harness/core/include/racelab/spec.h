@@ -26,8 +26,9 @@
 //   racelab::judged_by(f)       f(model&, args..., result) -> bool decides
 //                               instead of running the model (a bag: any
 //                               element present may come out).
-// An operation's callable may take `racelab::OpContext&` after the store
-// (ctx.pause() is a scheduling point in controlled mode).
+// An operation's callable may take `racelab::CallContext&` (or OpContext&)
+// after the store: ctx.pause() is a scheduling point in controlled mode,
+// ctx.nested("set", k, v) a call made from inside the operation.
 //
 // Per spec: make(factory) (default: std::make_unique<Store>()), model(factory),
 // partition_by_argument(i, "session") (independent keys are checked one key
@@ -67,6 +68,7 @@ namespace racelab {
 
 using ErasedValue = std::shared_ptr<const void>;
 struct SpecCore;
+class CallContext;
 
 // One call of a program: a declared operation and its arguments (a
 // std::tuple of the generators' value types).
@@ -105,7 +107,7 @@ struct OperationDecl {
   std::vector<const std::type_info*> arg_types;
   const std::type_info* result_type = nullptr;
   // Runs the call on the store under test.
-  std::function<ErasedValue(void* store, const void* args, OpContext&)> run;
+  std::function<ErasedValue(void* store, const void* args, CallContext&)> run;
   std::function<std::string(const void* result)> show_result;
   // The sequential specification: runs the call on `model` and says whether
   // it may return `result`.
@@ -148,14 +150,34 @@ PlannedCall call(std::string name, Args&&... args) {
   return {std::move(name), {normalize(std::forward<Args>(args))...}};
 }
 
+// What an operation's callable may take after the store: the engine's
+// context (thread, pause, clock) and calls made from inside the operation
+// (from a callback it passes to the store), recorded as nested calls of the
+// same thread: ctx.nested("set", key, value) runs the declared "set" on the
+// store. Run by the sequential specification, nested() does nothing (the
+// nested call has its own place in the history).
+class CallContext : public OpContext {
+ public:
+  template <class... Args>
+  void nested(std::string name, Args&&... args) {
+    run_nested(call(std::move(name), std::forward<Args>(args)...));
+  }
+  virtual void run_nested(const PlannedCall& planned) = 0;
+};
+
 // The calls of a finished run, for invariants.
 class CallView {
  public:
   CallView(const OperationDecl* decl, const DeclaredCall* call,
-           const DeclaredValue* result, int thread)
-      : decl_(decl), call_(call), result_(result), thread_(thread) {}
+           const DeclaredValue* result, int thread, bool nested)
+      : decl_(decl),
+        call_(call),
+        result_(result),
+        thread_(thread),
+        nested_(nested) {}
   const std::string& name() const { return decl_->name; }
-  int thread() const { return thread_; }  // kSetupThread for setup calls
+  int thread() const { return thread_; }   // kSetupThread for setup calls
+  bool nested() const { return nested_; }  // made from inside another call
   template <class T>
   const T& arg(int index) const {
     check_type(*decl_->arg_types.at(static_cast<std::size_t>(index)),
@@ -174,6 +196,7 @@ class CallView {
   const DeclaredCall* call_;
   const DeclaredValue* result_;
   int thread_;
+  bool nested_;
 };
 using Calls = std::vector<CallView>;
 
@@ -230,6 +253,21 @@ CheckResult replay_spec(const SpecRef& spec, std::string_view scenario,
 std::vector<KitCase> spec_cases(const SpecRef& spec, bool per_oracle = true,
                                 std::vector<Mode> only_modes = {});
 CheckResult run_spec_case(const SpecRef& spec, const KitCase& c);
+// The engine's view of a spec, for a catalog of many stores (the built-in
+// catalog registers its families this way, scenarios/catalog.cc): one
+// scenario's runs as CaseSpec::run wants them, and the check of a recorded
+// program line (CaseSpec::check_program_line).
+struct SpecScenarioInfo {
+  std::string name;
+  std::string description;
+  std::vector<Mode> modes;
+};
+std::vector<SpecScenarioInfo> spec_scenarios(const SpecRef& spec);
+std::function<RunObservation(const RunRequest&)> spec_case_runner(
+    const SpecRef& spec, std::string_view scenario);
+std::function<std::string(std::string_view line)> spec_program_line_checker(
+    const SpecRef& spec);
+
 // One fuzz input against the spec (fuzz_target.h's format); 0, or the
 // finding's exit path.
 int fuzz_spec_input(const SpecRef& spec, const std::uint8_t* data,
@@ -287,11 +325,12 @@ struct ArgsOf<std::tuple<G...>> {
 };
 
 // A sequential context for the model's calls.
-class ModelContext final : public OpContext {
+class ModelContext final : public CallContext {
  public:
   int thread() const override { return 0; }
   void pause() override {}
   std::uint64_t now() override { return 0; }
+  void run_nested(const PlannedCall&) override {}
 };
 
 // Whether fn can run on a Target with the arguments (and a context).
@@ -301,16 +340,16 @@ template <class Fn, class Target, class... A>
 struct CallableOn<Fn, Target, std::tuple<A...>> {
   static constexpr bool value =
       std::is_invocable_v<Fn&, Target&, const A&...> ||
-      std::is_invocable_v<Fn&, Target&, OpContext&, const A&...>;
+      std::is_invocable_v<Fn&, Target&, CallContext&, const A&...>;
 };
 
 // Calls fn on target with the arguments, passing ctx when fn takes it.
 template <class Target, class Fn, class Args>
-decltype(auto) invoke(Fn& fn, Target& target, OpContext& ctx,
+decltype(auto) invoke(Fn& fn, Target& target, CallContext& ctx,
                       const Args& args) {
   return std::apply(
       [&](const auto&... a) -> decltype(auto) {
-        if constexpr (std::is_invocable_v<Fn&, Target&, OpContext&,
+        if constexpr (std::is_invocable_v<Fn&, Target&, CallContext&,
                                           decltype(a)...>) {
           return std::invoke(fn, target, ctx, a...);
         } else {
@@ -321,7 +360,7 @@ decltype(auto) invoke(Fn& fn, Target& target, OpContext& ctx,
 }
 
 template <class Target, class Fn, class Args>
-auto invoke_for_result(Fn& fn, Target& target, OpContext& ctx,
+auto invoke_for_result(Fn& fn, Target& target, CallContext& ctx,
                        const Args& args) {
   using Raw = decltype(invoke(fn, target, ctx, args));
   if constexpr (std::is_void_v<Raw>) {
@@ -431,7 +470,7 @@ class Spec {
                   "the operation cannot be called on the store with its "
                   "generators' values (one generator per argument, in order)");
     using R = decltype(spec_internal::invoke_for_result(
-        fn, std::declval<Store&>(), std::declval<OpContext&>(),
+        fn, std::declval<Store&>(), std::declval<CallContext&>(),
         std::declval<const Args&>()));
     static_assert(std::equality_comparable<R>,
                   "an operation's result must be comparable with ==");
@@ -487,7 +526,7 @@ class Spec {
       return convert_all((Args*)nullptr, given, error,
                          std::make_index_sequence<kArity>());
     };
-    d.run = [fn](void* store, const void* a, OpContext& ctx) mutable {
+    d.run = [fn](void* store, const void* a, CallContext& ctx) mutable {
       return ErasedValue(std::make_shared<R>(spec_internal::invoke_for_result(
           fn, *static_cast<Store*>(store), ctx, *static_cast<const Args*>(a))));
     };

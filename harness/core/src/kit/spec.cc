@@ -18,6 +18,7 @@
 #include "racelab/fuzz_target.h"
 #include "racelab/input_error.h"
 #include "racelab/op_text.h"
+#include "racelab/sanitizer_capture.h"
 
 namespace racelab {
 
@@ -292,6 +293,42 @@ struct DeclaredModel {
 };
 static_assert(SequentialModel<DeclaredModel>);
 
+DeclaredCall resolve(const SpecCore& spec, const std::string& scenario,
+                     const PlannedCall& planned);
+
+// The context a declared operation runs with: the engine's, and its nested
+// calls recorded into the engine's list.
+class EngineCallContext final : public CallContext {
+ public:
+  EngineCallContext(OpContext& engine, const SpecCore& spec,
+                    DeclaredStore& store,
+                    History<DeclaredCall, DeclaredValue>* nested)
+      : engine_(engine), spec_(spec), store_(store), nested_(nested) {
+    carried_id = engine.carried_id;
+  }
+  ~EngineCallContext() override { engine_.carried_id = carried_id; }
+  EngineCallContext(const EngineCallContext&) = delete;
+  EngineCallContext& operator=(const EngineCallContext&) = delete;
+
+  int thread() const override { return engine_.thread(); }
+  void pause() override { engine_.pause(); }
+  std::uint64_t now() override { return engine_.now(); }
+  void run_nested(const PlannedCall& planned) override {
+    DeclaredCall call = resolve(spec_, "a nested call", planned);
+    Event<DeclaredCall, DeclaredValue> e{thread(), true, call, {}, now(), 0};
+    e.result.value = spec_.ops[static_cast<std::size_t>(call.op)].run(
+        store_.object.get(), call.args.get(), *this);
+    e.ret = now();
+    if (nested_ != nullptr) nested_->push_back(std::move(e));
+  }
+
+ private:
+  OpContext& engine_;
+  const SpecCore& spec_;
+  DeclaredStore& store_;
+  History<DeclaredCall, DeclaredValue>* nested_;
+};
+
 struct DeclaredFamily {
   using Store = DeclaredStore;
   using Op = DeclaredCall;
@@ -299,9 +336,10 @@ struct DeclaredFamily {
   static constexpr const char* kName = "declared";
 
   static Result execute(Store& store, const Op& op, OpContext& ctx,
-                        History<Op, Result>* /*nested*/) {
+                        History<Op, Result>* nested) {
+    EngineCallContext call_ctx(ctx, *op.spec, store, nested);
     return {op.spec->ops[static_cast<std::size_t>(op.op)].run(
-        store.object.get(), op.args.get(), ctx)};
+        store.object.get(), op.args.get(), call_ctx)};
   }
   static std::string describe(const Op& op) { return describe_call(op); }
   static std::string describe(const Op& op, const Result& result) {
@@ -424,7 +462,7 @@ void check_invariants(const SpecCore& spec,
   calls.reserve(history.size());
   for (const auto& e : history) {
     calls.emplace_back(&spec.ops[static_cast<std::size_t>(e.op.op)], &e.op,
-                       &e.result, e.thread);
+                       &e.result, e.thread, e.nested);
   }
   for (const InvariantDecl& inv : spec.invariants) {
     std::string broken = inv.check(calls, store.object.get());
@@ -583,6 +621,43 @@ std::vector<KitCase> spec_cases(const SpecRef& spec, bool per_oracle,
     }
   }
   return cases;
+}
+
+std::vector<SpecScenarioInfo> spec_scenarios(const SpecRef& spec) {
+  validate(*spec);
+  std::vector<SpecScenarioInfo> out;
+  for (const auto& s : scenarios_of(spec))
+    out.push_back({s.name, s.description, s.modes});
+  return out;
+}
+
+std::function<RunObservation(const RunRequest&)> spec_case_runner(
+    const SpecRef& spec, std::string_view scenario) {
+  validate(*spec);
+  auto all = std::make_shared<const std::vector<Scenario<DeclaredFamily>>>(
+      scenarios_of(spec));
+  const Scenario<DeclaredFamily>* chosen = &find_scenario(spec, *all, scenario);
+  StoreFactory<DeclaredFamily> factory = factory_of(spec);
+  return [spec, all, chosen, factory](const RunRequest& request) {
+    ParsingScope parsing(spec.get());
+    if (request.mode == Mode::kControlled) {
+      return run_controlled<DeclaredFamily>(*chosen, factory, request,
+                                            take_tsan_findings);
+    }
+    return run_stress<DeclaredFamily>(*chosen, factory, request);
+  };
+}
+
+std::function<std::string(std::string_view line)> spec_program_line_checker(
+    const SpecRef& spec) {
+  return [spec](std::string_view line) -> std::string {
+    ParsingScope parsing(spec.get());
+    for (const std::string& text : split_program_line(line)) {
+      if (!DeclaredFamily::parse(text))
+        return absl::StrCat("'", text, "' is not a ", spec->name, " operation");
+    }
+    return "";
+  };
 }
 
 namespace gtest_internal {
