@@ -34,6 +34,7 @@ enum class Act {
   kHang,
   kHangInGroup,  // forks a process that blocks, then blocks itself
   kSlow,
+  kUseAfterFree,  // reads a freed int: ASan ends the process
 };
 
 // kHangInGroup writes the pid of the process it forks here.
@@ -104,6 +105,11 @@ struct CellFamily {
         }
         std::abort();
       }
+      case Act::kUseAfterFree: {
+        int* volatile freed = new int(cell.value);
+        delete freed;
+        return *freed;
+      }
       case Act::kSlow: {
         // Slow, but each operation ends: progress. Busy (a sleep may be a
         // scheduling point of its own in controlled mode).
@@ -140,6 +146,8 @@ struct CellFamily {
         return "hang_in_group";
       case Act::kSlow:
         return "slow";
+      case Act::kUseAfterFree:
+        return "use_after_free";
     }
     return "?";
   }
@@ -149,7 +157,7 @@ struct CellFamily {
   static std::optional<CellOp> parse(std::string_view text) {
     for (Act act : {Act::kAdd, Act::kRacyAdd, Act::kAbort, Act::kSegv,
                     Act::kThrow, Act::kExit, Act::kQuickExit, Act::kHang,
-                    Act::kHangInGroup, Act::kSlow}) {
+                    Act::kHangInGroup, Act::kSlow, Act::kUseAfterFree}) {
       if (describe(CellOp{act}) == text) return CellOp{act};
     }
     return std::nullopt;

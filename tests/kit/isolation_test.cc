@@ -21,6 +21,7 @@
 
 #include "cell_family.h"
 #include "racelab/kit.h"
+#include "racelab/sanitizer_capture.h"
 #include "scratch_dir.h"
 
 namespace racelab {
@@ -88,6 +89,16 @@ TEST_P(IsolationModeTest, UncaughtExceptionIsAFinding) {
   const CheckResult r = check_store<CellFamily>(
       &make_cell, scenario_ending_in(Act::kThrow), options(GetParam()));
   EXPECT_FALSE(r.clean()) << r.message;
+}
+
+TEST_P(IsolationModeTest, AnAsanDeathIsItsFinding) {
+  if (!built_with_asan()) GTEST_SKIP() << "needs an AddressSanitizer build";
+  const CheckResult r = check_store<CellFamily>(
+      &make_cell, scenario_ending_in(Act::kUseAfterFree), options(GetParam()));
+  ASSERT_TRUE(r.has(FindingKind::kUseAfterFree)) << r.message;
+  EXPECT_EQ(r.findings[0].oracle, Oracle::kAsan);
+  EXPECT_NE(r.findings[0].summary.find("cell_family.h"), std::string::npos)
+      << r.findings[0].summary;
 }
 
 TEST_P(IsolationModeTest, HangIsATimeoutFinding) {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -37,6 +38,34 @@ std::string safe_name(std::string_view name) {
     out += ok ? c : '_';
   }
   return out;
+}
+
+// The finding of an AddressSanitizer report that ended the child, from its
+// stderr ("==1==ERROR: AddressSanitizer: heap-use-after-free on ..." and
+// "SUMMARY: AddressSanitizer: heap-use-after-free file:line in function").
+std::optional<Finding> asan_death(const std::string& text) {
+  constexpr std::string_view kError = "ERROR: AddressSanitizer: ";
+  const std::size_t at = text.find(kError);
+  if (at == std::string::npos) return std::nullopt;
+  const std::size_t start = at + kError.size();
+  const std::string what =
+      text.substr(start, text.find_first_of(" \n", start) - start);
+  const bool freed = what.find("use-after-free") != std::string::npos ||
+                     what.find("use-after-poison") != std::string::npos;
+  std::string summary = absl::StrCat("AddressSanitizer: ", what);
+  constexpr std::string_view kSummary = "SUMMARY: AddressSanitizer: ";
+  const std::size_t line = text.find(kSummary);
+  if (line != std::string::npos) {
+    const std::size_t from = line + kSummary.size();
+    summary = absl::StrCat("AddressSanitizer: ",
+                           text.substr(from, text.find('\n', from) - from));
+  }
+  return Finding{freed ? FindingKind::kUseAfterFree : FindingKind::kCrash,
+                 Oracle::kAsan,
+                 summary + " (the check then died)",
+                 tail(text, 4000),
+                 std::nullopt,
+                 {}};
 }
 
 }  // namespace
@@ -102,6 +131,9 @@ CheckResult finish_check(const std::function<CheckResult()>& check,
            tail(child.child_stderr, 4000),
            std::nullopt,
            {}});
+      if (std::optional<Finding> asan = asan_death(child.child_stderr)) {
+        result.findings.insert(result.findings.begin(), std::move(*asan));
+      }
       const int in_flight = std::max(child.schedule, 0);
       if (controlled) {
         result.schedules = in_flight + 1;
