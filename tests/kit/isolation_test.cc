@@ -2,7 +2,8 @@
 // that crashes, aborts, throws, exits or hangs is a finding of check_store in
 // both modes and this test binary survives it; in controlled mode the
 // schedule in flight is saved and replays; a hang is no progress, never
-// elapsed time alone; the child's result comes back whole.
+// elapsed time alone, and kills the child's process group; an ASan report
+// that ends the child is its finding; the child's result comes back whole.
 #include "racelab/isolation.h"
 
 #include <gtest/gtest.h>
