@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "cell_family.h"
+#include "racelab/input_error.h"
 #include "racelab/kit.h"
 #include "racelab/sanitizer_capture.h"
 #include "scratch_dir.h"
@@ -194,6 +196,22 @@ TEST_F(IsolationTest, ControlledCrashSavesTheScheduleInFlightAndItReplays) {
   const CheckResult again = replay_store<CellFamily>(
       &make_cell, s, r.schedule_file, options(Mode::kControlled));
   EXPECT_TRUE(has_kind(again, FindingKind::kCrash)) << again.message;
+}
+
+TEST_F(IsolationTest, AProgramThatDoesNotParseIsAnInputErrorNotACrash) {
+  const Scenario<CellFamily> s = scenario_ending_in(Act::kAbort);
+  const CheckResult r =
+      check_store<CellFamily>(&make_cell, s, options(Mode::kControlled));
+  ASSERT_FALSE(r.schedule_file.empty()) << r.message;
+  std::string text = testing::slurp(r.schedule_file);
+  const std::size_t at = text.rfind("abort");  // in the program
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, 5, "bogus");
+  const std::string bad = (root_ / "bad.schedule").string();
+  std::ofstream(bad) << text;
+  EXPECT_THROW(
+      replay_store<CellFamily>(&make_cell, s, bad, options(Mode::kControlled)),
+      InputError);
 }
 
 TEST(IsolationCodec, AnObservationComesBackWhole) {
