@@ -100,6 +100,16 @@ struct RunObservation {
   RecordedSchedule schedule;
   bool replay_diverged = false;  // a lenient replay left the recorded path
   bool more_schedules = false;   // one schedule: the strategy has more to try
+  // A search: the strategy ran out of schedules within the budget (dfs
+  // tried every schedule within its preemption bound), so a clean result
+  // covers them all.
+  bool exhaustive = false;
+  // Linearizability checks that ran out of steps before deciding
+  // (LinearizabilityResult::exhausted_budget), over every schedule or run:
+  // such a history is neither clean nor a finding. The first one's
+  // explanation ("unknown: ...").
+  int inconclusive_linearizability = 0;
+  std::string inconclusive_detail;
   // Controlled mode: scheduling points inside operations, over every
   // schedule tried (sched::RunResult::inner_points), and what the search
   // wants the user to know ("no scheduling point inside any operation").

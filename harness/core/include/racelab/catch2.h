@@ -11,7 +11,9 @@
 // `tests "[controlled]"` runs controlled mode only. A failing case prints
 // the findings, the trace of the shrunk failing schedule and the path of the
 // saved schedule file. As in gtest.h, the expect-caught variant runs
-// controlled mode only. T is a racelab::StoreTraits (kit.h).
+// controlled mode only. T is a racelab::StoreTraits (kit.h); the cases run
+// the oracles T::options().oracles selects. The _NAMED forms take a name
+// and the traits type separately (for a template type).
 #ifndef RACELAB_CATCH2_H_
 #define RACELAB_CATCH2_H_
 
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "racelab/kit.h"
+#include "racelab/kit_binary.h"
 
 namespace racelab::catch2_internal {
 
@@ -35,6 +38,8 @@ class CaseInvoker final : public Catch::ITestInvoker {
       CHECK_FALSE(result.clean());
     } else {
       CHECK(result.clean());
+      // An undecided history is no evidence of correctness.
+      CHECK(result.inconclusive_linearizability == 0);
     }
   }
 
@@ -65,12 +70,19 @@ int register_cases(bool expect_bug, const char* file, std::size_t line) {
 
 }  // namespace racelab::catch2_internal
 
-#define RACELAB_CATCH2_STORE_TESTS(T)         \
-  static const int T##_racelab_catch2_clean = \
-      ::racelab::catch2_internal::register_cases<T>(false, __FILE__, __LINE__)
+// Name is an identifier for the registration; `...` is the traits type
+// (template arguments and all).
+#define RACELAB_CATCH2_STORE_TESTS_NAMED(Name, ...)                            \
+  static const int Name##_racelab_catch2_clean =                               \
+      ::racelab::catch2_internal::register_cases<__VA_ARGS__>(false, __FILE__, \
+                                                              __LINE__)
 
-#define RACELAB_CATCH2_EXPECT_CAUGHT(T)        \
-  static const int T##_racelab_catch2_caught = \
-      ::racelab::catch2_internal::register_cases<T>(true, __FILE__, __LINE__)
+#define RACELAB_CATCH2_EXPECT_CAUGHT_NAMED(Name, ...)                         \
+  static const int Name##_racelab_catch2_caught =                             \
+      ::racelab::catch2_internal::register_cases<__VA_ARGS__>(true, __FILE__, \
+                                                              __LINE__)
+
+#define RACELAB_CATCH2_STORE_TESTS(T) RACELAB_CATCH2_STORE_TESTS_NAMED(T, T)
+#define RACELAB_CATCH2_EXPECT_CAUGHT(T) RACELAB_CATCH2_EXPECT_CAUGHT_NAMED(T, T)
 
 #endif  // RACELAB_CATCH2_H_

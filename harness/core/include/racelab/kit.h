@@ -75,14 +75,14 @@ concept Family = requires {
   typename F::Store;
   typename F::Op;
   typename F::Result;
-  { F::kName } -> std::convertible_to<const char*>;
 }
-&&std::default_initializable<typename F::Result>&& requires(
-    typename F::Store& store, const typename F::Op& op,
-    const typename F::Result& result, OpContext& ctx,
-    History<typename F::Op, typename F::Result>* nested,
-    const History<typename F::Op, typename F::Result>& history,
-    std::vector<Finding>& findings, std::string_view text) {
+&&(NamedByFunction<F> || NamedByConstant<F>)&&std::
+    default_initializable<typename F::Result>&& requires(
+        typename F::Store& store, const typename F::Op& op,
+        const typename F::Result& result, OpContext& ctx,
+        History<typename F::Op, typename F::Result>* nested,
+        const History<typename F::Op, typename F::Result>& history,
+        std::vector<Finding>& findings, std::string_view text) {
   { F::execute(store, op, ctx, nested) } -> std::same_as<typename F::Result>;
   { F::describe(op) } -> std::convertible_to<std::string>;
   { F::describe(op, result) } -> std::convertible_to<std::string>;
@@ -101,6 +101,17 @@ typename M::State initial_state() {
 }
 
 namespace kit_internal {
+
+// Linearizability searches that ran out of steps before deciding, since the
+// last take_inconclusive(): neither clean nor a finding, so they are
+// counted beside the findings (RunObservation::inconclusive_linearizability)
+// and the kit's message and clean-expecting tests say so.
+void note_inconclusive(const std::string& part, const std::string& explanation);
+struct Inconclusive {
+  int count = 0;
+  std::string first;  // the first one's explanation
+};
+Inconclusive take_inconclusive();
 
 // How a finding's summary names the operation that has no place: the call
 // alone when the model can describe it (M::describe(input), useful when
@@ -126,7 +137,14 @@ void check_one_history(const History<Op, Result>& history,
         typename M::State next;
         if (M::step(initial, op, result, &next)) initial = next;
       });
-  LinearizabilityResult r = check_linearizable<M>(ops, initial);
+  // M::kMaxSearchSteps, when the model sets it, bounds the search instead of
+  // the default.
+  std::size_t max_steps = kDefaultLinearizabilityMaxSteps;
+  if constexpr (requires { M::kMaxSearchSteps; }) {
+    max_steps = M::kMaxSearchSteps;
+  }
+  LinearizabilityResult r = check_linearizable<M>(ops, initial, max_steps);
+  if (r.exhausted_budget) note_inconclusive(part, r.explanation);
   if (!r.is_violation()) return;
   const Operation<M>& stuck = ops[*r.stuck_operation];
   findings.push_back({FindingKind::kNotLinearizable,
@@ -247,6 +265,9 @@ std::string save_schedule(const std::string& path, const std::string& store,
 // std::runtime_error. Returns program lines (setup, threads..., finale).
 sched::ScheduleFile read_schedule(const std::string& path,
                                   std::vector<std::string>* program_lines);
+// Moves the inconclusive linearizability searches since the last
+// take_inconclusive() into `result`.
+void note_inconclusive_in(CheckResult& result);
 // Fills result.message (the failing schedule's trace rendered as a table).
 void compose_message(CheckResult& result, const std::string& store,
                      const std::string& scenario, const CheckOptions& options);
@@ -255,8 +276,7 @@ RunRequest controlled_request(const CheckOptions& options);
 
 template <class F>
 std::string store_name(const CheckOptions& options) {
-  return options.store_name.empty() ? std::string(F::kName)
-                                    : options.store_name;
+  return options.store_name.empty() ? family_name<F>() : options.store_name;
 }
 
 template <Family F>
@@ -279,10 +299,12 @@ CheckResult check_controlled(const StoreFactory<F>& factory,
                              const Scenario<F>& scenario,
                              const CheckOptions& options) {
   take_sanitizer_findings(false);  // forget reports of earlier checks
+  take_inconclusive();
   const bool tsan = options.oracles.contains(Oracle::kTsan);
   CheckResult result =
       run_controlled<F>(scenario, factory, controlled_request(options),
                         [tsan] { return take_sanitizer_findings(tsan); });
+  note_inconclusive_in(result);
   if (!result.clean()) {
     const std::string store = store_name<F>(options);
     result.schedule_file = save_schedule(
@@ -301,6 +323,7 @@ CheckResult check_stress(const StoreFactory<F>& factory,
                          const CheckOptions& options) {
   CheckResult result;
   take_sanitizer_findings(false);
+  take_inconclusive();
   for (int run = 0; run < options.stress_runs; ++run) {
     RunRequest request;
     request.mode = Mode::kStress;
@@ -320,6 +343,7 @@ CheckResult check_stress(const StoreFactory<F>& factory,
       break;
     }
   }
+  note_inconclusive_in(result);
   compose_message(result, store_name<F>(options), scenario.name, options);
   return result;
 }
@@ -360,6 +384,7 @@ CheckResult replay_store(const StoreFactory<F>& factory,
   std::vector<std::string> lines;
   sched::ScheduleFile file = kit_internal::read_schedule(schedule_file, &lines);
   kit_internal::take_sanitizer_findings(false);
+  kit_internal::take_inconclusive();
   RunRequest request = kit_internal::controlled_request(options);
   request.seed = file.seed;
   request.replay_program = std::move(lines);
@@ -370,6 +395,7 @@ CheckResult replay_store(const StoreFactory<F>& factory,
     return kit_internal::take_sanitizer_findings(tsan);
   });
   result.schedule_file = schedule_file;
+  kit_internal::note_inconclusive_in(result);
   kit_internal::compose_message(result, kit_internal::store_name<F>(options),
                                 scenario.name, options);
   result.message += result.replay_diverged
@@ -401,13 +427,16 @@ concept StoreTraits = Family<typename T::Family> && requires {
     } -> std::convertible_to<std::vector<Scenario<typename T::Family>>>;
 };
 
-// The store's name: T::kStoreName, else the family's name.
+// The store's name: T::name() or T::kStoreName (const char*,
+// std::string_view or std::string), else the family's name.
 template <StoreTraits T>
 std::string traits_store_name() {
-  if constexpr (requires { T::kStoreName; }) {
-    return std::string(T::kStoreName);
+  if constexpr (NamedByFunction<T>) {
+    return std::string(std::string_view(T::name()));
+  } else if constexpr (requires { std::string_view(T::kStoreName); }) {
+    return std::string(std::string_view(T::kStoreName));
   } else {
-    return std::string(T::Family::kName);
+    return family_name<typename T::Family>();
   }
 }
 
@@ -432,7 +461,8 @@ struct KitCase {
   std::string oracle_name() const {
     return oracle ? to_string(*oracle) : "all";
   }
-  // The oracles the case runs with.
+  // The oracles the case runs with, for traits that select every oracle
+  // (run_kit_case uses the traits' selection for a case of all).
   OracleSet oracles() const {
     return oracle ? OracleSet{*oracle} : OracleSet::selectable();
   }
@@ -442,13 +472,15 @@ struct KitCase {
   }
 };
 
-// Every scenario x mode (the scenario's modes) x oracle of a store. With
-// `per_oracle` false, one case per scenario x mode judged by all oracles.
+// Every scenario x mode (the scenario's modes) x oracle of a store, the
+// oracles the traits select (T::options().oracles) only. With `per_oracle`
+// false, one case per scenario x mode judged by all of those oracles.
 template <StoreTraits T>
 std::vector<KitCase> kit_cases(bool per_oracle = true,
                                std::vector<Mode> only_modes = {}) {
   std::vector<KitCase> cases;
   const std::vector<Scenario<typename T::Family>> scenarios = T::scenarios();
+  const OracleSet selected = traits_options<T>().oracles;
   for (int i = 0; i < static_cast<int>(scenarios.size()); ++i) {
     for (Mode mode : scenarios[i].modes) {
       if (!only_modes.empty() && std::find(only_modes.begin(), only_modes.end(),
@@ -461,6 +493,7 @@ std::vector<KitCase> kit_cases(bool per_oracle = true,
       }
       for (Oracle oracle :
            {Oracle::kTsan, Oracle::kInvariants, Oracle::kLinearizability}) {
+        if (!selected.contains(oracle)) continue;  // the store left it out
         cases.push_back({i, scenarios[i].name, mode, oracle});
       }
     }
@@ -474,7 +507,9 @@ CheckResult run_kit_case(const KitCase& c) {
   const std::vector<Scenario<typename T::Family>> scenarios = T::scenarios();
   CheckOptions options = traits_options<T>();
   options.mode = c.mode;
-  options.oracles = c.oracles();
+  // One oracle's case runs that oracle; a case of all runs the traits'
+  // selection (T::options().oracles), not every selectable oracle.
+  if (c.oracle) options.oracles = OracleSet{*c.oracle};
   return check_store<typename T::Family>(&T::make, scenarios.at(c.scenario),
                                          options);
 }

@@ -24,6 +24,11 @@ void set_sanitizer_notice_fd(int fd);
 // Installs the ASan death callback (no-op in other builds).
 void install_asan_death_callback();
 
+// The exit status of a kit test binary (racelab/kit_binary.h) whose TSan
+// runtime died (a fatal error, an internal CHECK): never 0, although kit
+// binaries run with TSan's exitcode=0.
+inline constexpr int kSanitizerDiedExitCode = 70;
+
 // The folders (repo-relative, "subjects/", or absolute) that hold the stores'
 // own code: a finding's subject frame is the first frame of a stack under one
 // of them. With none set (a kit user's process), it is the first frame of

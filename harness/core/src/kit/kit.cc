@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -28,7 +29,39 @@ std::string safe_name(std::string_view name) {
   return out;
 }
 
+// Process-wide: the kit's checks run one at a time (Session), and the
+// linearizability check runs on the checking thread after each run.
+std::mutex& inconclusive_mutex() {
+  static auto* mu = new std::mutex;
+  return *mu;
+}
+Inconclusive& inconclusive() {
+  static auto* tally = new Inconclusive;
+  return *tally;
+}
+
 }  // namespace
+
+void note_inconclusive(const std::string& part,
+                       const std::string& explanation) {
+  std::lock_guard<std::mutex> lock(inconclusive_mutex());
+  Inconclusive& tally = inconclusive();
+  if (tally.count++ == 0) tally.first = part + explanation;
+}
+
+Inconclusive take_inconclusive() {
+  std::lock_guard<std::mutex> lock(inconclusive_mutex());
+  Inconclusive tally = std::move(inconclusive());
+  inconclusive() = {};
+  return tally;
+}
+
+void note_inconclusive_in(CheckResult& result) {
+  Inconclusive tally = take_inconclusive();
+  result.inconclusive_linearizability += tally.count;
+  if (result.inconclusive_detail.empty())
+    result.inconclusive_detail = std::move(tally.first);
+}
 
 std::vector<Finding> take_sanitizer_findings(bool enabled) {
   std::vector<Finding> findings = take_tsan_findings();
@@ -98,11 +131,23 @@ void compose_message(CheckResult& result, const std::string& store,
   out << store << " x " << scenario << " (" << to_string(options.mode)
       << ", oracles " << to_string(options.oracles) << "): ";
   if (result.clean()) {
-    if (controlled) {
+    if (controlled && result.exhaustive) {
+      out << "exhaustive: all " << result.schedules << " schedules within "
+          << options.preemptions << " preemptions are clean ("
+          << options.strategy << ", seed " << options.seed << ")\n";
+    } else if (controlled) {
       out << "clean over " << result.schedules << " schedules ("
           << options.strategy << ", seed " << options.seed << ")\n";
     } else {
       out << "clean over " << result.runs << " runs\n";
+    }
+    if (result.inconclusive_linearizability > 0) {
+      out << "inconclusive: " << result.inconclusive_linearizability
+          << " linearizability check(s) ran out of steps before deciding, so "
+             "those histories are neither clean nor a finding ("
+          << result.inconclusive_detail
+          << "); partition the model (PartitionedModel) or use fewer "
+             "operations per program\n";
     }
     for (const std::string& warning : result.warnings) {
       out << "warning: " << warning << "\n";

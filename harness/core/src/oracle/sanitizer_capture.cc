@@ -1,6 +1,5 @@
 // TSan report hook and ASan death callback; see sanitizer_capture.h.
 #include "racelab/sanitizer_capture.h"
-#include "racelab/scheduling_hooks.h"
 
 #include <sanitizer/common_interface_defs.h>
 #include <sys/syscall.h>
@@ -13,6 +12,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "racelab/scheduling_hooks.h"
 #include "racelab/session_state.h"
 #include "racelab_sanitizer_options.h"
 #include "symbol_names.h"
@@ -428,9 +428,51 @@ __tsan_on_report(void* report) {
 // live in this file, which every racelab binary links (the runner uses it), so
 // the linker pulls these strong definitions out of the static library; on their
 // own in an archive member they would lose to the runtime's weak ones.
+//
+// A kit test binary (one that includes racelab/kit_binary.h, as gtest.h and
+// catch2.h do) defines racelab_kit_test_binary; the declaration here is weak,
+// so in every other binary (the racelab command, its case children, the
+// gate) its address is null and nothing changes. A kit binary judges TSan's
+// reports itself, so it also runs with
+//   exitcode=0                  an expected race does not fail the binary
+//   suppress_equal_stacks=0,    every report is seen in every check and
+//   suppress_equal_addresses=0  schedule of the one process (shrinking needs
+//                               the report again on every rerun)
+// whether CTest runs it or a user does; TSAN_OPTIONS still overrides them.
+// And a runtime that dies (a fatal error, an internal CHECK) exits non-zero
+// with one line on stderr, since exitcode=0 would make it exit 0.
+extern "C" __attribute__((weak)) int racelab_kit_test_binary();
+
+namespace racelab {
+namespace {
+
+bool is_kit_test_binary() { return racelab_kit_test_binary != nullptr; }
+
+#ifdef RACELAB_HAS_TSAN
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) void
+kit_sanitizer_died() {
+  static const char kLine[] =
+      "racelab: the sanitizer runtime died (a fatal error or an internal "
+      "CHECK, above); this run is not a pass\n";
+  syscall(SYS_write, 2, kLine, sizeof kLine - 1);
+  syscall(SYS_exit_group, kSanitizerDiedExitCode);
+}
+
+__attribute__((constructor)) void install_kit_death_callback() {
+  if (is_kit_test_binary()) __sanitizer_set_death_callback(&kit_sanitizer_died);
+}
+#endif
+
+}  // namespace
+}  // namespace racelab
+
 extern "C" {
 __attribute__((used, visibility("default"))) const char*
 __tsan_default_options() {
+  if (racelab::is_kit_test_binary()) {
+    return RACELAB_TSAN_OPTIONS
+        ":exitcode=0:suppress_equal_stacks=0:suppress_equal_addresses=0";
+  }
   return RACELAB_TSAN_OPTIONS;
 }
 __attribute__((used, visibility("default"))) const char*
