@@ -121,6 +121,10 @@ function(racelab_add_store_tests)
     set(test_env "TSAN_OPTIONS=exitcode=66")
   endif()
   target_compile_features(${ARG_TARGET} PRIVATE cxx_std_20)
+  # The project's folder: the kit names the user's files relative to it and
+  # counts them as the user's code wherever it is (racelab/kit_binary.h).
+  target_compile_definitions(${ARG_TARGET} PRIVATE
+                             RACELAB_PROJECT_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   target_link_libraries(${ARG_TARGET} PRIVATE ${ARG_LIBRARIES} racelab::core racelab::sanitizer)
   if(ARG_FRAMEWORK STREQUAL "gtest")
     find_package(GTest REQUIRED)

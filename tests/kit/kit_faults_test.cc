@@ -293,6 +293,64 @@ TEST(Inconclusive, StressModeReportsIt) {
   EXPECT_GT(r.inconclusive_linearizability, 0) << r.message;
 }
 
+// --- The first frame in the user's own code --------------------------------
+
+Frame frame(std::string function, std::string file, int line) {
+  Frame f{std::move(function), std::move(file), line, FrameOrigin::kUser};
+  f.origin = frame_origin_of(f.file);
+  return f;
+}
+
+class FrameLocation : public ::testing::Test {
+ protected:
+  void TearDown() override { set_project_dir(""); }
+};
+
+TEST_F(FrameLocation, AProjectWhereSystemCodeUsuallyIsIsTheUsersCode) {
+  // A store outside racelab's tree, in a folder that looks like system code.
+  set_project_dir("/usr/src/app");
+  const std::vector<Frame> stack = {
+      frame("std::mutex::lock()", "/usr/include/c++/12/bits/std_mutex.h", 100),
+      frame("ring::(anonymous namespace)::SplitCheckRing::push(int)",
+            "/usr/src/app/ring/split_check_ring.cc", 31),
+      frame("main", "/usr/src/app/tests/ring_test.cc", 5)};
+  ASSERT_EQ(stack[1].origin, FrameOrigin::kLibrary);  // by its path alone
+  const Frame* subject = first_subject_frame(stack);
+  ASSERT_NE(subject, nullptr);
+  EXPECT_EQ(subject->line, 31);
+
+  Finding f = invariant_violation("lost");
+  f.subject_frame = *subject;
+  EXPECT_NE(format_findings({f}).find(
+                "at SplitCheckRing::push ring/split_check_ring.cc:31"),
+            std::string::npos)
+      << format_findings({f});
+}
+
+TEST_F(FrameLocation, AProjectAnywhereElseIsNamedRelativeToIt) {
+  set_project_dir("/home/dev/ringlib");
+  EXPECT_EQ(display_path("/home/dev/ringlib/ring/split_check_ring.cc"),
+            "ring/split_check_ring.cc");
+  EXPECT_EQ(display_path("/home/dev/other/x.cc"), "/home/dev/other/x.cc");
+  EXPECT_EQ(display_path("/home/dev/ringlibx/y.cc"), "/home/dev/ringlibx/y.cc");
+}
+
+TEST(FrameLocationEndToEnd, TheMessageNamesTheStoresFrameAndMapsThreads) {
+  if (!built_with_tsan()) GTEST_SKIP() << "needs a ThreadSanitizer build";
+  CheckOptions options = quick(Mode::kControlled);
+  options.oracles = {Oracle::kTsan};
+  const CheckResult r =
+      check_store<TallyFamily>(&make_racy, two_adds(), options);
+  ASSERT_TRUE(r.has(FindingKind::kDataRace)) << r.message;
+  // This binary's project folder is tests/kit (RACELAB_PROJECT_SOURCE_DIR).
+  EXPECT_NE(r.message.find("at RacyTally::add tally_family.h:"),
+            std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find("ThreadSanitizer's own report"), std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find(" = thread 0"), std::string::npos) << r.message;
+}
+
 // --- A std::mutex held across ctx.pause() in controlled mode ---------------
 
 class MutexAcrossPause : public ::testing::TestWithParam<sched::Substrate> {};

@@ -22,4 +22,16 @@ extern "C" __attribute__((weak, used)) int racelab_kit_test_binary() {
   return racelab::built_with_tsan() ? 1 : 2;
 }
 
+// The folder the binary's project was built from, for messages that name the
+// user's files relative to it ("ring/split_check_ring.cc:31") and for
+// telling the user's frames from system code (sanitizer_capture.h):
+// racelab_add_store_tests defines RACELAB_PROJECT_SOURCE_DIR.
+extern "C" __attribute__((weak, used)) const char* racelab_kit_project_dir() {
+#ifdef RACELAB_PROJECT_SOURCE_DIR
+  return RACELAB_PROJECT_SOURCE_DIR;
+#else
+  return "";
+#endif
+}
+
 #endif  // RACELAB_KIT_BINARY_H_

@@ -35,8 +35,21 @@ inline constexpr int kSanitizerDiedExitCode = 70;
 // user origin (frame_origin_of: outside racelab's folders and outside system
 // and library paths). Set before the run starts; not thread-safe.
 void set_source_roots(std::vector<std::string> roots);
-// The first frame of `stack` in the stores' own code, or nullptr.
+// The first frame of `stack` in the stores' own code, or nullptr. A root
+// given absolute also matches racelab's own files (named relative to its
+// source folder) under it. With no roots, a frame under the project folder
+// (project_dir()) is the user's code wherever that folder is (/usr/src/app,
+// /build/...).
 const Frame* first_subject_frame(const std::vector<Frame>& stack);
+
+// The user's project folder (absolute): set_project_dir(), else the one a
+// kit test binary was built from (racelab_add_store_tests compiles it in,
+// racelab/kit_binary.h), else "".
+void set_project_dir(std::string dir);
+std::string project_dir();
+// `file` as messages name it: relative to the project folder, or to the
+// absolute source root holding it; else as the debug information names it.
+std::string display_path(std::string_view file);
 
 // The TSan reports captured since the last call, symbolized.
 std::vector<Finding> take_tsan_findings();

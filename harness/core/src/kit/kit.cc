@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -38,6 +39,28 @@ std::mutex& inconclusive_mutex() {
 Inconclusive& inconclusive() {
   static auto* tally = new Inconclusive;
   return *tally;
+}
+
+// TSan's report (on stderr) numbers threads its own way; the kit's "thread
+// N" is the logical thread N of the trace. One line that maps them.
+std::string tsan_thread_note(const std::vector<Finding>& findings) {
+  std::map<int, int> logical_of;  // TSan's tid -> logical thread
+  for (const Finding& f : findings) {
+    if (f.oracle != Oracle::kTsan) continue;
+    for (const Access& a : f.accesses) {
+      if (a.tsan_tid >= 0 && a.thread >= 0) logical_of[a.tsan_tid] = a.thread;
+    }
+  }
+  if (logical_of.empty()) return "";
+  std::string out =
+      "  (threads are numbered as in the trace; ThreadSanitizer's own report "
+      "on stderr calls them";
+  const char* sep = " ";
+  for (const auto& [tid, logical] : logical_of) {
+    absl::StrAppend(&out, sep, "T", tid, " = thread ", logical);
+    sep = ", ";
+  }
+  return out + ")\n";
 }
 
 }  // namespace
@@ -162,6 +185,7 @@ void compose_message(CheckResult& result, const std::string& store,
     out << "FAILED in run " << result.runs << "\n";
   }
   out << format_findings(result.findings);
+  out << tsan_thread_note(result.findings);
   for (const Finding& f : result.findings) {
     if ((f.oracle == Oracle::kLinearizability ||
          f.oracle == Oracle::kDeadlock) &&
@@ -192,8 +216,9 @@ std::string format_findings(const std::vector<Finding>& findings) {
                     "] ", f.summary, "\n");
     if (f.subject_frame && !f.subject_frame->function.empty()) {
       absl::StrAppend(&out, "      at ",
-                      readable_symbol(f.subject_frame->function), " ",
-                      f.subject_frame->file, ":", f.subject_frame->line, "\n");
+                      short_symbol(f.subject_frame->function), " ",
+                      display_path(f.subject_frame->file), ":",
+                      f.subject_frame->line, "\n");
     }
   }
   return out;
