@@ -5,12 +5,16 @@
 #include <gtest/gtest-spi.h>
 
 #include <cstdint>
+#include <fstream>
+#include <iostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "racelab/fuzz_target.h"
 #include "racelab/gtest.h"
+#include "racelab/input_error.h"
+#include "racelab/suppressions.h"
 #include "tally_family.h"
 
 namespace racelab::tally {
@@ -349,6 +353,89 @@ TEST(FrameLocationEndToEnd, TheMessageNamesTheStoresFrameAndMapsThreads) {
   EXPECT_NE(r.message.find("ThreadSanitizer's own report"), std::string::npos)
       << r.message;
   EXPECT_NE(r.message.find(" = thread 0"), std::string::npos) << r.message;
+}
+
+// --- TSan suppressions through the kit -------------------------------------
+
+std::string write_file(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(Suppressions, ALineWithoutAReasonIsAnInputErrorNamingFileAndLine) {
+  const std::string path =
+      write_file("no_reason.supp", "# header comment\n\nrace:RacyTally::add\n");
+  CheckOptions options = quick(Mode::kControlled);
+  options.suppressions = path;
+  try {
+    check_store<TallyFamily>(&make_racy, two_adds(), options);
+    FAIL() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ":3"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("no reason"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Suppressions, AnUnreadableFileOrABadLineIsAnInputError) {
+  EXPECT_THROW(load_suppressions(::testing::TempDir() + "/no/such.supp"),
+               InputError);
+  EXPECT_THROW(load_suppressions(write_file("bad.supp", "racey  # why\n")),
+               InputError);
+  EXPECT_THROW(
+      load_suppressions(write_file("type.supp", "signal:foo  # why\n")),
+      InputError);
+  const std::vector<Suppression> ok = load_suppressions(write_file(
+      "ok.supp", "race:tbb::internal  # tbbmalloc is not instrumented\n"));
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok[0].type, "race");
+  EXPECT_EQ(ok[0].pattern, "tbb::internal");
+  EXPECT_EQ(ok[0].reason, "tbbmalloc is not instrumented");
+  EXPECT_EQ(ok[0].line, 1);
+}
+
+TEST(Suppressions, TsanWildcardRules) {
+  EXPECT_TRUE(suppression_pattern_matches("internal", "tbb::internal::f()"));
+  EXPECT_TRUE(suppression_pattern_matches("^tbb::", "tbb::internal::f()"));
+  EXPECT_FALSE(suppression_pattern_matches("^internal", "tbb::internal::f"));
+  EXPECT_TRUE(suppression_pattern_matches("Queue<*>::dequeue",
+                                          "ns::Queue<int, long>::dequeue()"));
+  EXPECT_FALSE(suppression_pattern_matches("Queue<*>::enqueue",
+                                           "ns::Queue<int>::dequeue()"));
+  EXPECT_TRUE(suppression_pattern_matches("ring.cc$", "/src/ring.cc"));
+  EXPECT_FALSE(suppression_pattern_matches("ring.cc$", "/src/ring.cc.bak"));
+  EXPECT_FALSE(suppression_pattern_matches("x", ""));
+}
+
+TEST(Suppressions, AMatchingTsanFindingIsDroppedAndCounted) {
+  if (!built_with_tsan()) GTEST_SKIP() << "needs a ThreadSanitizer build";
+  CheckOptions options = quick(Mode::kControlled);
+  options.oracles = {Oracle::kTsan};
+  options.suppressions = write_file(
+      "tally.supp",
+      "race:RacyTally::add  # the test's own lost update, on purpose\n");
+  const CheckResult r =
+      check_store<TallyFamily>(&make_racy, two_adds(), options);
+  std::cout << r.message;
+  EXPECT_TRUE(r.clean()) << r.message;
+  EXPECT_GT(r.suppressed, 0) << r.message;
+  EXPECT_NE(r.message.find("suppressed: "), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("the test's own lost update, on purpose"),
+            std::string::npos)
+      << r.message;
+  // By file too; a pattern that matches no frame suppresses nothing.
+  options.suppressions = write_file(
+      "file.supp", "race:kit/tally_family.h  # by the store's file\n");
+  EXPECT_TRUE(
+      check_store<TallyFamily>(&make_racy, two_adds(), options).clean());
+  options.suppressions =
+      write_file("other.supp", "race:NoSuchFunction  # matches nothing\n");
+  const CheckResult kept =
+      check_store<TallyFamily>(&make_racy, two_adds(), options);
+  EXPECT_TRUE(kept.has(FindingKind::kDataRace)) << kept.message;
+  EXPECT_EQ(kept.suppressed, 0);
 }
 
 // --- A std::mutex held across ctx.pause() in controlled mode ---------------

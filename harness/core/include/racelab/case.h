@@ -110,6 +110,11 @@ struct RunObservation {
   // explanation ("unknown: ...").
   int inconclusive_linearizability = 0;
   std::string inconclusive_detail;
+  // TSan findings dropped by the kit's suppressions (CheckOptions::
+  // suppressions), over every schedule or run, and one line per suppression
+  // that matched: "race:pattern (file:line, reason): N".
+  int suppressed = 0;
+  std::vector<std::string> suppressions_used;
   // Controlled mode: scheduling points inside operations, over every
   // schedule tried (sched::RunResult::inner_points), and what the search
   // wants the user to know ("no scheduling point inside any operation").

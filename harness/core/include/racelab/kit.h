@@ -237,6 +237,11 @@ struct CheckOptions {
   // under one of them. Empty: its first frame outside racelab's folders and
   // outside system and library paths.
   std::vector<std::string> source_roots;
+  // A TSan suppressions file (racelab/suppressions.h, docs/suppressions.md):
+  // TSan findings whose stacks match a line are dropped and counted in the
+  // result; every line must say why. Empty: none. A line without a reason, or
+  // a file that cannot be read, throws InputError.
+  std::string suppressions;
 };
 
 // The verdict of check_store and replay_store: one run of the scenario in
@@ -248,8 +253,15 @@ using CheckResult = RunObservation;
 namespace kit_internal {
 
 // TSan findings since the last call when `enabled` (and the build has TSan);
-// else drops them.
+// else drops them. Findings the check's suppressions cover are dropped and
+// counted.
 std::vector<Finding> take_sanitizer_findings(bool enabled);
+// Starts a check's bookkeeping: forgets earlier reports and undecided
+// searches, loads options.suppressions (throws InputError).
+void begin_check(const CheckOptions& options);
+// Ends it: the undecided searches and the suppressed findings since
+// begin_check go into `result`.
+void end_check(CheckResult& result);
 // "<dir>/racelab-<store>-<scenario>.schedule", with unsafe characters of the
 // names replaced by '_'.
 std::string schedule_path(const CheckOptions& options, std::string_view store,
@@ -265,9 +277,6 @@ std::string save_schedule(const std::string& path, const std::string& store,
 // std::runtime_error. Returns program lines (setup, threads..., finale).
 sched::ScheduleFile read_schedule(const std::string& path,
                                   std::vector<std::string>* program_lines);
-// Moves the inconclusive linearizability searches since the last
-// take_inconclusive() into `result`.
-void note_inconclusive_in(CheckResult& result);
 // Fills result.message (the failing schedule's trace rendered as a table).
 void compose_message(CheckResult& result, const std::string& store,
                      const std::string& scenario, const CheckOptions& options);
@@ -298,13 +307,12 @@ template <Family F>
 CheckResult check_controlled(const StoreFactory<F>& factory,
                              const Scenario<F>& scenario,
                              const CheckOptions& options) {
-  take_sanitizer_findings(false);  // forget reports of earlier checks
-  take_inconclusive();
+  begin_check(options);  // forgets reports of earlier checks
   const bool tsan = options.oracles.contains(Oracle::kTsan);
   CheckResult result =
       run_controlled<F>(scenario, factory, controlled_request(options),
                         [tsan] { return take_sanitizer_findings(tsan); });
-  note_inconclusive_in(result);
+  end_check(result);
   if (!result.clean()) {
     const std::string store = store_name<F>(options);
     result.schedule_file = save_schedule(
@@ -322,8 +330,7 @@ CheckResult check_stress(const StoreFactory<F>& factory,
                          const Scenario<F>& scenario,
                          const CheckOptions& options) {
   CheckResult result;
-  take_sanitizer_findings(false);
-  take_inconclusive();
+  begin_check(options);
   for (int run = 0; run < options.stress_runs; ++run) {
     RunRequest request;
     request.mode = Mode::kStress;
@@ -343,7 +350,7 @@ CheckResult check_stress(const StoreFactory<F>& factory,
       break;
     }
   }
-  note_inconclusive_in(result);
+  end_check(result);
   compose_message(result, store_name<F>(options), scenario.name, options);
   return result;
 }
@@ -383,8 +390,7 @@ CheckResult replay_store(const StoreFactory<F>& factory,
   set_source_roots(options.source_roots);
   std::vector<std::string> lines;
   sched::ScheduleFile file = kit_internal::read_schedule(schedule_file, &lines);
-  kit_internal::take_sanitizer_findings(false);
-  kit_internal::take_inconclusive();
+  kit_internal::begin_check(options);
   RunRequest request = kit_internal::controlled_request(options);
   request.seed = file.seed;
   request.replay_program = std::move(lines);
@@ -395,7 +401,7 @@ CheckResult replay_store(const StoreFactory<F>& factory,
     return kit_internal::take_sanitizer_findings(tsan);
   });
   result.schedule_file = schedule_file;
-  kit_internal::note_inconclusive_in(result);
+  kit_internal::end_check(result);
   kit_internal::compose_message(result, kit_internal::store_name<F>(options),
                                 scenario.name, options);
   result.message += result.replay_diverged

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
+#include "racelab/suppressions.h"
 #include "symbol_names.h"
 
 namespace racelab {
@@ -63,6 +64,17 @@ std::string tsan_thread_note(const std::vector<Finding>& findings) {
   return out + ")\n";
 }
 
+// How many TSan findings the suppressions dropped, and why.
+std::string suppressed_note(const CheckResult& result) {
+  if (result.suppressed == 0) return "";
+  std::string out = absl::StrCat("suppressed: ", result.suppressed,
+                                 " ThreadSanitizer finding(s), by\n");
+  for (const std::string& line : result.suppressions_used) {
+    absl::StrAppend(&out, "  ", line, "\n");
+  }
+  return out;
+}
+
 }  // namespace
 
 void note_inconclusive(const std::string& part,
@@ -79,17 +91,64 @@ Inconclusive take_inconclusive() {
   return tally;
 }
 
-void note_inconclusive_in(CheckResult& result) {
+namespace {
+
+// The suppressions of the check running now, and how often each matched.
+// Process-wide like the capture of TSan's reports: one check at a time.
+struct ActiveSuppressions {
+  std::vector<Suppression> list;
+  std::vector<int> hits;
+};
+ActiveSuppressions& active_suppressions() {
+  static auto* active = new ActiveSuppressions;
+  return *active;
+}
+
+}  // namespace
+
+void begin_check(const CheckOptions& options) {
+  take_sanitizer_findings(false);  // reports of earlier checks
+  take_inconclusive();
+  ActiveSuppressions& active = active_suppressions();
+  active = {};
+  if (!options.suppressions.empty()) {
+    active.list = load_suppressions(options.suppressions);
+    active.hits.assign(active.list.size(), 0);
+  }
+}
+
+void end_check(CheckResult& result) {
   Inconclusive tally = take_inconclusive();
   result.inconclusive_linearizability += tally.count;
   if (result.inconclusive_detail.empty())
     result.inconclusive_detail = std::move(tally.first);
+  ActiveSuppressions& active = active_suppressions();
+  for (std::size_t i = 0; i < active.list.size(); ++i) {
+    if (active.hits[i] == 0) continue;
+    const Suppression& s = active.list[i];
+    result.suppressed += active.hits[i];
+    result.suppressions_used.push_back(
+        absl::StrCat(s.type, ":", s.pattern, " (", s.file, ":", s.line, ", ",
+                     s.reason, "): ", active.hits[i]));
+  }
+  active = {};
 }
 
 std::vector<Finding> take_sanitizer_findings(bool enabled) {
   std::vector<Finding> findings = take_tsan_findings();
   if (!enabled) findings.clear();
-  return findings;
+  ActiveSuppressions& active = active_suppressions();
+  if (active.list.empty()) return findings;
+  std::vector<Finding> kept;
+  for (Finding& f : findings) {
+    const Suppression* s = matching_suppression(active.list, f);
+    if (s == nullptr) {
+      kept.push_back(std::move(f));
+      continue;
+    }
+    ++active.hits[static_cast<std::size_t>(s - active.list.data())];
+  }
+  return kept;
 }
 
 std::string schedule_path(const CheckOptions& options, std::string_view store,
@@ -175,6 +234,7 @@ void compose_message(CheckResult& result, const std::string& store,
     for (const std::string& warning : result.warnings) {
       out << "warning: " << warning << "\n";
     }
+    out << suppressed_note(result);
     result.message = out.str();
     return;
   }
@@ -186,6 +246,7 @@ void compose_message(CheckResult& result, const std::string& store,
   }
   out << format_findings(result.findings);
   out << tsan_thread_note(result.findings);
+  out << suppressed_note(result);
   for (const Finding& f : result.findings) {
     if ((f.oracle == Oracle::kLinearizability ||
          f.oracle == Oracle::kDeadlock) &&
