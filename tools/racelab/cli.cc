@@ -1,5 +1,4 @@
 // The racelab command line; see cli.h.
-#include "racelab/program_explorer.h"
 #include "racelab/cli.h"
 
 #include <signal.h>
@@ -29,6 +28,7 @@
 #include "racelab/demo.h"
 #include "racelab/gate.h"
 #include "racelab/json.h"
+#include "racelab/program_explorer.h"
 #include "racelab/report.h"
 #include "racelab/runner.h"
 #include "racelab/sanitizer_capture.h"
@@ -385,9 +385,9 @@ void add_controlled_options(CLI::App* cmd, RunOptions& run) {
          [&r](const std::string& name) {
            r.threads = *sched::parse_substrate(name);
          },
-         "controlled mode: what logical threads run on: fibers (default) "
-         "or threads (real OS threads: thread_local and thread ids per "
-         "logical thread)")
+         "controlled mode: what logical threads run on: threads (default: "
+         "real OS threads, thread_local and thread ids per logical thread) "
+         "or fibers (faster, one thread identity)")
       ->check(CLI::IsMember({"fibers", "threads"}));
   add_number_option(cmd, "--depth", r.depth, 1, 100,
                     "pct: bug depth d (d-1 priority change points)");
@@ -588,8 +588,7 @@ Subcommand add_explore_command(CLI::App& app) {
                     "schedules (one process each) to try; default 100");
   cmd->add_option("--seed", options->seed,
                   "the first schedule's seed (schedule i uses seed + i)");
-  add_number_option(cmd, "--depth", options->depth, 1, 100,
-                    "pct: bug depth d");
+  add_number_option(cmd, "--depth", options->depth, 1, 100, "pct: bug depth d");
   add_number_option(cmd, "--max-steps", options->max_steps, 1, 100000000,
                     "decisions before a schedule is a livelock");
   add_number_option(cmd, "--hang-seconds", options->hang_seconds, 1, 86400,
@@ -805,14 +804,10 @@ int run_cli(const Registry& registry, int argc, char** argv,
   }
   app.require_subcommand(1);
   const std::vector<Subcommand> subcommands = {
-      add_list_command(app, registry),
-      add_run_command(app, registry),
-      add_replay_command(app, registry),
-      add_explore_command(app),
-      add_gate_command(app, registry),
-      add_merge_command(app),
-      add_demo_command(app, registry),
-      add_child_command(app, registry)};
+      add_list_command(app, registry),   add_run_command(app, registry),
+      add_replay_command(app, registry), add_explore_command(app),
+      add_gate_command(app, registry),   add_merge_command(app),
+      add_demo_command(app, registry),   add_child_command(app, registry)};
 
   std::set<std::string> commands;
   for (const Subcommand& s : subcommands) commands.insert(s.cmd->get_name());

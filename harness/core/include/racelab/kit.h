@@ -52,6 +52,7 @@
 
 #include "racelab/case.h"
 #include "racelab/controlled_runner.h"
+#include "racelab/defaults.h"
 #include "racelab/finding.h"
 #include "racelab/history.h"
 #include "racelab/linearizability.h"
@@ -212,21 +213,23 @@ struct CheckOptions {
   OracleSet oracles = OracleSet::selectable();
   // Controlled mode: strategy ("pct", "random", "dfs"), its parameters, the
   // number of schedules to try, and whether to shrink a failing one.
-  std::string strategy = "pct";
+  // The defaults are racelab's (racelab/defaults.h, docs/defaults.md), the
+  // same as explore's and the CLI's.
+  std::string strategy = defaults::kStrategy;
   // What logical threads run on (sched::Substrate): real OS threads by
   // default, so thread_local variables, thread ids and per-thread caches
   // (moodycamel's producers, allocators) are per logical thread; fibers are
   // faster and see one thread identity.
-  sched::Substrate threads = sched::Substrate::kOsThreads;
-  std::uint64_t seed = 1;
-  int depth = 3;
-  int preemptions = 2;
-  int budget = 300;
+  sched::Substrate threads = defaults::kThreads;
+  std::uint64_t seed = defaults::kSeed;
+  int depth = defaults::kDepth;
+  int preemptions = defaults::kPreemptions;
+  int budget = defaults::kBudget;
   bool shrink = true;
   // Stress mode: runs of the full-size program, jitter, a reader's pause.
-  int stress_runs = 10;
+  int stress_runs = defaults::kStressRuns;
   bool jitter = true;
-  int pause_us = 20;
+  int pause_us = defaults::kPauseUs;
   // The name of the store in messages and schedule files ("ring/mutex");
   // empty: the family's name.
   std::string store_name;
