@@ -3,10 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "racelab/catch2.h"
-#include "ring/ring_family.h"
+#include "ring/ring_spec.h"
 
-using ring::MutexRingTraits;
-using ring::SplitCheckRingTraits;
-
-RACELAB_CATCH2_STORE_TESTS(MutexRingTraits);
-RACELAB_CATCH2_EXPECT_CAUGHT(SplitCheckRingTraits);
+RACELAB_CATCH2_SPEC_TESTS(MutexRing, ring::ring_spec());
+RACELAB_CATCH2_SPEC_EXPECT_CAUGHT(SplitCheckRing,
+                                  ring::split_check_ring_spec());

@@ -1,8 +1,6 @@
 // GoogleTest: the correct ring buffer must be clean in every scenario x mode
 // x oracle. One line per store.
 #include "racelab/gtest.h"
-#include "ring/ring_family.h"
+#include "ring/ring_spec.h"
 
-using ring::MutexRingTraits;
-
-RACELAB_STORE_TESTS(MutexRingTraits);
+RACELAB_SPEC_TESTS(MutexRing, ring::ring_spec());

@@ -1,7 +1,6 @@
 // The ring buffer's libFuzzer target: one line.
 #include "racelab/fuzz_target.h"
-#include "ring/ring_family.h"
+#include "racelab/spec.h"
+#include "ring/ring_spec.h"
 
-using ring::MutexRingTraits;
-
-RACELAB_FUZZ_TARGET(MutexRingTraits);
+RACELAB_SPEC_FUZZ_TARGET(ring::ring_spec());

@@ -5,6 +5,8 @@
 //   #include "racelab/catch2.h"
 //   RACELAB_CATCH2_STORE_TESTS(MutexRingTraits);
 //   RACELAB_CATCH2_EXPECT_CAUGHT(SplitCheckRingTraits);
+//   RACELAB_CATCH2_SPEC_TESTS(MutexRing, ring_spec());      // spec.h
+//   RACELAB_CATCH2_SPEC_EXPECT_CAUGHT(SplitRing, split_ring_spec());
 //
 // Test cases are named "racelab: <store> x <scenario> (<mode>)" and tagged
 // [racelab][<mode>] (and [caught] for the expect-caught variant), so
@@ -18,11 +20,13 @@
 #define RACELAB_CATCH2_H_
 
 #include <catch2/catch.hpp>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "racelab/kit.h"
 #include "racelab/kit_binary.h"
+#include "racelab/spec.h"
 
 namespace racelab::catch2_internal {
 
@@ -47,6 +51,46 @@ class CaseInvoker final : public Catch::ITestInvoker {
   KitCase case_;
   bool expect_bug_;
 };
+
+// One case of a declared spec.
+class SpecCaseInvoker final : public Catch::ITestInvoker {
+ public:
+  SpecCaseInvoker(SpecRef spec, KitCase c, bool expect_bug)
+      : spec_(std::move(spec)), case_(std::move(c)), expect_bug_(expect_bug) {}
+  void invoke() const override {
+    CheckResult result = run_spec_case(spec_, case_);
+    INFO(result.message);
+    if (expect_bug_) {
+      CHECK_FALSE(result.clean());
+    } else {
+      CHECK(result.clean());
+      CHECK(result.inconclusive_linearizability == 0);
+    }
+  }
+
+ private:
+  SpecRef spec_;
+  KitCase case_;
+  bool expect_bug_;
+};
+
+inline int register_spec_cases(const SpecRef& spec, bool expect_bug,
+                               const char* file, std::size_t line) {
+  const std::vector<KitCase> cases =
+      expect_bug ? spec_cases(spec, /*per_oracle=*/false, {Mode::kControlled})
+                 : spec_cases(spec, /*per_oracle=*/false);
+  for (const KitCase& c : cases) {
+    const std::string name = "racelab: " + spec->name + " x " +
+                             c.scenario_name + " (" + to_string(c.mode) + ")";
+    const std::string tags = std::string("[racelab][") + to_string(c.mode) +
+                             "]" + (expect_bug ? "[caught]" : "");
+    Catch::AutoReg(
+        new SpecCaseInvoker(spec, c, expect_bug),
+        Catch::SourceLineInfo(file, line), Catch::StringRef(),
+        Catch::NameAndTags(Catch::StringRef(name), Catch::StringRef(tags)));
+  }
+  return static_cast<int>(cases.size());
+}
 
 // Registers the cases at static initialization; returns how many.
 template <StoreTraits T>
@@ -84,5 +128,17 @@ int register_cases(bool expect_bug, const char* file, std::size_t line) {
 
 #define RACELAB_CATCH2_STORE_TESTS(T) RACELAB_CATCH2_STORE_TESTS_NAMED(T, T)
 #define RACELAB_CATCH2_EXPECT_CAUGHT(T) RACELAB_CATCH2_EXPECT_CAUGHT_NAMED(T, T)
+
+// A declared spec (spec.h): one test case per scenario x mode, judged by the
+// spec's oracles; the first must be clean, the second caught.
+#define RACELAB_CATCH2_SPEC_TESTS(name, ...)           \
+  static const int name##_racelab_catch2_clean =       \
+      ::racelab::catch2_internal::register_spec_cases( \
+          ::racelab::SpecRef(__VA_ARGS__), false, __FILE__, __LINE__)
+
+#define RACELAB_CATCH2_SPEC_EXPECT_CAUGHT(name, ...)   \
+  static const int name##_racelab_catch2_caught =      \
+      ::racelab::catch2_internal::register_spec_cases( \
+          ::racelab::SpecRef(__VA_ARGS__), true, __FILE__, __LINE__)
 
 #endif  // RACELAB_CATCH2_H_

@@ -147,6 +147,17 @@ int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
 }  // namespace fuzz_internal
 }  // namespace racelab
 
+// The same for a declared spec (spec.h): RACELAB_SPEC_FUZZ_TARGET(ring_spec())
+// (the spec's oracles; its invariants, when it has any). Needs spec.h.
+#define RACELAB_SPEC_FUZZ_TARGET(...)                                     \
+  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,         \
+                                        std::size_t size) {               \
+    static const ::racelab::SpecRef racelab_spec =                        \
+        ::racelab::SpecRef(__VA_ARGS__);                                  \
+    return ::racelab::fuzz_spec_input(racelab_spec, data, size);          \
+  }                                                                       \
+  static_assert(true, "")
+
 #define RACELAB_FUZZ_TARGET(T)                                      \
   extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,   \
                                         std::size_t size) {         \

@@ -53,6 +53,7 @@
 #include "racelab/kit.h"
 #include "racelab/kit_binary.h"
 #include "racelab/sanitizer_capture.h"
+#include "racelab/spec.h"
 
 namespace racelab {
 
@@ -104,7 +105,69 @@ void expect_caught(const KitCase& c) {
   }
 }
 
+// A declared spec's cases; a spec that cannot run (racelab::InputError) is
+// reported once, in one line, and the binary exits with status 2.
+std::vector<KitCase> spec_cases_or_exit(const SpecRef& spec, bool per_oracle,
+                                        std::vector<Mode> only_modes = {});
+
+inline void expect_spec_clean(const SpecRef& spec, const KitCase& c) {
+  if (c.oracle == Oracle::kTsan && !built_with_tsan()) {
+    GTEST_SKIP() << "the tsan oracle needs a ThreadSanitizer build";
+  }
+  CheckResult result = run_spec_case(spec, c);
+  EXPECT_TRUE(result.clean()) << result.message;
+  // An undecided history is no evidence of correctness.
+  EXPECT_EQ(result.inconclusive_linearizability, 0) << result.message;
+  if (result.clean()) std::cout << "  " << result.message;
+}
+
+inline void expect_spec_caught(const SpecRef& spec, const KitCase& c) {
+  CheckResult result = run_spec_case(spec, c);
+  EXPECT_FALSE(result.clean()) << "racelab did not catch the bug of "
+                               << spec->name << ": " << result.message;
+  if (!result.clean()) std::cout << "caught, as expected:\n" << result.message;
+}
+
 }  // namespace racelab::gtest_internal
+
+// A declared spec (spec.h) as tests named Racelab/<name>.Clean/<scenario>__
+// <mode>__<oracle>: every scenario x mode x selected oracle must be clean.
+//   RACELAB_SPEC_TESTS(MutexRing, ring_spec().make(make_mutex_ring));
+#define RACELAB_SPEC_TESTS(name, ...)                                       \
+  static const ::racelab::SpecRef& name##_RacelabSpec() {                   \
+    static const ::racelab::SpecRef spec = ::racelab::SpecRef(__VA_ARGS__); \
+    return spec;                                                            \
+  }                                                                         \
+  class name : public ::testing::TestWithParam<::racelab::KitCase> {};      \
+  TEST_P(name, Clean) {                                                     \
+    ::racelab::gtest_internal::expect_spec_clean(name##_RacelabSpec(),      \
+                                                 GetParam());               \
+  }                                                                         \
+  INSTANTIATE_TEST_SUITE_P(                                                 \
+      Racelab, name,                                                        \
+      ::testing::ValuesIn(::racelab::gtest_internal::spec_cases_or_exit(    \
+          name##_RacelabSpec(), /*per_oracle=*/true)),                      \
+      ::racelab::gtest_internal::ParamName{})
+
+// A known-buggy store: every scenario in controlled mode, judged by the
+// selected oracles together, must find something. Tests are named
+// Racelab/<name>.Caught/<scenario>__controlled__all.
+#define RACELAB_SPEC_EXPECT_CAUGHT(name, ...)                               \
+  static const ::racelab::SpecRef& name##_RacelabSpec() {                   \
+    static const ::racelab::SpecRef spec = ::racelab::SpecRef(__VA_ARGS__); \
+    return spec;                                                            \
+  }                                                                         \
+  class name : public ::testing::TestWithParam<::racelab::KitCase> {};      \
+  TEST_P(name, Caught) {                                                    \
+    ::racelab::gtest_internal::expect_spec_caught(name##_RacelabSpec(),     \
+                                                  GetParam());              \
+  }                                                                         \
+  INSTANTIATE_TEST_SUITE_P(                                                 \
+      Racelab, name,                                                        \
+      ::testing::ValuesIn(::racelab::gtest_internal::spec_cases_or_exit(    \
+          name##_RacelabSpec(), /*per_oracle=*/false,                       \
+          {::racelab::Mode::kControlled})),                                 \
+      ::racelab::gtest_internal::ParamName{})
 
 // Every scenario x mode x oracle of store traits `...` (a type, template
 // arguments and all: RACELAB_STORE_TESTS_NAMED(IntRing, RingTraits<int>)),
