@@ -1,4 +1,5 @@
 // The racelab command line; see cli.h.
+#include "racelab/program_explorer.h"
 #include "racelab/cli.h"
 
 #include <signal.h>
@@ -28,7 +29,6 @@
 #include "racelab/demo.h"
 #include "racelab/gate.h"
 #include "racelab/json.h"
-#include "racelab/program_explorer.h"
 #include "racelab/report.h"
 #include "racelab/runner.h"
 #include "racelab/sanitizer_capture.h"
@@ -588,7 +588,8 @@ Subcommand add_explore_command(CLI::App& app) {
                     "schedules (one process each) to try; default 100");
   cmd->add_option("--seed", options->seed,
                   "the first schedule's seed (schedule i uses seed + i)");
-  add_number_option(cmd, "--depth", options->depth, 1, 100, "pct: bug depth d");
+  add_number_option(cmd, "--depth", options->depth, 1, 100,
+                    "pct: bug depth d");
   add_number_option(cmd, "--max-steps", options->max_steps, 1, 100000000,
                     "decisions before a schedule is a livelock");
   add_number_option(cmd, "--hang-seconds", options->hang_seconds, 1, 86400,
@@ -804,10 +805,14 @@ int run_cli(const Registry& registry, int argc, char** argv,
   }
   app.require_subcommand(1);
   const std::vector<Subcommand> subcommands = {
-      add_list_command(app, registry),   add_run_command(app, registry),
-      add_replay_command(app, registry), add_explore_command(app),
-      add_gate_command(app, registry),   add_merge_command(app),
-      add_demo_command(app, registry),   add_child_command(app, registry)};
+      add_list_command(app, registry),
+      add_run_command(app, registry),
+      add_replay_command(app, registry),
+      add_explore_command(app),
+      add_gate_command(app, registry),
+      add_merge_command(app),
+      add_demo_command(app, registry),
+      add_child_command(app, registry)};
 
   std::set<std::string> commands;
   for (const Subcommand& s : subcommands) commands.insert(s.cmd->get_name());

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -501,8 +502,29 @@ kit_sanitizer_died() {
   syscall(SYS_exit_group, kSanitizerDiedExitCode);
 }
 
+// TSAN_OPTIONS's last exitcode=, or -1. A non-zero one means TSan's own
+// exit with reports is a death too (it exits through Die), and a fatal error
+// exits non-zero anyway: the callback is then not wanted.
+int exitcode_in_environment() {
+  const char* env = std::getenv("TSAN_OPTIONS");
+  if (env == nullptr) return -1;
+  const std::string_view options(env);
+  int code = -1;
+  for (std::size_t at = options.find("exitcode="); at != std::string_view::npos;
+       at = options.find("exitcode=", at + 1)) {
+    if (at > 0 && options[at - 1] != ':' && options[at - 1] != ' ' &&
+        options[at - 1] != ',') {
+      continue;
+    }
+    code = std::atoi(env + at + 9);
+  }
+  return code;
+}
+
 __attribute__((constructor)) void install_kit_death_callback() {
-  if (is_kit_test_binary()) __sanitizer_set_death_callback(&kit_sanitizer_died);
+  if (!is_kit_test_binary()) return;
+  if (exitcode_in_environment() > 0) return;
+  __sanitizer_set_death_callback(&kit_sanitizer_died);
 }
 #endif
 
