@@ -38,9 +38,12 @@ set_target_properties(racelab_kit_reports PROPERTIES EXPORT_NAME kit_reports)
 
 # The sanitizer of this build as a usage requirement: code that links the
 # installed racelab::core is instrumented the same way (mixing a TSan
-# library with uninstrumented callers misses races and may not link).
+# library with uninstrumented callers misses races and may not link). -g
+# (line tables at least) gives the reports and the kit's messages file:line
+# of the user's own frames without the user adding it.
 add_library(racelab_sanitizer INTERFACE)
 set_target_properties(racelab_sanitizer PROPERTIES EXPORT_NAME sanitizer)
+target_compile_options(racelab_sanitizer INTERFACE -g)
 if(RACELAB_SANITIZER STREQUAL "thread")
   target_compile_options(racelab_sanitizer INTERFACE -fsanitize=thread -fno-omit-frame-pointer)
   target_link_options(racelab_sanitizer INTERFACE -fsanitize=thread)
@@ -106,10 +109,13 @@ endif()
 # the test framework's main, and registers its tests with CTest (gtest:
 # gtest_discover_tests, catch2: catch_discover_tests, none: one test that
 # runs the binary). racelab's sanitizer defaults come with the library
-# (sanitizers/*.options); unless NO_SANITIZER_DEFAULTS, the tests also run
-# with TSAN_OPTIONS=exitcode=0: every report is captured in process and judged
-# by the tests themselves (a fixed store with a race fails its test; a
-# known-buggy store's expected race must not fail the binary at exit).
+# (sanitizers/*.options), and a binary that includes racelab/gtest.h,
+# racelab/catch2.h or racelab/kit_binary.h has the kit's compiled in
+# (exitcode=0: every report is captured in process and judged by the tests
+# themselves; suppress_equal_stacks=0, suppress_equal_addresses=0: every
+# report is seen in every check), so it behaves the same run directly as
+# under CTest. With NO_SANITIZER_DEFAULTS the tests run with TSan's own exit
+# status instead (TSAN_OPTIONS=exitcode=66 in their environment).
 function(racelab_add_store_tests)
   cmake_parse_arguments(ARG "NO_SANITIZER_DEFAULTS" "TARGET;FRAMEWORK" "SOURCES;LIBRARIES" ${ARGN})
   if(NOT ARG_TARGET OR NOT ARG_SOURCES)
@@ -120,10 +126,14 @@ function(racelab_add_store_tests)
   endif()
   add_executable(${ARG_TARGET} ${ARG_SOURCES})
   set(test_env "")
-  if(RACELAB_SANITIZER STREQUAL "thread" AND NOT ARG_NO_SANITIZER_DEFAULTS)
-    set(test_env "TSAN_OPTIONS=exitcode=0")
+  if(RACELAB_SANITIZER STREQUAL "thread" AND ARG_NO_SANITIZER_DEFAULTS)
+    set(test_env "TSAN_OPTIONS=exitcode=66")
   endif()
   target_compile_features(${ARG_TARGET} PRIVATE cxx_std_20)
+  # The project's folder: the kit names the user's files relative to it and
+  # counts them as the user's code wherever it is (racelab/kit_binary.h).
+  target_compile_definitions(${ARG_TARGET} PRIVATE
+                             RACELAB_PROJECT_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   # racelab::kit_reports: with RACELAB_REPORT_DIR=DIR set, the kit tests
   # write the gate's reports into DIR.
   target_link_libraries(${ARG_TARGET} PRIVATE ${ARG_LIBRARIES} racelab::core racelab::sanitizer

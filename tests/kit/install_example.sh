@@ -31,10 +31,20 @@ for internal in runner.h gate.h json.h report.h cli.h demo.h registry.h expectat
   fi
 done
 
-echo "== configure examples/custom_store ($compiler)"
-cmake -S "$source_dir/examples/custom_store" -B "$example_build" -G Ninja \
+echo "== racelab::sanitizer carries -g (file:line in reports without the user's flags)"
+grep -A3 "racelab::sanitizer PROPERTIES" "$prefix"/lib*/cmake/racelab/racelabTargets.cmake |
+  grep -q 'INTERFACE_COMPILE_OPTIONS "-g' || {
+  echo "FAIL: the installed racelab::sanitizer has no -g" >&2
+  exit 1
+}
+
+# A copy outside racelab's source tree, as a user's project is; no -g of its
+# own: racelab::sanitizer brings it.
+echo "== configure a copy of examples/custom_store ($compiler)"
+cp -r "$source_dir/examples/custom_store" "$scratch/custom_store"
+cmake -S "$scratch/custom_store" -B "$example_build" -G Ninja \
   -DCMAKE_CXX_COMPILER="$compiler" -DCMAKE_PREFIX_PATH="$prefix" \
-  -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" >/dev/null
+  -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1" >/dev/null
 
 echo "== build"
 cmake --build "$example_build" -- -j"$(nproc)" | grep -E "error|warning|FAILED" -A5 || true; cmake --build "$example_build" >/dev/null
@@ -63,6 +73,20 @@ echo "== test"
 # Schedule files of the expected failures go to the scratch folder.
 export TMPDIR=$scratch
 ctest --test-dir "$example_build" --output-on-failure -j"$(nproc)"
+
+echo "== run directly (no CTest environment, TSAN_OPTIONS unset)"
+for binary in ring_caught_test ring_clean_test frame_location_test; do
+  status=0
+  env -u TSAN_OPTIONS "$example_build/$binary" >"$scratch/$binary.out" 2>&1 || status=$?
+  echo "   $binary: exit $status"
+  if [[ $status -ne 0 ]]; then
+    tail -n 20 "$scratch/$binary.out" >&2
+    echo "FAIL: $binary run directly exits $status" >&2
+    exit 1
+  fi
+done
+echo "== a failure message names the project's own frame"
+grep -m1 "in bump at tests/frame_location_test.cc:" "$scratch/frame_location_test.out" | sed 's/^/   /'
 
 echo "== a failing kit test's message ends with its replay command"
 caught=$example_build/ring_caught_test
@@ -98,5 +122,5 @@ for file in results.json junit.xml results.sarif summary.md index.html; do
 done
 grep -q '"subject": "ring/split_check"' "$reports/results.json" || { echo "FAIL: results.json has no ring/split_check case" >&2; exit 1; }
 grep -q '"subject": "ring/mutex"' "$reports/results.json" || { echo "FAIL: results.json has no ring/mutex case (a second process)" >&2; exit 1; }
-grep -q "custom_store/tests/ring_caught_test.cc" "$reports/results.sarif" || { echo "FAIL: results.sarif does not name the user's file" >&2; exit 1; }
+grep -q "tests/ring_caught_test.cc" "$reports/results.sarif" || { echo "FAIL: results.sarif does not name the user's file" >&2; exit 1; }
 echo "PASS"

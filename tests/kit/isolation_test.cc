@@ -235,6 +235,7 @@ TEST(IsolationCodec, AnObservationComesBackWhole) {
        {Frame{"Ring::push(int)", "/src/ring.cc", 42, FrameOrigin::kUser},
         Frame{"", "", 0, FrameOrigin::kLibrary}}});
   f.accesses.push_back({"", 1, {}});
+  f.accesses.back().tsan_tid = 64;
   o.findings.push_back(f);
   o.findings.push_back(invariant_violation(""));
   o.schedule.program = {"", "push(1) pop", "pop", ""};
@@ -250,6 +251,11 @@ TEST(IsolationCodec, AnObservationComesBackWhole) {
   o.log = "WARNING: ThreadSanitizer\n  #0 ...\n";
   o.schedule_file = "/tmp/a b.schedule";
   o.message = "ring x race: FAILED\n";
+  o.exhaustive = true;
+  o.inconclusive_linearizability = 2;
+  o.inconclusive_detail = "unknown: the search ran out";
+  o.suppressed = 3;
+  o.suppressions_used = {"race:tbb::*  # tbbmalloc is not instrumented"};
 
   const RunObservation back =
       isolation::decode_observation(isolation::encode_observation(o));
@@ -286,6 +292,12 @@ TEST(IsolationCodec, AnObservationComesBackWhole) {
   EXPECT_EQ(back.log, o.log);
   EXPECT_EQ(back.schedule_file, o.schedule_file);
   EXPECT_EQ(back.message, o.message);
+  EXPECT_EQ(g.accesses[1].tsan_tid, 64);
+  EXPECT_TRUE(back.exhaustive);
+  EXPECT_EQ(back.inconclusive_linearizability, 2);
+  EXPECT_EQ(back.inconclusive_detail, o.inconclusive_detail);
+  EXPECT_EQ(back.suppressed, 3);
+  EXPECT_EQ(back.suppressions_used, o.suppressions_used);
 }
 
 }  // namespace

@@ -385,9 +385,9 @@ void add_controlled_options(CLI::App* cmd, RunOptions& run) {
          [&r](const std::string& name) {
            r.threads = *sched::parse_substrate(name);
          },
-         "controlled mode: what logical threads run on: fibers (default) "
-         "or threads (real OS threads: thread_local and thread ids per "
-         "logical thread)")
+         "controlled mode: what logical threads run on: threads (default: "
+         "real OS threads, thread_local and thread ids per logical thread) "
+         "or fibers (faster, one thread identity)")
       ->check(CLI::IsMember({"fibers", "threads"}));
   add_number_option(cmd, "--depth", r.depth, 1, 100,
                     "pct: bug depth d (d-1 priority change points)");

@@ -35,6 +35,11 @@ namespace racelab {
 // clean-up only.
 std::string readable_symbol(std::string_view demangled, bool parameters = true);
 
+// readable_symbol() without the leading namespaces and the parameters
+// ("racelab::kv::(anonymous namespace)::Store::put(int)" -> "Store::put"): by
+// the project's style a namespace is lower case and a class is not.
+std::string short_symbol(std::string_view demangled);
+
 // A sanitizer's text report with its frame lines ("    #3 name file:line:col
 // (module+0x2a) (BuildId: ...)") naming functions by readable_symbol()
 // without parameters, files without "dir/../", and no build id. Other lines

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "racelab/defaults.h"
 #include "racelab/finding.h"
 #include "racelab/oracle.h"
 #include "racelab/sched/scheduler.h"
@@ -32,12 +33,12 @@ const char* to_string(Mode mode);
 // How one run of a case executes.
 struct RunRequest {
   Mode mode = Mode::kStress;
-  std::uint64_t seed = 1;
+  std::uint64_t seed = defaults::kSeed;
   int run_index = 0;
   // Stress mode: random jitter (sched_yield or a short sleep) at operation
   // boundaries and scheduling points, and the length of a reader's pause.
   bool jitter = false;
-  int pause_us = 50;
+  int pause_us = defaults::kPauseUs;
   // Which oracles judge the run. The sanitizer oracles are those of the build
   // (tsan in the TSan build, asan in the ASan build); leaving tsan out makes
   // the child run with TSan's reports disabled.
@@ -45,13 +46,14 @@ struct RunRequest {
 
   // Controlled mode: the strategy and its parameters, how many schedules to
   // try, and (for replay) the recorded schedule to follow.
-  std::string strategy = "pct";
+  // Defaults: racelab/defaults.h (docs/defaults.md).
+  std::string strategy = defaults::kStrategy;
   // What the logical threads run on: fibers of one OS thread (fast) or real
   // OS threads (thread_local and thread ids are per logical thread).
-  sched::Substrate threads = sched::Substrate::kFibers;
-  int depth = 3;
-  int preemptions = 2;
-  int budget = 1000;
+  sched::Substrate threads = defaults::kThreads;
+  int depth = defaults::kDepth;
+  int preemptions = defaults::kPreemptions;
+  int budget = defaults::kBudget;
   bool shrink = true;
   std::vector<int> replay_decisions;
   std::vector<std::string>
@@ -100,6 +102,21 @@ struct RunObservation {
   RecordedSchedule schedule;
   bool replay_diverged = false;  // a lenient replay left the recorded path
   bool more_schedules = false;   // one schedule: the strategy has more to try
+  // A search: the strategy ran out of schedules within the budget (dfs
+  // tried every schedule within its preemption bound), so a clean result
+  // covers them all.
+  bool exhaustive = false;
+  // Linearizability checks that ran out of steps before deciding
+  // (LinearizabilityResult::exhausted_budget), over every schedule or run:
+  // such a history is neither clean nor a finding. The first one's
+  // explanation ("unknown: ...").
+  int inconclusive_linearizability = 0;
+  std::string inconclusive_detail;
+  // TSan findings dropped by the kit's suppressions (CheckOptions::
+  // suppressions), over every schedule or run, and one line per suppression
+  // that matched: "race:pattern (file:line, reason): N".
+  int suppressed = 0;
+  std::vector<std::string> suppressions_used;
   // Controlled mode: scheduling points inside operations, over every
   // schedule tried (sched::RunResult::inner_points), and what the search
   // wants the user to know ("no scheduling point inside any operation").

@@ -15,7 +15,8 @@
 // saved schedule file. As in gtest.h, the expect-caught variant runs
 // controlled mode only, and each finished case is told to the kit's
 // listener (the reports of $RACELAB_REPORT_DIR). T is a racelab::StoreTraits
-// (kit.h).
+// (kit.h); the cases run the oracles T::options().oracles selects. The _NAMED
+// forms take a name and the traits type separately (for a template type).
 #ifndef RACELAB_CATCH2_H_
 #define RACELAB_CATCH2_H_
 
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "racelab/kit.h"
+#include "racelab/kit_binary.h"
 #include "racelab/spec.h"
 
 namespace racelab::catch2_internal {
@@ -59,6 +61,8 @@ class CaseInvoker final : public Catch::ITestInvoker {
       CHECK_FALSE(result.clean());
     } else {
       CHECK(result.clean());
+      // An undecided history is no evidence of correctness.
+      CHECK(result.inconclusive_linearizability == 0);
     }
     tell_listener(traits_store_name<T>(), T::Family::kName,
                   traits_options<T>().store_name, file_, case_, expect_bug_,
@@ -86,6 +90,7 @@ class SpecCaseInvoker final : public Catch::ITestInvoker {
       CHECK_FALSE(result.clean());
     } else {
       CHECK(result.clean());
+      CHECK(result.inconclusive_linearizability == 0);
     }
     tell_listener(spec_->name, spec_->name,
                   spec_->options.store_name.empty() ? spec_->name
@@ -140,24 +145,31 @@ int register_cases(bool expect_bug, const char* file, std::size_t line) {
 
 }  // namespace racelab::catch2_internal
 
-#define RACELAB_CATCH2_STORE_TESTS(T)         \
-  static const int T##_racelab_catch2_clean = \
-      ::racelab::catch2_internal::register_cases<T>(false, __FILE__, __LINE__)
+// Name is an identifier for the registration; `...` is the traits type
+// (template arguments and all).
+#define RACELAB_CATCH2_STORE_TESTS_NAMED(Name, ...)                            \
+  static const int Name##_racelab_catch2_clean =                               \
+      ::racelab::catch2_internal::register_cases<__VA_ARGS__>(false, __FILE__, \
+                                                              __LINE__)
 
-#define RACELAB_CATCH2_EXPECT_CAUGHT(T)        \
-  static const int T##_racelab_catch2_caught = \
-      ::racelab::catch2_internal::register_cases<T>(true, __FILE__, __LINE__)
+#define RACELAB_CATCH2_EXPECT_CAUGHT_NAMED(Name, ...)                         \
+  static const int Name##_racelab_catch2_caught =                             \
+      ::racelab::catch2_internal::register_cases<__VA_ARGS__>(true, __FILE__, \
+                                                              __LINE__)
+
+#define RACELAB_CATCH2_STORE_TESTS(T) RACELAB_CATCH2_STORE_TESTS_NAMED(T, T)
+#define RACELAB_CATCH2_EXPECT_CAUGHT(T) RACELAB_CATCH2_EXPECT_CAUGHT_NAMED(T, T)
 
 // A declared spec (spec.h): one test case per scenario x mode, judged by the
 // spec's oracles; the first must be clean, the second caught.
-#define RACELAB_CATCH2_SPEC_TESTS(name, ...)                                \
-  static const int name##_racelab_catch2_clean =                            \
-      ::racelab::catch2_internal::register_spec_cases(                      \
+#define RACELAB_CATCH2_SPEC_TESTS(name, ...)           \
+  static const int name##_racelab_catch2_clean =       \
+      ::racelab::catch2_internal::register_spec_cases( \
           ::racelab::SpecRef(__VA_ARGS__), false, __FILE__, __LINE__)
 
-#define RACELAB_CATCH2_SPEC_EXPECT_CAUGHT(name, ...)                        \
-  static const int name##_racelab_catch2_caught =                           \
-      ::racelab::catch2_internal::register_spec_cases(                      \
+#define RACELAB_CATCH2_SPEC_EXPECT_CAUGHT(name, ...)   \
+  static const int name##_racelab_catch2_caught =      \
+      ::racelab::catch2_internal::register_spec_cases( \
           ::racelab::SpecRef(__VA_ARGS__), true, __FILE__, __LINE__)
 
 #endif  // RACELAB_CATCH2_H_

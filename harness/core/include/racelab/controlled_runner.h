@@ -137,7 +137,7 @@ std::vector<std::string> encode_program(
 // Why `text` is not an operation of family F.
 template <class F>
 std::string not_an_operation(std::string_view text) {
-  return "'" + std::string(text) + "' is not a " + std::string(F::kName) +
+  return "'" + std::string(text) + "' is not a " + family_name<F>() +
          " operation";
 }
 

@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "racelab/defaults.h"
 #include "racelab/finding.h"
 
 namespace racelab {
@@ -39,18 +40,20 @@ namespace racelab {
 struct ExploreOptions {
   // "pct" (seed, depth), "random" (seed) or "dfs" (preemptions: every
   // schedule within the bound, in depth-first order).
-  std::string strategy = "pct";
-  std::uint64_t seed = 1;
-  int depth = 3;
-  int preemptions = 2;
-  int budget = 1000;      // schedules at most; the same default as the CLI
+  // Defaults: racelab/defaults.h (docs/defaults.md), as for the kit and the
+  // CLI.
+  std::string strategy = defaults::kStrategy;
+  std::uint64_t seed = defaults::kSeed;
+  int depth = defaults::kDepth;
+  int preemptions = defaults::kPreemptions;
+  int budget = defaults::kBudget;  // schedules at most
   int max_steps = 20000;  // decisions per schedule before it is a livelock
   int spin_bound = 64;    // scheduler fairness (sched::SchedulerOptions)
   // A schedule that makes no scheduling decision for this long is a hang
   // (a thread blocked in code the scheduler cannot see, or an endless loop
   // without scheduling points). Never the verdict of a loaded machine alone:
   // only a run with no decision at all in that time.
-  int hang_seconds = 60;
+  int hang_seconds = defaults::kHangSeconds;
   bool tsan = true;  // TSan reports are findings (TSan builds)
   // Where the failing schedule is saved: <schedule_dir>/racelab-<name>.schedule
   // (schedule_dir empty: $TMPDIR, else /tmp). `name` is also the subject

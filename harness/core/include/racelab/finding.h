@@ -53,8 +53,11 @@ struct Frame {
 // One side of a race: who accessed what.
 struct Access {
   std::string what;  // "write of size 8"
-  int thread = -1;
+  int thread = -1;   // the logical thread (the kit's and the trace's number)
   std::vector<Frame> stack;
+  // ThreadSanitizer's own number of the thread (its report's "T3"), -1 when
+  // not from TSan.
+  int tsan_tid = -1;
 };
 
 struct Finding {

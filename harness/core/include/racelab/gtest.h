@@ -18,10 +18,15 @@
 // set_kit_listener): linked with racelab_kit_reports, $RACELAB_REPORT_DIR
 // gets the reports of every test.
 //
+// (only the oracles T::options().oracles selects, when T has options()).
+// RACELAB_STORE_TESTS_NAMED(Name, Traits<int>) takes the suite's name
+// separately, for a type that is not one identifier (a template).
+//
 // RACELAB_EXPECT_CAUGHT(T) makes one test per scenario in controlled mode,
-// judged by all oracles together, that passes when the check finds something
-// (a known-buggy store, kept as a regression test for the harness). Stress
-// mode is left out: whether real threads hit a window is a matter of luck.
+// judged by the selected oracles together, that passes when the check finds
+// something (a known-buggy store, kept as a regression test for the harness).
+// Stress mode is left out: whether real threads hit a window is a matter of
+// luck.
 //
 // T is a racelab::StoreTraits (kit.h). Link GTest::gtest_main (or your own
 // main) and racelab::core; racelab_add_store_tests() in CMake does both.
@@ -59,6 +64,7 @@
 
 #include "racelab/explore.h"
 #include "racelab/kit.h"
+#include "racelab/kit_binary.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/spec.h"
 
@@ -161,7 +167,12 @@ inline void run_case(const KitCase& c, bool expect_caught,
   if (replay.empty() && !result.schedule_file.empty()) {
     message += "replay: " + replay_command(result.schedule_file) + "\n";
   }
-  const bool passed = expect_caught ? !result.clean() : result.clean();
+  // An undecided history is no evidence of correctness: a clean-expecting
+  // test fails on it too.
+  const bool passed =
+      expect_caught
+          ? !result.clean()
+          : result.clean() && result.inconclusive_linearizability == 0;
   if (expect_caught) {
     EXPECT_FALSE(result.clean()) << "racelab did not catch the bug of "
                                  << driver.store << ": " << message;
@@ -170,6 +181,7 @@ inline void run_case(const KitCase& c, bool expect_caught,
     }
   } else {
     EXPECT_TRUE(result.clean()) << message;
+    EXPECT_EQ(result.inconclusive_linearizability, 0) << message;
     if (passed && replay.empty()) std::cout << "  " << message;
   }
   const ::testing::TestInfo* info =
@@ -191,7 +203,7 @@ inline void run_case(const KitCase& c, bool expect_caught,
 template <StoreTraits T>
 CaseDriver traits_driver(const KitCase& c) {
   CaseDriver driver;
-  driver.family = T::Family::kName;
+  driver.family = family_name<typename T::Family>();
   driver.store = traits_options<T>().store_name;
   driver.scenario = c.scenario_name;
   driver.run = [c] { return run_kit_case<T>(c); };
@@ -294,31 +306,37 @@ inline void expect_spec_caught(const SpecRef& spec, const KitCase& c) {
           {::racelab::Mode::kControlled})),                                 \
       ::racelab::gtest_internal::ParamName{})
 
-// Every scenario x mode x oracle of store traits T, each a test that must be
-// clean.
-#define RACELAB_STORE_TESTS(T)                                             \
-  class T##_RacelabClean                                                   \
-      : public ::testing::TestWithParam<::racelab::KitCase> {};            \
-  TEST_P(T##_RacelabClean, Clean) {                                        \
-    ::racelab::gtest_internal::expect_clean<T>(GetParam());                \
-  }                                                                        \
-  INSTANTIATE_TEST_SUITE_P(Racelab, T##_RacelabClean,                      \
-                           ::testing::ValuesIn(::racelab::kit_cases<T>()), \
-                           ::racelab::gtest_internal::ParamName{})
-
-// Every scenario of store traits T in controlled mode, each a test that
-// passes when the bug is caught.
-#define RACELAB_EXPECT_CAUGHT(T)                                  \
-  class T##_RacelabCaught                                         \
-      : public ::testing::TestWithParam<::racelab::KitCase> {};   \
-  TEST_P(T##_RacelabCaught, Caught) {                             \
-    ::racelab::gtest_internal::expect_caught<T>(GetParam());      \
-  }                                                               \
-  INSTANTIATE_TEST_SUITE_P(                                       \
-      Racelab, T##_RacelabCaught,                                 \
-      ::testing::ValuesIn(::racelab::kit_cases<T>(                \
-          /*per_oracle=*/false, {::racelab::Mode::kControlled})), \
+// Every scenario x mode x oracle of store traits `...` (a type, template
+// arguments and all: RACELAB_STORE_TESTS_NAMED(IntRing, RingTraits<int>)),
+// each a test that must be clean, in the suite Racelab/Name_RacelabClean.
+#define RACELAB_STORE_TESTS_NAMED(Name, ...)                          \
+  class Name##_RacelabClean                                           \
+      : public ::testing::TestWithParam<::racelab::KitCase> {};       \
+  TEST_P(Name##_RacelabClean, Clean) {                                \
+    ::racelab::gtest_internal::expect_clean<__VA_ARGS__>(GetParam()); \
+  }                                                                   \
+  INSTANTIATE_TEST_SUITE_P(                                           \
+      Racelab, Name##_RacelabClean,                                   \
+      ::testing::ValuesIn(::racelab::kit_cases<__VA_ARGS__>()),       \
       ::racelab::gtest_internal::ParamName{})
+
+// Every scenario of store traits `...` in controlled mode, each a test that
+// passes when the bug is caught, in the suite Racelab/Name_RacelabCaught.
+#define RACELAB_EXPECT_CAUGHT_NAMED(Name, ...)                         \
+  class Name##_RacelabCaught                                           \
+      : public ::testing::TestWithParam<::racelab::KitCase> {};        \
+  TEST_P(Name##_RacelabCaught, Caught) {                               \
+    ::racelab::gtest_internal::expect_caught<__VA_ARGS__>(GetParam()); \
+  }                                                                    \
+  INSTANTIATE_TEST_SUITE_P(                                            \
+      Racelab, Name##_RacelabCaught,                                   \
+      ::testing::ValuesIn(::racelab::kit_cases<__VA_ARGS__>(           \
+          /*per_oracle=*/false, {::racelab::Mode::kControlled})),      \
+      ::racelab::gtest_internal::ParamName{})
+
+// The same for traits named by one identifier (the suite takes its name).
+#define RACELAB_STORE_TESTS(T) RACELAB_STORE_TESTS_NAMED(T, T)
+#define RACELAB_EXPECT_CAUGHT(T) RACELAB_EXPECT_CAUGHT_NAMED(T, T)
 
 #define RACELAB_TEST_WITH(suite, test, options)                             \
   static void suite##_##test##_RacelabBody();                               \

@@ -54,6 +54,7 @@
 
 #include "racelab/case.h"
 #include "racelab/controlled_runner.h"
+#include "racelab/defaults.h"
 #include "racelab/finding.h"
 #include "racelab/history.h"
 #include "racelab/isolation.h"
@@ -78,14 +79,14 @@ concept Family = requires {
   typename F::Store;
   typename F::Op;
   typename F::Result;
-  { F::kName } -> std::convertible_to<const char*>;
 }
-&&std::default_initializable<typename F::Result>&& requires(
-    typename F::Store& store, const typename F::Op& op,
-    const typename F::Result& result, OpContext& ctx,
-    History<typename F::Op, typename F::Result>* nested,
-    const History<typename F::Op, typename F::Result>& history,
-    std::vector<Finding>& findings, std::string_view text) {
+&&(NamedByFunction<F> || NamedByConstant<F>)&&std::
+    default_initializable<typename F::Result>&& requires(
+        typename F::Store& store, const typename F::Op& op,
+        const typename F::Result& result, OpContext& ctx,
+        History<typename F::Op, typename F::Result>* nested,
+        const History<typename F::Op, typename F::Result>& history,
+        std::vector<Finding>& findings, std::string_view text) {
   { F::execute(store, op, ctx, nested) } -> std::same_as<typename F::Result>;
   { F::describe(op) } -> std::convertible_to<std::string>;
   { F::describe(op, result) } -> std::convertible_to<std::string>;
@@ -104,6 +105,17 @@ typename M::State initial_state() {
 }
 
 namespace kit_internal {
+
+// Linearizability searches that ran out of steps before deciding, since the
+// last take_inconclusive(): neither clean nor a finding, so they are
+// counted beside the findings (RunObservation::inconclusive_linearizability)
+// and the kit's message and clean-expecting tests say so.
+void note_inconclusive(const std::string& part, const std::string& explanation);
+struct Inconclusive {
+  int count = 0;
+  std::string first;  // the first one's explanation
+};
+Inconclusive take_inconclusive();
 
 // How a finding's summary names the operation that has no place: the call
 // alone when the model can describe it (M::describe(input), useful when
@@ -129,7 +141,14 @@ void check_one_history(const History<Op, Result>& history,
         typename M::State next;
         if (M::step(initial, op, result, &next)) initial = next;
       });
-  LinearizabilityResult r = check_linearizable<M>(ops, initial);
+  // M::kMaxSearchSteps, when the model sets it, bounds the search instead of
+  // the default.
+  std::size_t max_steps = kDefaultLinearizabilityMaxSteps;
+  if constexpr (requires { M::kMaxSearchSteps; }) {
+    max_steps = M::kMaxSearchSteps;
+  }
+  LinearizabilityResult r = check_linearizable<M>(ops, initial, max_steps);
+  if (r.exhausted_budget) note_inconclusive(part, r.explanation);
   if (!r.is_violation()) return;
   const Operation<M>& stuck = ops[*r.stuck_operation];
   findings.push_back({FindingKind::kNotLinearizable,
@@ -197,21 +216,23 @@ struct CheckOptions {
   OracleSet oracles = OracleSet::selectable();
   // Controlled mode: strategy ("pct", "random", "dfs"), its parameters, the
   // number of schedules to try, and whether to shrink a failing one.
-  std::string strategy = "pct";
+  // The defaults are racelab's (racelab/defaults.h, docs/defaults.md), the
+  // same as explore's and the CLI's.
+  std::string strategy = defaults::kStrategy;
   // What logical threads run on (sched::Substrate): real OS threads by
   // default, so thread_local variables, thread ids and per-thread caches
   // (moodycamel's producers, allocators) are per logical thread; fibers are
   // faster and see one thread identity.
-  sched::Substrate threads = sched::Substrate::kOsThreads;
-  std::uint64_t seed = 1;
-  int depth = 3;
-  int preemptions = 2;
-  int budget = 300;
+  sched::Substrate threads = defaults::kThreads;
+  std::uint64_t seed = defaults::kSeed;
+  int depth = defaults::kDepth;
+  int preemptions = defaults::kPreemptions;
+  int budget = defaults::kBudget;
   bool shrink = true;
   // Stress mode: runs of the full-size program, jitter, a reader's pause.
-  int stress_runs = 10;
+  int stress_runs = defaults::kStressRuns;
   bool jitter = true;
-  int pause_us = 20;
+  int pause_us = defaults::kPauseUs;
   // The name of the store in messages and schedule files ("ring/mutex");
   // empty: the family's name.
   std::string store_name;
@@ -231,6 +252,11 @@ struct CheckOptions {
   // Isolated checks: no progress (no scheduling decision, no operation
   // step) for this long is a hang; the child's process group is killed.
   int hang_seconds = 60;
+  // A TSan suppressions file (racelab/suppressions.h, docs/suppressions.md):
+  // TSan findings whose stacks match a line are dropped and counted in the
+  // result; every line must say why. Empty: none. A line without a reason, or
+  // a file that cannot be read, throws InputError.
+  std::string suppressions;
 };
 
 // The verdict of check_store and replay_store: one run of the scenario
@@ -242,7 +268,8 @@ using CheckResult = RunObservation;
 namespace kit_internal {
 
 // TSan findings since the last call when `enabled` (and the build has TSan);
-// else drops them.
+// else drops them. Findings the check's suppressions cover are dropped and
+// counted.
 std::vector<Finding> take_sanitizer_findings(bool enabled);
 // Runs `check` (the raw check, in this process's terms) in a forked child
 // when options.isolate, else here; turns a child that crashed, exited, hung
@@ -254,6 +281,12 @@ CheckResult finish_check(const std::function<CheckResult()>& check,
                          const CheckOptions& options, const std::string& store,
                          const std::string& scenario,
                          const std::string& replayed);
+// Starts a check's bookkeeping: forgets earlier reports and undecided
+// searches, loads options.suppressions (throws InputError).
+void begin_check(const CheckOptions& options);
+// Ends it: the undecided searches and the suppressed findings since
+// begin_check go into `result`.
+void end_check(CheckResult& result);
 // "<dir>/racelab-<store>-<scenario>.schedule", with unsafe characters of the
 // names replaced by '_'.
 std::string schedule_path(const CheckOptions& options, std::string_view store,
@@ -283,8 +316,7 @@ RunRequest controlled_request(const CheckOptions& options);
 
 template <class F>
 std::string store_name(const CheckOptions& options) {
-  return options.store_name.empty() ? std::string(F::kName)
-                                    : options.store_name;
+  return options.store_name.empty() ? family_name<F>() : options.store_name;
 }
 
 template <Family F>
@@ -306,10 +338,13 @@ template <Family F>
 CheckResult check_controlled(const StoreFactory<F>& factory,
                              const Scenario<F>& scenario,
                              const CheckOptions& options) {
-  take_sanitizer_findings(false);  // forget reports of earlier checks
+  begin_check(options);  // forgets reports of earlier checks
   const bool tsan = options.oracles.contains(Oracle::kTsan);
-  return run_controlled<F>(scenario, factory, controlled_request(options),
-                           [tsan] { return take_sanitizer_findings(tsan); });
+  CheckResult result =
+      run_controlled<F>(scenario, factory, controlled_request(options),
+                        [tsan] { return take_sanitizer_findings(tsan); });
+  end_check(result);
+  return result;
 }
 
 template <Family F>
@@ -317,7 +352,7 @@ CheckResult check_stress(const StoreFactory<F>& factory,
                          const Scenario<F>& scenario,
                          const CheckOptions& options) {
   CheckResult result;
-  take_sanitizer_findings(false);
+  begin_check(options);
   for (int run = 0; run < options.stress_runs; ++run) {
     RunRequest request;
     request.mode = Mode::kStress;
@@ -338,6 +373,7 @@ CheckResult check_stress(const StoreFactory<F>& factory,
       break;
     }
   }
+  end_check(result);
   return result;
 }
 
@@ -394,10 +430,12 @@ CheckResult replay_store(const StoreFactory<F>& factory,
   const bool tsan = options.oracles.contains(Oracle::kTsan);
   return kit_internal::finish_check(
       [&] {
-        kit_internal::take_sanitizer_findings(false);
-        return run_controlled<F>(scenario, factory, request, [tsan] {
-          return kit_internal::take_sanitizer_findings(tsan);
-        });
+        kit_internal::begin_check(once);
+        CheckResult result = run_controlled<F>(
+            scenario, factory, request,
+            [tsan] { return kit_internal::take_sanitizer_findings(tsan); });
+        kit_internal::end_check(result);
+        return result;
       },
       once, kit_internal::store_name<F>(options), scenario.name, schedule_file);
 }
@@ -423,13 +461,16 @@ concept StoreTraits = Family<typename T::Family> && requires {
     } -> std::convertible_to<std::vector<Scenario<typename T::Family>>>;
 };
 
-// The store's name: T::kStoreName, else the family's name.
+// The store's name: T::name() or T::kStoreName (const char*,
+// std::string_view or std::string), else the family's name.
 template <StoreTraits T>
 std::string traits_store_name() {
-  if constexpr (requires { T::kStoreName; }) {
-    return std::string(T::kStoreName);
+  if constexpr (NamedByFunction<T>) {
+    return std::string(std::string_view(T::name()));
+  } else if constexpr (requires { std::string_view(T::kStoreName); }) {
+    return std::string(std::string_view(T::kStoreName));
   } else {
-    return std::string(T::Family::kName);
+    return family_name<typename T::Family>();
   }
 }
 
@@ -454,7 +495,8 @@ struct KitCase {
   std::string oracle_name() const {
     return oracle ? to_string(*oracle) : "all";
   }
-  // The oracles the case runs with.
+  // The oracles the case runs with, for traits that select every oracle
+  // (run_kit_case uses the traits' selection for a case of all).
   OracleSet oracles() const {
     return oracle ? OracleSet{*oracle} : OracleSet::selectable();
   }
@@ -464,13 +506,15 @@ struct KitCase {
   }
 };
 
-// Every scenario x mode (the scenario's modes) x oracle of a store. With
-// `per_oracle` false, one case per scenario x mode judged by all oracles.
+// Every scenario x mode (the scenario's modes) x oracle of a store, the
+// oracles the traits select (T::options().oracles) only. With `per_oracle`
+// false, one case per scenario x mode judged by all of those oracles.
 template <StoreTraits T>
 std::vector<KitCase> kit_cases(bool per_oracle = true,
                                std::vector<Mode> only_modes = {}) {
   std::vector<KitCase> cases;
   const std::vector<Scenario<typename T::Family>> scenarios = T::scenarios();
+  const OracleSet selected = traits_options<T>().oracles;
   for (int i = 0; i < static_cast<int>(scenarios.size()); ++i) {
     for (Mode mode : scenarios[i].modes) {
       if (!only_modes.empty() && std::find(only_modes.begin(), only_modes.end(),
@@ -483,6 +527,7 @@ std::vector<KitCase> kit_cases(bool per_oracle = true,
       }
       for (Oracle oracle :
            {Oracle::kTsan, Oracle::kInvariants, Oracle::kLinearizability}) {
+        if (!selected.contains(oracle)) continue;  // the store left it out
         cases.push_back({i, scenarios[i].name, mode, oracle});
       }
     }
@@ -496,7 +541,9 @@ CheckResult run_kit_case(const KitCase& c) {
   const std::vector<Scenario<typename T::Family>> scenarios = T::scenarios();
   CheckOptions options = traits_options<T>();
   options.mode = c.mode;
-  options.oracles = c.oracles();
+  // One oracle's case runs that oracle; a case of all runs the traits'
+  // selection (T::options().oracles), not every selectable oracle.
+  if (c.oracle) options.oracles = OracleSet{*c.oracle};
   return check_store<typename T::Family>(&T::make, scenarios.at(c.scenario),
                                          options);
 }

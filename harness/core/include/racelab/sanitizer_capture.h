@@ -24,14 +24,32 @@ void set_sanitizer_notice_fd(int fd);
 // Installs the ASan death callback (no-op in other builds).
 void install_asan_death_callback();
 
+// The exit status of a kit test binary (racelab/kit_binary.h) whose TSan
+// runtime died (a fatal error, an internal CHECK): never 0, although kit
+// binaries run with TSan's exitcode=0.
+inline constexpr int kSanitizerDiedExitCode = 70;
+
 // The folders (repo-relative, "subjects/", or absolute) that hold the stores'
 // own code: a finding's subject frame is the first frame of a stack under one
 // of them. With none set (a kit user's process), it is the first frame of
 // user origin (frame_origin_of: outside racelab's folders and outside system
 // and library paths). Set before the run starts; not thread-safe.
 void set_source_roots(std::vector<std::string> roots);
-// The first frame of `stack` in the stores' own code, or nullptr.
+// The first frame of `stack` in the stores' own code, or nullptr. A root
+// given absolute also matches racelab's own files (named relative to its
+// source folder) under it. With no roots, a frame under the project folder
+// (project_dir()) is the user's code wherever that folder is (/usr/src/app,
+// /build/...).
 const Frame* first_subject_frame(const std::vector<Frame>& stack);
+
+// The user's project folder (absolute): set_project_dir(), else the one a
+// kit test binary was built from (racelab_add_store_tests compiles it in,
+// racelab/kit_binary.h), else "".
+void set_project_dir(std::string dir);
+std::string project_dir();
+// `file` as messages name it: relative to the project folder, or to the
+// absolute source root holding it; else as the debug information names it.
+std::string display_path(std::string_view file);
 
 // The TSan reports captured since the last call, symbolized.
 std::vector<Finding> take_tsan_findings();

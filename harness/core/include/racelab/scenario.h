@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "racelab/case.h"
@@ -21,6 +22,25 @@
 #include "racelab/history.h"
 
 namespace racelab {
+
+// A family's or a store's name: T::name() when it has one, else T::kName
+// (a const char*, std::string_view or std::string constant).
+template <class T>
+concept NamedByFunction = requires {
+  { T::name() } -> std::convertible_to<std::string_view>;
+};
+template <class T>
+concept NamedByConstant = requires {
+  std::string_view(T::kName);
+};
+template <class T>
+std::string family_name() {
+  if constexpr (NamedByFunction<T>) {
+    return std::string(std::string_view(T::name()));
+  } else {
+    return std::string(std::string_view(T::kName));
+  }
+}
 
 template <class Op>
 struct Program {

@@ -216,6 +216,7 @@ RunObservation explore(const ScheduleRunner& run_schedule,
         obs.schedule = std::move(outcome.schedule);
         obs.schedule.program = encode(program_seed);
         obs.schedule.trace = {};  // reported for failing schedules only
+        obs.exhaustive = !outcome.more_schedules;
         if (obs.inner_points == 0) {
           obs.warnings.push_back(absl::StrCat(
               "no scheduling point inside any operation in ", obs.schedules,

@@ -332,7 +332,9 @@ std::string encode_observation(const RunObservation& o) {
       absl::StrAppend(&text, "frame ", frame_line(*f.subject_frame), "\n");
     }
     for (const Access& a : f.accesses) {
-      add_record(text, "access", {a.what, std::to_string(a.thread)});
+      add_record(
+          text, "access",
+          {a.what, std::to_string(a.thread), std::to_string(a.tsan_tid)});
       for (const Frame& fr : a.stack) {
         absl::StrAppend(&text, "stack ", frame_line(fr), "\n");
       }
@@ -352,6 +354,12 @@ std::string encode_observation(const RunObservation& o) {
                 r.shared ? "1" : "0"});
   }
   for (const std::string& w : o.warnings) add_record(text, "warning", {w});
+  add_record(
+      text, "verdict",
+      {o.exhaustive ? "1" : "0", std::to_string(o.inconclusive_linearizability),
+       o.inconclusive_detail, std::to_string(o.suppressed)});
+  for (const std::string& line : o.suppressions_used)
+    add_record(text, "suppression", {line});
   add_record(text, "log", {o.log});
   add_record(text, "schedule_file", {o.schedule_file});
   add_record(text, "message", {o.message});
@@ -384,7 +392,11 @@ RunObservation decode_observation(std::string_view text) {
     } else if (key == "frame" && !o.findings.empty()) {
       o.findings.back().subject_frame = frame_of(v);
     } else if (key == "access" && v.size() >= 3 && !o.findings.empty()) {
-      o.findings.back().accesses.push_back({v[1], as_int(v, 2), {}});
+      Access a;
+      a.what = v[1];
+      a.thread = as_int(v, 2);
+      if (v.size() >= 4) a.tsan_tid = as_int(v, 3);
+      o.findings.back().accesses.push_back(std::move(a));
     } else if (key == "stack" && !o.findings.empty() &&
                !o.findings.back().accesses.empty()) {
       o.findings.back().accesses.back().stack.push_back(frame_of(v));
@@ -404,6 +416,13 @@ RunObservation decode_observation(std::string_view text) {
           static_cast<sched::TraceKind>(as_int(v, 3)), v[4], v[5], v[6] == "1");
     } else if (key == "warning" && v.size() >= 2) {
       o.warnings.push_back(v[1]);
+    } else if (key == "verdict" && v.size() >= 5) {
+      o.exhaustive = v[1] == "1";
+      o.inconclusive_linearizability = as_int(v, 2);
+      o.inconclusive_detail = v[3];
+      o.suppressed = as_int(v, 4);
+    } else if (key == "suppression" && v.size() >= 2) {
+      o.suppressions_used.push_back(v[1]);
     } else if (key == "log" && v.size() >= 2) {
       o.log = v[1];
     } else if (key == "schedule_file" && v.size() >= 2) {

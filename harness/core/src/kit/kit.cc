@@ -9,6 +9,8 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -20,6 +22,7 @@
 #include "racelab/process_output.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
+#include "racelab/suppressions.h"
 #include "symbol_names.h"
 
 namespace racelab {
@@ -68,12 +71,124 @@ std::optional<Finding> asan_death(const std::string& text) {
                  {}};
 }
 
+// Process-wide: the kit's checks run one at a time (Session), and the
+// linearizability check runs on the checking thread after each run.
+std::mutex& inconclusive_mutex() {
+  static auto* mu = new std::mutex;
+  return *mu;
+}
+Inconclusive& inconclusive() {
+  static auto* tally = new Inconclusive;
+  return *tally;
+}
+
+// TSan's report (on stderr) numbers threads its own way; the kit's "thread
+// N" is the logical thread N of the trace. One line that maps them.
+std::string tsan_thread_note(const std::vector<Finding>& findings) {
+  std::map<int, int> logical_of;  // TSan's tid -> logical thread
+  for (const Finding& f : findings) {
+    if (f.oracle != Oracle::kTsan) continue;
+    for (const Access& a : f.accesses) {
+      if (a.tsan_tid >= 0 && a.thread >= 0) logical_of[a.tsan_tid] = a.thread;
+    }
+  }
+  if (logical_of.empty()) return "";
+  std::string out =
+      "  (threads are numbered as in the trace; ThreadSanitizer's own report "
+      "on stderr calls them";
+  const char* sep = " ";
+  for (const auto& [tid, logical] : logical_of) {
+    absl::StrAppend(&out, sep, "T", tid, " = thread ", logical);
+    sep = ", ";
+  }
+  return out + ")\n";
+}
+
+// How many TSan findings the suppressions dropped, and why.
+std::string suppressed_note(const CheckResult& result) {
+  if (result.suppressed == 0) return "";
+  std::string out = absl::StrCat("suppressed: ", result.suppressed,
+                                 " ThreadSanitizer finding(s), by\n");
+  for (const std::string& line : result.suppressions_used) {
+    absl::StrAppend(&out, "  ", line, "\n");
+  }
+  return out;
+}
+
 }  // namespace
+
+void note_inconclusive(const std::string& part,
+                       const std::string& explanation) {
+  std::lock_guard<std::mutex> lock(inconclusive_mutex());
+  Inconclusive& tally = inconclusive();
+  if (tally.count++ == 0) tally.first = part + explanation;
+}
+
+Inconclusive take_inconclusive() {
+  std::lock_guard<std::mutex> lock(inconclusive_mutex());
+  Inconclusive tally = std::move(inconclusive());
+  inconclusive() = {};
+  return tally;
+}
+
+namespace {
+
+// The suppressions of the check running now, and how often each matched.
+// Process-wide like the capture of TSan's reports: one check at a time.
+struct ActiveSuppressions {
+  std::vector<Suppression> list;
+  std::vector<int> hits;
+};
+ActiveSuppressions& active_suppressions() {
+  static auto* active = new ActiveSuppressions;
+  return *active;
+}
+
+}  // namespace
+
+void begin_check(const CheckOptions& options) {
+  take_sanitizer_findings(false);  // reports of earlier checks
+  take_inconclusive();
+  ActiveSuppressions& active = active_suppressions();
+  active = {};
+  if (!options.suppressions.empty()) {
+    active.list = load_suppressions(options.suppressions);
+    active.hits.assign(active.list.size(), 0);
+  }
+}
+
+void end_check(CheckResult& result) {
+  Inconclusive tally = take_inconclusive();
+  result.inconclusive_linearizability += tally.count;
+  if (result.inconclusive_detail.empty())
+    result.inconclusive_detail = std::move(tally.first);
+  ActiveSuppressions& active = active_suppressions();
+  for (std::size_t i = 0; i < active.list.size(); ++i) {
+    if (active.hits[i] == 0) continue;
+    const Suppression& s = active.list[i];
+    result.suppressed += active.hits[i];
+    result.suppressions_used.push_back(
+        absl::StrCat(s.type, ":", s.pattern, " (", s.file, ":", s.line, ", ",
+                     s.reason, "): ", active.hits[i]));
+  }
+  active = {};
+}
 
 std::vector<Finding> take_sanitizer_findings(bool enabled) {
   std::vector<Finding> findings = take_tsan_findings();
   if (!enabled) findings.clear();
-  return findings;
+  ActiveSuppressions& active = active_suppressions();
+  if (active.list.empty()) return findings;
+  std::vector<Finding> kept;
+  for (Finding& f : findings) {
+    const Suppression* s = matching_suppression(active.list, f);
+    if (s == nullptr) {
+      kept.push_back(std::move(f));
+      continue;
+    }
+    ++active.hits[static_cast<std::size_t>(s - active.list.data())];
+  }
+  return kept;
 }
 
 CheckResult finish_check(const std::function<CheckResult()>& check,
@@ -238,15 +353,28 @@ void compose_message(CheckResult& result, const std::string& store,
   out << store << " x " << scenario << " (" << to_string(options.mode)
       << ", oracles " << to_string(options.oracles) << "): ";
   if (result.clean()) {
-    if (controlled) {
+    if (controlled && result.exhaustive) {
+      out << "exhaustive: all " << result.schedules << " schedules within "
+          << options.preemptions << " preemptions are clean ("
+          << options.strategy << ", seed " << options.seed << ")\n";
+    } else if (controlled) {
       out << "clean over " << result.schedules << " schedules ("
           << options.strategy << ", seed " << options.seed << ")\n";
     } else {
       out << "clean over " << result.runs << " runs\n";
     }
+    if (result.inconclusive_linearizability > 0) {
+      out << "inconclusive: " << result.inconclusive_linearizability
+          << " linearizability check(s) ran out of steps before deciding, so "
+             "those histories are neither clean nor a finding ("
+          << result.inconclusive_detail
+          << "); partition the model (PartitionedModel) or use fewer "
+             "operations per program\n";
+    }
     for (const std::string& warning : result.warnings) {
       out << "warning: " << warning << "\n";
     }
+    out << suppressed_note(result);
     result.message = out.str();
     return;
   }
@@ -257,6 +385,8 @@ void compose_message(CheckResult& result, const std::string& store,
     out << "FAILED in run " << result.runs << "\n";
   }
   out << format_findings(result.findings);
+  out << tsan_thread_note(result.findings);
+  out << suppressed_note(result);
   for (const Finding& f : result.findings) {
     if ((f.oracle == Oracle::kLinearizability ||
          f.oracle == Oracle::kDeadlock) &&
@@ -307,8 +437,9 @@ std::string format_findings(const std::vector<Finding>& findings) {
                     "] ", f.summary, "\n");
     if (f.subject_frame && !f.subject_frame->function.empty()) {
       absl::StrAppend(&out, "      at ",
-                      readable_symbol(f.subject_frame->function), " ",
-                      f.subject_frame->file, ":", f.subject_frame->line, "\n");
+                      short_symbol(f.subject_frame->function), " ",
+                      display_path(f.subject_frame->file), ":",
+                      f.subject_frame->line, "\n");
     }
   }
   return out;

@@ -1,6 +1,5 @@
 // TSan report hook and ASan death callback; see sanitizer_capture.h.
 #include "racelab/sanitizer_capture.h"
-#include "racelab/scheduling_hooks.h"
 
 #include <sanitizer/common_interface_defs.h>
 #include <sys/syscall.h>
@@ -8,11 +7,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "racelab/scheduling_hooks.h"
 #include "racelab/session_state.h"
 #include "racelab_sanitizer_options.h"
 #include "symbol_names.h"
@@ -26,6 +28,11 @@
 #include <sanitizer/asan_interface.h>
 #endif
 #endif
+
+// Defined by kit test binaries only (racelab/kit_binary.h; see
+// __tsan_default_options below): the marker and the project's folder.
+extern "C" __attribute__((weak)) int racelab_kit_test_binary();
+extern "C" __attribute__((weak)) const char* racelab_kit_project_dir();
 
 namespace racelab {
 
@@ -103,31 +110,6 @@ std::string thread_label(const RawReport& r, int tid, int* logical) {
     return absl::StrCat("thread ", n);
   }
   return absl::StrCat("T", tid);
-}
-
-// The name without its leading namespaces ("racelab::kv::(anonymous
-// namespace)::Store::put" -> "Store::put"): by the project's style a
-// namespace is lower case and a class is not.
-std::string short_function(const std::string& demangled) {
-  std::string name = readable_symbol(demangled);
-  constexpr std::string_view kAnonymous = "(anonymous namespace)::";
-  for (;;) {
-    if (name.starts_with(kAnonymous)) {
-      name.erase(0, kAnonymous.size());
-      continue;
-    }
-    const size_t colons = name.find("::");
-    if (colons == std::string::npos || colons == 0) break;
-    const std::string_view head(name.data(), colons);
-    const bool is_namespace =
-        head.find_first_of("<>()[] ") == std::string_view::npos &&
-        head.front() >= 'a' && head.front() <= 'z';
-    if (!is_namespace) break;
-    name.erase(0, colons + 2);
-  }
-  size_t paren = name.find('(');
-  if (paren != std::string::npos && paren > 0) name.erase(paren);
-  return name;
 }
 
 std::string access_text(const RawMop& m) {
@@ -257,14 +239,76 @@ void set_source_roots(std::vector<std::string> roots) {
   source_roots() = std::move(roots);
 }
 
+namespace {
+
+std::string& project_dir_override() {
+  static auto* dir = new std::string;
+  return *dir;
+}
+
+// A file as the debug information names it, absolute: files of racelab's
+// source folder are kept relative to it (parse_frame).
+std::string absolute_file(std::string_view file) {
+  if (file.empty() || file.front() == '/') return std::string(file);
+  return std::string(RACELAB_SOURCE_DIR "/") + std::string(file);
+}
+
+// `file` under folder `dir` (no trailing '/' needed): the rest, else nullopt.
+std::optional<std::string> relative_to(std::string_view file,
+                                       std::string_view dir) {
+  while (dir.size() > 1 && dir.back() == '/') dir.remove_suffix(1);
+  if (dir.empty() || !file.starts_with(dir)) return std::nullopt;
+  if (file.size() <= dir.size() || file[dir.size()] != '/') return std::nullopt;
+  return std::string(file.substr(dir.size() + 1));
+}
+
+bool under(std::string_view file, std::string_view root) {
+  return file.starts_with(root) ||
+         (!root.empty() && root.front() == '/' &&
+          relative_to(absolute_file(file), root).has_value());
+}
+
+}  // namespace
+
+void set_project_dir(std::string dir) {
+  project_dir_override() = std::move(dir);
+}
+
+std::string project_dir() {
+  if (!project_dir_override().empty()) return project_dir_override();
+  if (racelab_kit_project_dir != nullptr) return racelab_kit_project_dir();
+  return "";
+}
+
+std::string display_path(std::string_view file) {
+  const std::string absolute = absolute_file(file);
+  const std::string project = project_dir();
+  if (std::optional<std::string> rel = relative_to(absolute, project))
+    return *rel;
+  for (const std::string& root : source_roots()) {
+    if (root.empty() || root.front() != '/') continue;
+    if (std::optional<std::string> rel = relative_to(absolute, root))
+      return *rel;
+  }
+  return std::string(file);
+}
+
 const Frame* first_subject_frame(const std::vector<Frame>& stack) {
+  const std::string project = project_dir();
   for (const Frame& f : stack) {
+    if (f.file.empty()) continue;
     if (source_roots().empty()) {
-      if (f.origin == FrameOrigin::kUser && !f.file.empty()) return &f;
+      if (f.origin == FrameOrigin::kUser) return &f;
+      // The user's project may live where system code usually does
+      // (/usr/src/app, /build/...): its own files are its code.
+      if (f.origin == FrameOrigin::kLibrary && !project.empty() &&
+          under(f.file, project)) {
+        return &f;
+      }
       continue;
     }
     for (const std::string& root : source_roots()) {
-      if (f.file.starts_with(root)) return &f;
+      if (under(f.file, root)) return &f;
     }
   }
   return nullptr;
@@ -288,6 +332,7 @@ std::vector<Finding> take_tsan_findings() {
       who[m] = thread_label(raw, raw.mop[m].tid, &logical);
       Access a{access_text(raw.mop[m]), logical,
                symbolize_trace(raw.mop[m].trace, raw.mop[m].frames)};
+      a.tsan_tid = raw.mop[m].tid;
       if (!f.subject_frame) {
         if (const Frame* s = first_subject_frame(a.stack)) f.subject_frame = *s;
       }
@@ -304,9 +349,9 @@ std::vector<Finding> take_tsan_findings() {
                       " vs previous ", f.accesses[1].what, " by ", who[1]);
     }
     if (f.subject_frame) {
-      absl::StrAppend(&f.summary, " in ",
-                      short_function(f.subject_frame->function), " at ",
-                      f.subject_frame->file, ":", f.subject_frame->line);
+      absl::StrAppend(
+          &f.summary, " in ", short_symbol(f.subject_frame->function), " at ",
+          display_path(f.subject_frame->file), ":", f.subject_frame->line);
     }
     for (size_t i = 0; i < f.accesses.size(); ++i) {
       const Access& a = f.accesses[i];
@@ -428,9 +473,71 @@ __tsan_on_report(void* report) {
 // live in this file, which every racelab binary links (the runner uses it), so
 // the linker pulls these strong definitions out of the static library; on their
 // own in an archive member they would lose to the runtime's weak ones.
+//
+// A kit test binary (one that includes racelab/kit_binary.h, as gtest.h and
+// catch2.h do) defines racelab_kit_test_binary; the declaration here is weak,
+// so in every other binary (the racelab command, its case children, the
+// gate) its address is null and nothing changes. A kit binary judges TSan's
+// reports itself, so it also runs with
+//   exitcode=0                  an expected race does not fail the binary
+//   suppress_equal_stacks=0,    every report is seen in every check and
+//   suppress_equal_addresses=0  schedule of the one process (shrinking needs
+//                               the report again on every rerun)
+// whether CTest runs it or a user does; TSAN_OPTIONS still overrides them.
+// And a runtime that dies (a fatal error, an internal CHECK) exits non-zero
+// with one line on stderr, since exitcode=0 would make it exit 0.
+
+namespace racelab {
+namespace {
+
+bool is_kit_test_binary() { return racelab_kit_test_binary != nullptr; }
+
+#ifdef RACELAB_HAS_TSAN
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) void
+kit_sanitizer_died() {
+  static const char kLine[] =
+      "racelab: the sanitizer runtime died (a fatal error or an internal "
+      "CHECK, above); this run is not a pass\n";
+  syscall(SYS_write, 2, kLine, sizeof kLine - 1);
+  syscall(SYS_exit_group, kSanitizerDiedExitCode);
+}
+
+// TSAN_OPTIONS's last exitcode=, or -1. A non-zero one means TSan's own
+// exit with reports is a death too (it exits through Die), and a fatal error
+// exits non-zero anyway: the callback is then not wanted.
+int exitcode_in_environment() {
+  const char* env = std::getenv("TSAN_OPTIONS");
+  if (env == nullptr) return -1;
+  const std::string_view options(env);
+  int code = -1;
+  for (std::size_t at = options.find("exitcode="); at != std::string_view::npos;
+       at = options.find("exitcode=", at + 1)) {
+    if (at > 0 && options[at - 1] != ':' && options[at - 1] != ' ' &&
+        options[at - 1] != ',') {
+      continue;
+    }
+    code = std::atoi(env + at + 9);
+  }
+  return code;
+}
+
+__attribute__((constructor)) void install_kit_death_callback() {
+  if (!is_kit_test_binary()) return;
+  if (exitcode_in_environment() > 0) return;
+  __sanitizer_set_death_callback(&kit_sanitizer_died);
+}
+#endif
+
+}  // namespace
+}  // namespace racelab
+
 extern "C" {
 __attribute__((used, visibility("default"))) const char*
 __tsan_default_options() {
+  if (racelab::is_kit_test_binary()) {
+    return RACELAB_TSAN_OPTIONS
+        ":exitcode=0:suppress_equal_stacks=0:suppress_equal_addresses=0";
+  }
   return RACELAB_TSAN_OPTIONS;
 }
 __attribute__((used, visibility("default"))) const char*

@@ -518,4 +518,26 @@ std::string readable_sanitizer_text(std::string_view text) {
   return out;
 }
 
+std::string short_symbol(std::string_view demangled) {
+  std::string name = readable_symbol(demangled);
+  constexpr std::string_view kAnonymous = "(anonymous namespace)::";
+  for (;;) {
+    if (name.starts_with(kAnonymous)) {
+      name.erase(0, kAnonymous.size());
+      continue;
+    }
+    const size_t colons = name.find("::");
+    if (colons == std::string::npos || colons == 0) break;
+    const std::string_view head(name.data(), colons);
+    const bool is_namespace =
+        head.find_first_of("<>()[] ") == std::string_view::npos &&
+        head.front() >= 'a' && head.front() <= 'z';
+    if (!is_namespace) break;
+    name.erase(0, colons + 2);
+  }
+  size_t paren = name.find('(');
+  if (paren != std::string::npos && paren > 0) name.erase(paren);
+  return name;
+}
+
 }  // namespace racelab

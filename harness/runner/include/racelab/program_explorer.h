@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "racelab/defaults.h"
 #include "racelab/finding.h"
 #include "racelab/sched/schedule_file.h"
 
@@ -16,13 +17,14 @@ namespace racelab {
 
 struct ProgramExploreOptions {
   std::vector<std::string> command;  // the program and its arguments
-  std::string strategy = "pct";      // pct or random
-  std::uint64_t seed = 1;            // schedule i uses seed + i
-  int depth = 3;
-  int budget = 100;  // schedules (processes) at most
+  // Defaults: racelab/defaults.h (docs/defaults.md).
+  std::string strategy = defaults::kStrategy;  // pct or random
+  std::uint64_t seed = defaults::kSeed;        // schedule i uses seed + i
+  int depth = defaults::kDepth;
+  int budget = defaults::kProgramBudget;  // schedules (processes) at most
   int max_steps = 20000;
   int spin_bound = 64;
-  int hang_seconds = 60;  // no decision for this long: a hang
+  int hang_seconds = defaults::kHangSeconds;  // no decision this long: hang
   // Where the failing schedule is saved; empty: $TMPDIR (else /tmp)
   // /racelab-<program name>.schedule.
   std::string schedule_path;

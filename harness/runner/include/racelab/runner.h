@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "racelab/case.h"
+#include "racelab/defaults.h"
 #include "racelab/expectation.h"
 #include "racelab/input_error.h"
 #include "racelab/kind_set.h"
@@ -25,7 +26,7 @@ struct RunOptions {
   // What each run does: mode, the case's seed (each run derives its own from
   // it and its index), stress and controlled settings, the oracles.
   RunRequest request;
-  int runs = 20;
+  int runs = defaults::kStressRuns;  // racelab/defaults.h
   // How long a run may go without progress (no operation finished, no
   // iterator step, no scheduling decision) before it counts as hung; a slow
   // run that keeps progressing is never cut. 0: the mode's default (stress

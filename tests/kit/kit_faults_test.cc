@@ -1,0 +1,461 @@
+// The store-implementer kit's own behaviour on a tiny family (tally_family.h):
+// scenarios without invariants, the traits' oracle selection, names and
+// factories of every ordinary kind, a templated family through the macros,
+// exhaustive and inconclusive searches, a std::mutex held across a pause.
+#include <gtest/gtest-spi.h>
+
+#include <cstdint>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "racelab/fuzz_target.h"
+#include "racelab/gtest.h"
+#include "racelab/input_error.h"
+#include "racelab/suppressions.h"
+#include "tally_family.h"
+
+namespace racelab::tally {
+namespace {
+
+CheckOptions quick(Mode mode) {
+  CheckOptions options;
+  options.mode = mode;
+  options.budget = 50;
+  options.stress_runs = 3;
+  return options;
+}
+
+// The invariants (none) and the model, without TSan (which reports the racy
+// store's race before any interleaving).
+CheckOptions without_tsan(Mode mode) {
+  CheckOptions options = quick(mode);
+  options.oracles = {Oracle::kInvariants, Oracle::kLinearizability};
+  return options;
+}
+
+// --- Scenarios without invariants (Scenario::check unset) -----------------
+
+TEST(EmptyInvariants, ControlledCheckRunsTheOtherOracles) {
+  const Scenario<TallyFamily> scenario = two_adds();
+  ASSERT_FALSE(scenario.check);
+  const CheckResult racy = check_store<TallyFamily>(
+      &make_racy, scenario, without_tsan(Mode::kControlled));
+  EXPECT_TRUE(racy.has(FindingKind::kNotLinearizable)) << racy.message;
+  const CheckResult all =
+      check_store<TallyFamily>(&make_racy, scenario, quick(Mode::kControlled));
+  EXPECT_FALSE(all.clean()) << all.message;
+  const CheckResult locked = check_store<TallyFamily>(&make_locked, scenario,
+                                                      quick(Mode::kControlled));
+  EXPECT_TRUE(locked.clean()) << locked.message;
+}
+
+TEST(EmptyInvariants, StressCheckRuns) {
+  const CheckResult locked =
+      check_store<TallyFamily>(&make_locked, two_adds(), quick(Mode::kStress));
+  EXPECT_TRUE(locked.clean()) << locked.message;
+  EXPECT_EQ(locked.runs, 3);
+}
+
+TEST(EmptyInvariants, ReplayRuns) {
+  CheckOptions options = without_tsan(Mode::kControlled);
+  options.store_name = "tally/racy-empty-invariants";
+  const CheckResult found =
+      check_store<TallyFamily>(&make_racy, two_adds(), options);
+  ASSERT_FALSE(found.schedule_file.empty()) << found.message;
+  const CheckResult replayed = replay_store<TallyFamily>(
+      &make_racy, two_adds(), found.schedule_file, options);
+  EXPECT_TRUE(replayed.has(FindingKind::kNotLinearizable)) << replayed.message;
+}
+
+struct FuzzTallyTraits {
+  using Family = TallyFamily;
+  static std::unique_ptr<Tally> make() { return make_locked(); }
+  static std::vector<Scenario<TallyFamily>> scenarios() { return {two_adds()}; }
+  static TallyOp generate_op(FuzzBytes& bytes, int /*thread*/) {
+    return bytes.below(2) == 0 ? TallyOp{true, 1} : TallyOp{false, 0};
+  }
+};
+
+TEST(EmptyInvariants, FuzzTargetWithoutFuzzCheckRuns) {
+  const std::vector<std::uint8_t> input = {1, 2, 0, 1, 1, 0, 1, 0, 1, 1};
+  EXPECT_EQ(fuzz_internal::fuzz_one_input<FuzzTallyTraits>(input.data(),
+                                                           input.size()),
+            0);
+}
+
+// --- The traits' oracle selection ------------------------------------------
+
+template <Oracle kOracle>
+struct SelectingRacyTraits {
+  using Family = TallyFamily;
+  static constexpr const char* kStoreName = "tally/racy-selecting";
+  static std::unique_ptr<Tally> make() { return make_racy(); }
+  static std::vector<Scenario<TallyFamily>> scenarios() { return {two_adds()}; }
+  static CheckOptions options() {
+    CheckOptions options = quick(Mode::kControlled);
+    options.oracles = {kOracle};
+    return options;
+  }
+};
+using LinearizabilityOnly = SelectingRacyTraits<Oracle::kLinearizability>;
+using InvariantsOnly = SelectingRacyTraits<Oracle::kInvariants>;
+
+TEST(OracleSelection, NoCaseForAnOracleTheStoreLeftOut) {
+  const std::vector<KitCase> cases = kit_cases<LinearizabilityOnly>();
+  ASSERT_FALSE(cases.empty());
+  for (const KitCase& c : cases) {
+    EXPECT_EQ(c.oracle, Oracle::kLinearizability) << c.name();
+  }
+}
+
+TEST(OracleSelection, TheCaseOfAllRunsTheSelectedOraclesOnly) {
+  // What RACELAB_EXPECT_CAUGHT runs: one case per scenario, all oracles.
+  const std::vector<KitCase> lin =
+      kit_cases<LinearizabilityOnly>(false, {Mode::kControlled});
+  ASSERT_EQ(lin.size(), 1u);
+  const CheckResult caught = run_kit_case<LinearizabilityOnly>(lin[0]);
+  ASSERT_FALSE(caught.clean()) << caught.message;
+  for (const Finding& f : caught.findings) {
+    EXPECT_EQ(f.oracle, Oracle::kLinearizability) << caught.message;
+  }
+  // The scenario has no invariants: a store judged by them alone is clean.
+  const std::vector<KitCase> inv =
+      kit_cases<InvariantsOnly>(false, {Mode::kControlled});
+  ASSERT_EQ(inv.size(), 1u);
+  const CheckResult clean = run_kit_case<InvariantsOnly>(inv[0]);
+  EXPECT_TRUE(clean.clean()) << clean.message;
+}
+
+// --- Names and factories ----------------------------------------------------
+
+struct ViewNamedFamily : TallyFamily {
+  static constexpr std::string_view kName = "tally-view";
+};
+static_assert(Family<ViewNamedFamily>);
+struct FunctionNamedFamily : TallyFamily {
+  static std::string name() { return "tally-function"; }
+};
+static_assert(Family<FunctionNamedFamily>);
+
+template <class F>
+struct PlainTraits {
+  using Family = F;
+  static std::unique_ptr<Tally> make() { return make_locked(); }
+  static std::vector<Scenario<F>> scenarios() { return {two_adds<F>()}; }
+};
+struct StringViewNamed : PlainTraits<TallyFamily> {
+  static constexpr std::string_view kStoreName = "tally/view";
+};
+struct StringNamed : PlainTraits<TallyFamily> {
+  static inline const std::string kStoreName = "tally/string";
+};
+struct CharNamed : PlainTraits<TallyFamily> {
+  static constexpr const char* kStoreName = "tally/char";
+};
+struct FunctionNamed : PlainTraits<TallyFamily> {
+  static std::string name() { return "tally/function"; }
+};
+
+TEST(Names, StoreNamesOfEveryStringKind) {
+  EXPECT_EQ(traits_store_name<StringViewNamed>(), "tally/view");
+  EXPECT_EQ(traits_store_name<StringNamed>(), "tally/string");
+  EXPECT_EQ(traits_store_name<CharNamed>(), "tally/char");
+  EXPECT_EQ(traits_store_name<FunctionNamed>(), "tally/function");
+  EXPECT_EQ(traits_store_name<PlainTraits<ViewNamedFamily>>(), "tally-view");
+  EXPECT_EQ(traits_store_name<PlainTraits<FunctionNamedFamily>>(),
+            "tally-function");
+}
+
+TEST(Names, FamilyNamedByAViewChecksAndNamesItsMessages) {
+  const CheckResult r = check_store<ViewNamedFamily>(
+      &make_locked, two_adds<ViewNamedFamily>(), quick(Mode::kControlled));
+  EXPECT_TRUE(r.clean()) << r.message;
+  EXPECT_TRUE(r.message.starts_with("tally-view x two_adds")) << r.message;
+}
+
+TEST(Factories, CapturingLambda) {
+  int made = 0;
+  const CheckResult r = check_store<TallyFamily>(
+      [&made] {
+        ++made;
+        return make_locked();
+      },
+      two_adds(), quick(Mode::kControlled));
+  EXPECT_TRUE(r.clean()) << r.message;
+  EXPECT_GE(made, r.schedules);  // a fresh store for every schedule
+  EXPECT_GT(made, 0);
+}
+
+// A templated family and traits through the macros: a type with template
+// arguments (and a comma) needs no alias.
+template <class Model, bool kPauseInLock>
+struct TemplatedTraits {
+  using Family = BasicTallyFamily<Model>;
+  static constexpr const char* kStoreName = "tally/templated";
+  static std::unique_ptr<Tally> make() {
+    return kPauseInLock ? make_pausing_locked() : make_locked();
+  }
+  static std::vector<Scenario<Family>> scenarios() {
+    return {two_adds<Family>()};
+  }
+  static CheckOptions options() {
+    CheckOptions options = quick(Mode::kControlled);
+    options.oracles = {Oracle::kLinearizability};
+    return options;
+  }
+};
+
+RACELAB_STORE_TESTS_NAMED(TemplatedTally, TemplatedTraits<TallyModel, false>);
+
+template <class Model>
+struct TemplatedRacyTraits : TemplatedTraits<Model, false> {
+  static std::unique_ptr<Tally> make() { return make_racy(); }
+};
+RACELAB_EXPECT_CAUGHT_NAMED(TemplatedRacyTally,
+                            TemplatedRacyTraits<TallyModel>);
+
+// --- Exhaustive and inconclusive searches -----------------------------------
+
+TEST(Exhaustive, ACompletedDfsSaysSo) {
+  CheckOptions options = quick(Mode::kControlled);
+  options.strategy = "dfs";
+  options.budget = 1000;
+  const CheckResult r =
+      check_store<TallyFamily>(&make_locked, two_adds(), options);
+  ASSERT_TRUE(r.clean()) << r.message;
+  EXPECT_TRUE(r.exhaustive) << r.message;
+  EXPECT_LT(r.schedules, options.budget);
+  EXPECT_NE(r.message.find("exhaustive: all " + std::to_string(r.schedules) +
+                           " schedules within 2 preemptions are clean"),
+            std::string::npos)
+      << r.message;
+}
+
+TEST(Exhaustive, ABudgetSpentIsNotExhaustive) {
+  CheckOptions options = quick(Mode::kControlled);
+  options.strategy = "dfs";
+  options.budget = 2;
+  const CheckResult r =
+      check_store<TallyFamily>(&make_locked, two_adds(), options);
+  EXPECT_FALSE(r.exhaustive) << r.message;
+  const CheckResult pct = check_store<TallyFamily>(&make_locked, two_adds(),
+                                                   quick(Mode::kControlled));
+  EXPECT_FALSE(pct.exhaustive) << pct.message;
+  EXPECT_EQ(pct.message.find("exhaustive"), std::string::npos) << pct.message;
+}
+
+// A model whose search may take one step only: no history of three
+// operations is decided.
+struct OneStepModel : TallyModel {
+  static constexpr std::size_t kMaxSearchSteps = 1;
+};
+using OneStepFamily = BasicTallyFamily<OneStepModel>;
+
+struct OneStepTraits {
+  using Family = OneStepFamily;
+  static constexpr const char* kStoreName = "tally/one-step";
+  static std::unique_ptr<Tally> make() { return make_locked(); }
+  static std::vector<Scenario<OneStepFamily>> scenarios() {
+    return {two_adds<OneStepFamily>()};
+  }
+  static CheckOptions options() {
+    CheckOptions options = quick(Mode::kControlled);
+    options.oracles = {Oracle::kLinearizability};
+    return options;
+  }
+};
+
+TEST(Inconclusive, AnUndecidedSearchIsReportedNotClean) {
+  const CheckResult r = check_store<OneStepFamily>(
+      &make_locked, two_adds<OneStepFamily>(), OneStepTraits::options());
+  EXPECT_TRUE(r.findings.empty()) << r.message;  // not a finding either
+  EXPECT_GT(r.inconclusive_linearizability, 0) << r.message;
+  EXPECT_NE(r.message.find("inconclusive: "), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("partition the model"), std::string::npos)
+      << r.message;
+  // The default model decides the same histories.
+  const CheckResult decided = check_store<TallyFamily>(
+      &make_locked, two_adds(), quick(Mode::kControlled));
+  EXPECT_EQ(decided.inconclusive_linearizability, 0) << decided.message;
+  EXPECT_EQ(decided.message.find("inconclusive"), std::string::npos);
+}
+
+TEST(Inconclusive, ACleanExpectingKitTestFailsOnIt) {
+  EXPECT_NONFATAL_FAILURE(gtest_internal::expect_clean<OneStepTraits>(
+                              kit_cases<OneStepTraits>().front()),
+                          "inconclusive: ");
+}
+
+TEST(Inconclusive, StressModeReportsIt) {
+  CheckOptions options = OneStepTraits::options();
+  options.mode = Mode::kStress;
+  const CheckResult r = check_store<OneStepFamily>(
+      &make_locked, two_adds<OneStepFamily>(), options);
+  EXPECT_GT(r.inconclusive_linearizability, 0) << r.message;
+}
+
+// --- The first frame in the user's own code --------------------------------
+
+Frame frame(std::string function, std::string file, int line) {
+  Frame f{std::move(function), std::move(file), line, FrameOrigin::kUser};
+  f.origin = frame_origin_of(f.file);
+  return f;
+}
+
+class FrameLocation : public ::testing::Test {
+ protected:
+  void TearDown() override { set_project_dir(""); }
+};
+
+TEST_F(FrameLocation, AProjectWhereSystemCodeUsuallyIsIsTheUsersCode) {
+  // A store outside racelab's tree, in a folder that looks like system code.
+  set_project_dir("/usr/src/app");
+  const std::vector<Frame> stack = {
+      frame("std::mutex::lock()", "/usr/include/c++/12/bits/std_mutex.h", 100),
+      frame("ring::(anonymous namespace)::SplitCheckRing::push(int)",
+            "/usr/src/app/ring/split_check_ring.cc", 31),
+      frame("main", "/usr/src/app/tests/ring_test.cc", 5)};
+  ASSERT_EQ(stack[1].origin, FrameOrigin::kLibrary);  // by its path alone
+  const Frame* subject = first_subject_frame(stack);
+  ASSERT_NE(subject, nullptr);
+  EXPECT_EQ(subject->line, 31);
+
+  Finding f = invariant_violation("lost");
+  f.subject_frame = *subject;
+  EXPECT_NE(format_findings({f}).find(
+                "at SplitCheckRing::push ring/split_check_ring.cc:31"),
+            std::string::npos)
+      << format_findings({f});
+}
+
+TEST_F(FrameLocation, AProjectAnywhereElseIsNamedRelativeToIt) {
+  set_project_dir("/home/dev/ringlib");
+  EXPECT_EQ(display_path("/home/dev/ringlib/ring/split_check_ring.cc"),
+            "ring/split_check_ring.cc");
+  EXPECT_EQ(display_path("/home/dev/other/x.cc"), "/home/dev/other/x.cc");
+  EXPECT_EQ(display_path("/home/dev/ringlibx/y.cc"), "/home/dev/ringlibx/y.cc");
+}
+
+TEST(FrameLocationEndToEnd, TheMessageNamesTheStoresFrameAndMapsThreads) {
+  if (!built_with_tsan()) GTEST_SKIP() << "needs a ThreadSanitizer build";
+  CheckOptions options = quick(Mode::kControlled);
+  options.oracles = {Oracle::kTsan};
+  const CheckResult r =
+      check_store<TallyFamily>(&make_racy, two_adds(), options);
+  ASSERT_TRUE(r.has(FindingKind::kDataRace)) << r.message;
+  // This binary's project folder is tests/kit (RACELAB_PROJECT_SOURCE_DIR).
+  EXPECT_NE(r.message.find("at RacyTally::add tally_family.h:"),
+            std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find("ThreadSanitizer's own report"), std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find(" = thread 0"), std::string::npos) << r.message;
+}
+
+// --- TSan suppressions through the kit -------------------------------------
+
+std::string write_file(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(Suppressions, ALineWithoutAReasonIsAnInputErrorNamingFileAndLine) {
+  const std::string path =
+      write_file("no_reason.supp", "# header comment\n\nrace:RacyTally::add\n");
+  CheckOptions options = quick(Mode::kControlled);
+  options.suppressions = path;
+  try {
+    check_store<TallyFamily>(&make_racy, two_adds(), options);
+    FAIL() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ":3"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("no reason"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Suppressions, AnUnreadableFileOrABadLineIsAnInputError) {
+  EXPECT_THROW(load_suppressions(::testing::TempDir() + "/no/such.supp"),
+               InputError);
+  EXPECT_THROW(load_suppressions(write_file("bad.supp", "racey  # why\n")),
+               InputError);
+  EXPECT_THROW(
+      load_suppressions(write_file("type.supp", "signal:foo  # why\n")),
+      InputError);
+  const std::vector<Suppression> ok = load_suppressions(write_file(
+      "ok.supp", "race:tbb::internal  # tbbmalloc is not instrumented\n"));
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok[0].type, "race");
+  EXPECT_EQ(ok[0].pattern, "tbb::internal");
+  EXPECT_EQ(ok[0].reason, "tbbmalloc is not instrumented");
+  EXPECT_EQ(ok[0].line, 1);
+}
+
+TEST(Suppressions, TsanWildcardRules) {
+  EXPECT_TRUE(suppression_pattern_matches("internal", "tbb::internal::f()"));
+  EXPECT_TRUE(suppression_pattern_matches("^tbb::", "tbb::internal::f()"));
+  EXPECT_FALSE(suppression_pattern_matches("^internal", "tbb::internal::f"));
+  EXPECT_TRUE(suppression_pattern_matches("Queue<*>::dequeue",
+                                          "ns::Queue<int, long>::dequeue()"));
+  EXPECT_FALSE(suppression_pattern_matches("Queue<*>::enqueue",
+                                           "ns::Queue<int>::dequeue()"));
+  EXPECT_TRUE(suppression_pattern_matches("ring.cc$", "/src/ring.cc"));
+  EXPECT_FALSE(suppression_pattern_matches("ring.cc$", "/src/ring.cc.bak"));
+  EXPECT_FALSE(suppression_pattern_matches("x", ""));
+}
+
+TEST(Suppressions, AMatchingTsanFindingIsDroppedAndCounted) {
+  if (!built_with_tsan()) GTEST_SKIP() << "needs a ThreadSanitizer build";
+  CheckOptions options = quick(Mode::kControlled);
+  options.oracles = {Oracle::kTsan};
+  options.suppressions = write_file(
+      "tally.supp",
+      "race:RacyTally::add  # the test's own lost update, on purpose\n");
+  const CheckResult r =
+      check_store<TallyFamily>(&make_racy, two_adds(), options);
+  std::cout << r.message;
+  EXPECT_TRUE(r.clean()) << r.message;
+  EXPECT_GT(r.suppressed, 0) << r.message;
+  EXPECT_NE(r.message.find("suppressed: "), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("the test's own lost update, on purpose"),
+            std::string::npos)
+      << r.message;
+  // By file too; a pattern that matches no frame suppresses nothing.
+  options.suppressions = write_file(
+      "file.supp", "race:kit/tally_family.h  # by the store's file\n");
+  EXPECT_TRUE(
+      check_store<TallyFamily>(&make_racy, two_adds(), options).clean());
+  options.suppressions =
+      write_file("other.supp", "race:NoSuchFunction  # matches nothing\n");
+  const CheckResult kept =
+      check_store<TallyFamily>(&make_racy, two_adds(), options);
+  EXPECT_TRUE(kept.has(FindingKind::kDataRace)) << kept.message;
+  EXPECT_EQ(kept.suppressed, 0);
+}
+
+// --- A std::mutex held across ctx.pause() in controlled mode ---------------
+
+class MutexAcrossPause : public ::testing::TestWithParam<sched::Substrate> {};
+
+TEST_P(MutexAcrossPause, CompletesWithAVerdict) {
+  CheckOptions options = quick(Mode::kControlled);
+  options.threads = GetParam();
+  const CheckResult r =
+      check_store<TallyFamily>(&make_pausing_locked, two_adds(), options);
+  EXPECT_TRUE(r.clean()) << r.message;
+  EXPECT_EQ(r.schedules, options.budget) << r.message;
+  // The pause inside the lock is a scheduling point inside an operation.
+  EXPECT_GT(r.inner_points, 0) << r.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(BothSubstrates, MutexAcrossPause,
+                         ::testing::Values(sched::Substrate::kOsThreads,
+                                           sched::Substrate::kFibers));
+
+}  // namespace
+}  // namespace racelab::tally
