@@ -4,11 +4,14 @@
 // exhaustive and inconclusive searches, a std::mutex held across a pause.
 #include <gtest/gtest-spi.h>
 
+#include <condition_variable>
 #include <cstdint>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "racelab/fuzz_target.h"
@@ -176,14 +179,43 @@ TEST(Names, FamilyNamedByAViewChecksAndNamesItsMessages) {
   EXPECT_TRUE(r.message.starts_with("tally-view x two_adds")) << r.message;
 }
 
+// ThreadSanitizer does not watch a child forked from a multi-threaded
+// process: with another thread alive, an isolated check runs in process,
+// still finds the race, and says why it was not isolated.
+TEST(Isolation, WithAnotherThreadAliveTheCheckRunsHereAndSaysSo) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool stop = false;
+  std::thread other([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return stop; });
+  });
+  const CheckResult r = check_store<TallyFamily>(&make_racy, two_adds(),
+                                                 quick(Mode::kControlled));
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    stop = true;
+  }
+  cv.notify_one();
+  other.join();
+  EXPECT_TRUE(r.has(FindingKind::kDataRace)) << r.message;
+  ASSERT_FALSE(r.warnings.empty()) << r.message;
+  EXPECT_NE(r.warnings.back().find("not isolated"), std::string::npos)
+      << r.message;
+}
+
 TEST(Factories, CapturingLambda) {
   int made = 0;
+  // In process: the count is read here, and an isolated check would make
+  // its stores in a child.
+  CheckOptions options = quick(Mode::kControlled);
+  options.isolate = false;
   const CheckResult r = check_store<TallyFamily>(
       [&made] {
         ++made;
         return make_locked();
       },
-      two_adds(), quick(Mode::kControlled));
+      two_adds(), options);
   EXPECT_TRUE(r.clean()) << r.message;
   EXPECT_GE(made, r.schedules);  // a fresh store for every schedule
   EXPECT_GT(made, 0);

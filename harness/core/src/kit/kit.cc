@@ -3,6 +3,8 @@
 // message.
 #include "racelab/kit.h"
 
+#include <dirent.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +24,7 @@
 #include "racelab/process_output.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
+#include "racelab/sched/fiber.h"
 #include "racelab/suppressions.h"
 #include "symbol_names.h"
 
@@ -191,14 +194,43 @@ std::vector<Finding> take_sanitizer_findings(bool enabled) {
   return kept;
 }
 
+namespace {
+
+// Why a fork of this process would not be watched by ThreadSanitizer, or "".
+std::string other_threads_note() {
+  if (!built_with_tsan()) return "";
+  int tasks = 0;
+  if (DIR* dir = opendir("/proc/self/task")) {
+    while (dirent* e = readdir(dir)) tasks += e->d_name[0] != '.';
+    closedir(dir);
+  }
+  // This thread and TSan's own background thread.
+  const int others = std::max(0, tasks - 2);
+  const int fibers = sched::Fiber::live_sanitizer_contexts();
+  if (others == 0 && fibers == 0) return "";
+  return absl::StrCat(
+      "the check ran in this process, not isolated: ThreadSanitizer does not "
+      "watch a child forked from a process with other threads (",
+      others, " thread(s), ", fibers,
+      " fiber(s) of another scheduler alive); a crash of the store would end "
+      "this process");
+}
+
+}  // namespace
+
 CheckResult finish_check(const std::function<CheckResult()>& check,
                          const CheckOptions& options, const std::string& store,
                          const std::string& scenario,
                          const std::string& replayed) {
   const bool controlled = options.mode == Mode::kControlled;
   CheckResult result;
-  if (!options.isolate) {
+  // ThreadSanitizer stops watching a child forked from a process it counts
+  // as multi-threaded (its threads or fibers besides this one): such a
+  // check runs here, and says so.
+  const std::string threaded = other_threads_note();
+  if (!options.isolate || !threaded.empty()) {
     result = check();
+    if (options.isolate) result.warnings.push_back(threaded);
   } else {
     isolation::ChildOptions child_options;
     child_options.hang_seconds = std::max(1, options.hang_seconds);

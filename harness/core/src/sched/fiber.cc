@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -49,6 +50,13 @@
 
 namespace racelab::sched {
 namespace {
+
+#ifdef RACELAB_FIBER_TSAN
+std::atomic<int>& live_contexts() {
+  static std::atomic<int> count{0};
+  return count;
+}
+#endif
 
 // Who made the latest switch on this OS thread, and to whom: read by the
 // fiber that resumes (a fresh fiber finds itself in t_switch_target).
@@ -145,8 +153,17 @@ Fiber::Fiber(Entry entry, void* arg, std::size_t stack_size)
 #ifdef RACELAB_FIBER_TSAN
   tsan_context_ = __tsan_create_fiber(0);
   owns_tsan_context_ = true;
+  live_contexts().fetch_add(1, std::memory_order_relaxed);
 #endif
   prepare_context();
+}
+
+int Fiber::live_sanitizer_contexts() {
+#ifdef RACELAB_FIBER_TSAN
+  return live_contexts().load(std::memory_order_relaxed);
+#else
+  return 0;
+#endif
 }
 
 Fiber::Fiber(ThreadContextTag) {
@@ -166,7 +183,10 @@ Fiber::~Fiber() {
   if (is_thread_context_) return;
   if (running_) die("a running fiber was destroyed");
 #ifdef RACELAB_FIBER_TSAN
-  if (owns_tsan_context_) __tsan_destroy_fiber(tsan_context_);
+  if (owns_tsan_context_) {
+    __tsan_destroy_fiber(tsan_context_);
+    live_contexts().fetch_sub(1, std::memory_order_relaxed);
+  }
 #endif
 #ifdef RACELAB_FIBER_ASAN
   // Frames that never returned leave poison behind; clear it for whatever is

@@ -22,6 +22,11 @@ namespace racelab::sched {
 
 class Fiber {
  public:
+  // Fibers alive in this process that ThreadSanitizer counts as threads
+  // of their own (0 without TSan). A process with any is multi-threaded to
+  // TSan: a child forked from it is no longer watched.
+  static int live_sanitizer_contexts();
+
   using Entry = void (*)(void* arg);
 
   // Pages are committed only when touched, so this is mostly address space.
