@@ -103,6 +103,57 @@ TEST(SpecShow, ValuesAndArguments) {
   EXPECT_EQ(racelab::parse_argument<int>("12x"), std::nullopt);
 }
 
+enum class Color { kRed, kBlue };
+std::string to_string(Color c) { return c == Color::kRed ? "red" : "blue"; }
+
+struct Point {
+  int x = 0;
+  int y = 0;
+  bool operator==(const Point&) const = default;
+};
+std::ostream& operator<<(std::ostream& os, const Point& p) {
+  return os << p.x << ":" << p.y;
+}
+
+// A store whose arguments and results are an enum and a user type.
+class Palette {
+ public:
+  Point paint(Color c, Point p) {
+    std::lock_guard<std::mutex> lock(mu_);
+    last_[c] = p;
+    return p;
+  }
+  std::optional<Point> last(Color c) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = last_.find(c);
+    if (it == last_.end()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<Color, Point> last_;
+};
+
+TEST(Spec, EnumsAndUserTypesReadAndReadBack) {
+  auto spec = racelab::Spec<Palette>("palette")
+                  .op("paint", &Palette::paint,
+                      racelab::values(Color::kRed, Color::kBlue),
+                      racelab::values(Point{1, 2}, Point{3, 4}))
+                  .op("last", &Palette::last,
+                      racelab::values(Color::kRed, Color::kBlue));
+  const racelab::SpecRef core = spec;
+  // Shown with to_string / operator<<, read back through the generator.
+  auto check = racelab::spec_program_line_checker(core);
+  EXPECT_EQ(check("paint(red,1:2); last(blue)"), "");
+  EXPECT_EQ(check("paint(green,1:2)"),
+            "'paint(green,1:2)' is not a palette operation");
+  CheckResult result = spec.check("random", controlled());
+  EXPECT_TRUE(result.clean()) << result.message;
+  EXPECT_EQ(racelab::show(std::optional<Point>(Point{3, 4})), "3:4");
+  EXPECT_EQ(racelab::show(Color::kBlue), "blue");
+}
+
 TEST(Spec, CorrectStoreIsCleanInBothModes) {
   for (Mode mode : {Mode::kControlled, Mode::kStress}) {
     CheckOptions options = controlled();
