@@ -12,8 +12,10 @@
 # and the function racelab_add_store_tests(). A user project needs only
 #   find_package(racelab REQUIRED)            # or COMPONENTS core
 #   racelab_add_store_tests(TARGET my_tests SOURCES my_tests.cc LIBRARIES my_store)
-# The runner and the reports are linked into the racelab command only:
-# nothing a user links pulls them (or pugixml) in.
+# racelab::kit_reports (the kit's listener that writes the gate's reports
+# for RACELAB_REPORT_DIR) comes with the runner and the reports it needs, as
+# libraries without headers; racelab_add_store_tests links it into test
+# binaries. racelab::core itself links none of them (nor pugixml).
 # Included from the top-level CMakeLists.txt after the harness targets exist.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -30,6 +32,9 @@ set_target_properties(racelab_sync PROPERTIES EXPORT_NAME sync)
 set_target_properties(racelab_sched PROPERTIES EXPORT_NAME sched)
 set_target_properties(racelab_core PROPERTIES EXPORT_NAME core)
 set_target_properties(racelab_runtime PROPERTIES EXPORT_NAME runtime)
+set_target_properties(racelab_runner PROPERTIES EXPORT_NAME runner)
+set_target_properties(racelab_reports PROPERTIES EXPORT_NAME reports)
+set_target_properties(racelab_kit_reports PROPERTIES EXPORT_NAME kit_reports)
 
 # The sanitizer of this build as a usage requirement: code that links the
 # installed racelab::core is instrumented the same way (mixing a TSan
@@ -56,6 +61,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/harness/core/include/racelab
 target_link_libraries(racelab_runtime INTERFACE "$<INSTALL_INTERFACE:racelab::sanitizer>")
 install(TARGETS racelab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS racelab_sync racelab_sched racelab_core racelab_runtime racelab_sanitizer
+                racelab_runner racelab_reports racelab_kit_reports
         EXPORT racelabTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
@@ -70,6 +76,9 @@ file(WRITE ${CMAKE_BINARY_DIR}/racelab-package/racelabConfig.cmake.in [=[
 include(CMakeFindDependencyMacro)
 find_dependency(Threads)
 find_dependency(absl)
+# racelab::kit_reports: the runner's JSON and the reports' XML.
+find_dependency(nlohmann_json)
+find_dependency(pugixml)
 
 # How this racelab was built; user tests must match.
 set(RACELAB_SANITIZER "@RACELAB_SANITIZER@")
@@ -115,7 +124,10 @@ function(racelab_add_store_tests)
     set(test_env "TSAN_OPTIONS=exitcode=0")
   endif()
   target_compile_features(${ARG_TARGET} PRIVATE cxx_std_20)
-  target_link_libraries(${ARG_TARGET} PRIVATE ${ARG_LIBRARIES} racelab::core racelab::sanitizer)
+  # racelab::kit_reports: with RACELAB_REPORT_DIR=DIR set, the kit tests
+  # write the gate's reports into DIR.
+  target_link_libraries(${ARG_TARGET} PRIVATE ${ARG_LIBRARIES} racelab::core racelab::sanitizer
+                        racelab::kit_reports)
   if(ARG_FRAMEWORK STREQUAL "gtest")
     find_package(GTest REQUIRED)
     include(GoogleTest)

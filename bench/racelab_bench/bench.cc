@@ -45,15 +45,16 @@ int run_bench(const Registry& registry, const BenchOptions& given,
     options.measure_ms = std::min(options.measure_ms, 100);
     options.fuzz_seconds = std::min(options.fuzz_seconds, 1);
   }
-  const std::set<std::string> known = {"all",     "throughput", "switch",
-                                       "first",   "oracles",    "fuzz"};
+  const std::set<std::string> known = {
+      "all", "throughput", "switch", "startup", "first", "oracles", "fuzz"};
   std::set<std::string> sections;
   for (absl::string_view part :
        absl::StrSplit(options.sections, ',', absl::SkipEmpty())) {
     const std::string name(part);
     if (!known.contains(name)) {
       out << "racelab bench: unknown section '" << name
-          << "' (known: throughput, switch, first, oracles, fuzz, all)\n";
+          << "' (known: throughput, switch, startup, first, oracles, fuzz, "
+             "all)\n";
       return 2;
     }
     sections.insert(name);
@@ -81,6 +82,10 @@ int run_bench(const Registry& registry, const BenchOptions& given,
   }
   if (wanted("switch")) {
     switch_section(options, out);
+    out << std::flush;
+  }
+  if (wanted("startup")) {
+    startup_section(registry, options, out);
     out << std::flush;
   }
   if (wanted("first")) first_finding_section(registry, options, out);

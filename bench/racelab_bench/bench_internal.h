@@ -51,9 +51,9 @@ std::string fmt(double value);
 // program of `threads` x `ops` operations on state/snapshot, in process, with
 // `oracles` (the sanitizer oracle is the process's own: see oracle_section).
 // `problems` counts runs that reported a finding (there should be none).
-double controlled_rate(
-    int threads, int ops, OracleSet oracles, int ms, std::uint64_t seed,
-    int* problems, sched::Substrate substrate = sched::Substrate::kFibers);
+double controlled_rate(int threads, int ops, OracleSet oracles, int ms,
+                       std::uint64_t seed, int* problems,
+                       sched::Substrate substrate = sched::Substrate::kFibers);
 double stress_rate(int threads, int ops, OracleSet oracles, int ms,
                    std::uint64_t seed, int* problems);
 
@@ -73,6 +73,9 @@ void first_finding_section(const Registry& registry,
 // The cost of a switching decision and the 2 x 8 program's schedules per
 // second, fibers against OS threads.
 void switch_section(const BenchOptions& options, std::ostream& out);
+// The cost of a stress run's child process: one per run, shared, in process.
+void startup_section(const Registry& registry, const BenchOptions& options,
+                     std::ostream& out);
 
 // libFuzzer exec/s of every fuzz target that is built.
 void fuzz_section(const BenchOptions& options, std::ostream& out);

@@ -526,6 +526,27 @@ TEST(Gate, CrashesHangsAndDeadlocksAreFindingsNotHarnessFailures) {
             std::string::npos);
 }
 
+// The runs of a case share child processes. A crash or a hang is pinned on
+// the run it happened in, and the runs after it still run, in a new child.
+TEST(Gate, ARunThatDiesIsPinnedOnItselfAndTheOthersGoOn) {
+  REQUIRE_TSAN_BUILD();
+  for (const char* fixture : {"crash_in_run_1", "hang_in_run_1"}) {
+    fs::path out = fresh_dir(std::string("batch_") + fixture);
+    fs::create_directories(out);
+    Output o = run(kFixture + " run --subject fixture/" + fixture +
+                   " --scenario fixture_run --mode stress --runs 4 "
+                   "--run-timeout-ms 500 --json " +
+                   (out / "case.json").string());
+    ASSERT_EQ(o.status, 0) << o.out << o.err;
+    const nlohmann::json c = read_json(out / "case.json");
+    EXPECT_EQ(c.at("runs"), 4) << c.dump();
+    EXPECT_EQ(c.at("runs_with_finding"), 1) << c.dump();
+    EXPECT_EQ(c.at("observed"),
+              std::string(fixture) == "crash_in_run_1" ? "crash" : "timeout")
+        << c.dump();
+  }
+}
+
 // Controlled mode: every case of the table, one search of up to 1000
 // schedules each, judged in both directions.
 TEST(Gate, ControlledModeMeetsTheTableInBothDirections) {

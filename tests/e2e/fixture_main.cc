@@ -87,6 +87,25 @@ int main(int argc, char** argv) {
                 mu.lock();
                 return {};
               });
+  // Runs share a child process: a crash in one run ends that child, and
+  // the runs after it go on in a new one.
+  add_fixture(registry, "crash_in_run_1",
+              "dereferences a null pointer in run 1 only", FindingKind::kCrash,
+              [](const RunRequest& request) -> RunObservation {
+                if (request.run_index == 1) {
+                  volatile int* p = nullptr;
+                  *p = 1;
+                }
+                return {};
+              });
+  add_fixture(registry, "hang_in_run_1", "sleeps forever in run 1 only",
+              FindingKind::kTimeout,
+              [](const RunRequest& request) -> RunObservation {
+                if (request.run_index == 1) {
+                  for (;;) pause();
+                }
+                return {};
+              });
   // Slow, but never stuck: each step takes a fifth of a second and counts as
   // progress, and the whole run lasts several times the run limit the tests
   // give it. A time limit on the whole run would call it a hang.

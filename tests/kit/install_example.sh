@@ -39,18 +39,64 @@ cmake -S "$source_dir/examples/custom_store" -B "$example_build" -G Ninja \
 echo "== build"
 cmake --build "$example_build" -- -j"$(nproc)" | grep -E "error|warning|FAILED" -A5 || true; cmake --build "$example_build" >/dev/null
 
-echo "== link line of ring_clean_test: the core only"
+echo "== link line of ring_clean_test: the core and the reports listener"
 link=$(ninja -C "$example_build" -t commands ring_clean_test | tail -1)
 echo "$link" | tr ' ' '\n' | grep -E '\.a$|^-l' | sed 's/^/   /'
-for unwanted in racelab_runner racelab_reports racelab_cli pugixml; do
-  if grep -q "$unwanted" <<<"$link"; then
-    echo "FAIL: a kit test links $unwanted" >&2
+if grep -q "racelab_cli" <<<"$link"; then
+  echo "FAIL: a kit test links racelab_cli" >&2
+  exit 1
+fi
+grep -q "libracelab_core.a" <<<"$link" || { echo "FAIL: libracelab_core.a not linked" >&2; exit 1; }
+grep -q "libracelab_kit_reports.a" <<<"$link" || { echo "FAIL: libracelab_kit_reports.a not linked" >&2; exit 1; }
+echo "== racelab::core itself links none of the runner, the reports, pugixml"
+targets=$(find "$prefix" -name racelabTargets.cmake | head -1)
+core_links=$(sed -n '/^set_target_properties(racelab::core /,/^)/p' "$targets" | grep INTERFACE_LINK_LIBRARIES)
+echo "   $core_links"
+for unwanted in runner reports pugixml; do
+  if grep -q "$unwanted" <<<"$core_links"; then
+    echo "FAIL: racelab::core links $unwanted" >&2
     exit 1
   fi
 done
-grep -q "libracelab_core.a" <<<"$link" || { echo "FAIL: libracelab_core.a not linked" >&2; exit 1; }
 
 echo "== test"
 # Schedule files of the expected failures go to the scratch folder.
 export TMPDIR=$scratch
 ctest --test-dir "$example_build" --output-on-failure -j"$(nproc)"
+
+echo "== a failing kit test's message ends with its replay command"
+caught=$example_build/ring_caught_test
+caught_test=Racelab/SplitCheckRing.Caught/last_slot__controlled__all
+"$caught" --gtest_filter="$caught_test" >"$scratch/caught.out" 2>&1 || { cat "$scratch/caught.out"; echo "FAIL: $caught_test" >&2; exit 1; }
+command=$(sed -n 's/^replay: //p' "$scratch/caught.out" | tail -1)
+echo "   $command"
+[[ $command == "RACELAB_REPLAY="*" $caught --gtest_filter=$caught_test" ]] || { cat "$scratch/caught.out"; echo "FAIL: no replay command" >&2; exit 1; }
+schedule=$(sed -n 's/^RACELAB_REPLAY=\([^ ]*\) .*/\1/p' <<<"$command")
+
+echo "== the replay command reruns the schedule through the test binary"
+eval "$command" >"$scratch/replay.out" 2>&1 || { cat "$scratch/replay.out"; echo "FAIL: the replay did not reproduce the bug" >&2; exit 1; }
+grep -q "^replaying $schedule" "$scratch/replay.out" || { cat "$scratch/replay.out"; echo "FAIL: no replay" >&2; exit 1; }
+grep -q "replay followed the recorded decisions exactly" "$scratch/replay.out" || { cat "$scratch/replay.out"; echo "FAIL: the replay left the file" >&2; exit 1; }
+grep -q "| thread 0" "$scratch/replay.out" || { cat "$scratch/replay.out"; echo "FAIL: no trace" >&2; exit 1; }
+sed -n '/^replaying/,/^replay followed/p' "$scratch/replay.out" | sed 's/^/   /'
+
+echo "== the schedule of another test is refused"
+if RACELAB_REPLAY=$schedule "$example_build/ring_clean_test" \
+    --gtest_filter='Racelab/MutexRing.Clean/last_slot__controlled__linearizability' >"$scratch/other.out" 2>&1; then
+  cat "$scratch/other.out"; echo "FAIL: another test's schedule was accepted" >&2; exit 1
+fi
+grep -q "the file belongs to another test" "$scratch/other.out" || { cat "$scratch/other.out"; echo "FAIL: no 'belongs to another test'" >&2; exit 1; }
+
+echo "== RACELAB_REPORT_DIR: the gate's five reports for the user's tests"
+reports=$scratch/reports
+RACELAB_REPORT_DIR=$reports "$caught" >/dev/null 2>&1 || { echo "FAIL: ring_caught_test failed" >&2; exit 1; }
+RACELAB_REPORT_DIR=$reports "$example_build/ring_clean_test" \
+  --gtest_filter='Racelab/MutexRing.Clean/last_slot__controlled__*' >/dev/null 2>&1 || { echo "FAIL: ring_clean_test failed" >&2; exit 1; }
+for file in results.json junit.xml results.sarif summary.md index.html; do
+  [[ -s $reports/$file ]] || { echo "FAIL: no $file in $reports" >&2; exit 1; }
+  echo "   $file $(wc -c <"$reports/$file") bytes"
+done
+grep -q '"subject": "ring/split_check"' "$reports/results.json" || { echo "FAIL: results.json has no ring/split_check case" >&2; exit 1; }
+grep -q '"subject": "ring/mutex"' "$reports/results.json" || { echo "FAIL: results.json has no ring/mutex case (a second process)" >&2; exit 1; }
+grep -q "custom_store/tests/ring_caught_test.cc" "$reports/results.sarif" || { echo "FAIL: results.sarif does not name the user's file" >&2; exit 1; }
+echo "PASS"

@@ -31,7 +31,7 @@ int bench_command(const racelab::Registry& registry, int argc, char** argv) {
       ->check(CLI::Range(1, 600000));
   app.add_option(
       "--sections", options.sections,
-      "comma list of throughput, first, oracles, fuzz (default all)");
+      "comma list of throughput, switch, startup, first, oracles, fuzz (default all)");
   app.add_option(
       "--filter", options.case_filter,
       "first finding: only cases whose subject or scenario contains this");

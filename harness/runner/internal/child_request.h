@@ -28,6 +28,10 @@ struct ChildRequest {
   // the oracles. The child derives the run's own seed from seed and
   // run_index; the replay fields are filled from replay_schedule.
   RunRequest run;
+  // How many runs this child makes, one after the other: run_index,
+  // run_index + 1, ... Each reports its own result line; the start-up of the
+  // process is paid once.
+  int runs = 1;
   // How long the run may make no progress before it counts as hung.
   int run_timeout_ms = 5000;
   // Controlled mode: the text of a schedule file to replay (the parent has
@@ -43,6 +47,10 @@ std::string write_child_request(const ChildRequest& request);
 // mode or oracle.
 ChildRequest parse_child_request(std::string_view text);
 
+// The line a child writes to its stderr as run `run` starts, so that the
+// parent can tell each run's log from the next one's.
+std::string run_log_marker(int run);
+
 // A sealed in-memory file holding the request, close-on-exec, on a descriptor
 // above those a child's are set up on. Throws std::runtime_error when the
 // system refuses.
@@ -51,8 +59,8 @@ int child_request_memfd(const ChildRequest& request);
 // Reads the whole of `fd` (from its start) and parses it; throws InputError.
 ChildRequest read_child_request(int fd);
 
-// The child side: runs one run of the request's case and reports on file
-// descriptor 3. Returns the process exit status.
+// The child side: runs the request's runs of its case and reports each on
+// file descriptor 3. Returns the process exit status.
 int child_main(const Registry& registry, const ChildRequest& request);
 
 }  // namespace racelab

@@ -1,5 +1,6 @@
-// The child side of a case run: executes one run and reports its findings as
-// JSON lines on file descriptor 3 (the result channel).
+// The child side of a case run: executes the request's runs one after the
+// other and reports each one's findings as JSON lines on file descriptor 3
+// (the result channel).
 #include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -177,37 +178,46 @@ int child_main(const Registry& registry, const ChildRequest& child) {
   install_asan_death_callback();
   set_self_deadlock_handler(&on_self_deadlock);
 
-  // Each run has its own seed, derived from the case seed and the run number.
-  // The run's state, gone with it.
-  Session session;
-  RunRequest request = child.run;
-  request.seed =
-      child.run.seed +
-      0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(child.run.run_index);
-  RunObservation observation;
-  try {
-    Watchdog watchdog(child.run_timeout_ms, request.mode == Mode::kStress);
-    observation = spec->run(request);
-  } catch (const sched::ScheduleError& e) {
-    // A schedule that cannot be replayed: the input was wrong, not the subject.
-    write_line(event_line("error", e.what()));
-    return 2;
-  } catch (const InputError& e) {
-    write_line(event_line("error", e.what()));  // a program that does not parse
-    return 2;
-  } catch (const std::exception& e) {
-    // Anything else escaped the subject or a check of the state it left.
-    observation.findings.push_back(
-        {FindingKind::kCrash,
-         Oracle::kCrash,
-         absl::StrCat("the run threw an exception: ", e.what()),
-         {},
-         std::nullopt,
-         {}});
+  for (int i = 0; i < child.runs; ++i) {
+    const int run_index = child.run.run_index + i;
+    // Each run's log starts at its marker; its result line names it.
+    const std::string marker = run_log_marker(run_index);
+    (void)!::write(STDERR_FILENO, marker.data(), marker.size());
+    write_line(absl::StrCat(R"({"event":"run_start","run":)", run_index, "}"));
+    // Each run has its own seed, derived from the case seed and the run
+    // number, and its own state, gone with it.
+    Session session;
+    RunRequest request = child.run;
+    request.run_index = run_index;
+    request.seed = child.run.seed + 0x9e3779b97f4a7c15ULL *
+                                        static_cast<std::uint64_t>(run_index);
+    RunObservation observation;
+    try {
+      Watchdog watchdog(child.run_timeout_ms, request.mode == Mode::kStress);
+      observation = spec->run(request);
+    } catch (const sched::ScheduleError& e) {
+      // A schedule that cannot be replayed: the input was wrong, not the
+      // subject.
+      write_line(event_line("error", e.what()));
+      return 2;
+    } catch (const InputError& e) {
+      write_line(
+          event_line("error", e.what()));  // a program that does not parse
+      return 2;
+    } catch (const std::exception& e) {
+      // Anything else escaped the subject or a check of the state it left.
+      observation.findings.push_back(
+          {FindingKind::kCrash,
+           Oracle::kCrash,
+           absl::StrCat("the run threw an exception: ", e.what()),
+           {},
+           std::nullopt,
+           {}});
+    }
+    for (Finding& f : take_tsan_findings())
+      observation.findings.push_back(std::move(f));
+    write_line(run_done_line(observation));
   }
-  for (Finding& f : take_tsan_findings())
-    observation.findings.push_back(std::move(f));
-  write_line(run_done_line(observation));
   return 0;
 }
 

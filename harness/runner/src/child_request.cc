@@ -47,6 +47,7 @@ std::string write_child_request(const ChildRequest& request) {
       {"preemptions", r.preemptions},
       {"budget", r.budget},
       {"shrink", r.shrink},
+      {"runs", request.runs},
       {"run_timeout_ms", request.run_timeout_ms},
       {"replay_schedule", request.replay_schedule},
   };
@@ -117,17 +118,23 @@ ChildRequest parse_child_request(std::string_view text) {
     get("preemptions", r.preemptions);
     get("budget", r.budget);
     get("shrink", r.shrink);
+    get("runs", request.runs);
     get("run_timeout_ms", request.run_timeout_ms);
     get("replay_schedule", request.replay_schedule);
     r.mode = mode_named(mode);
     const std::optional<sched::Substrate> substrate =
         sched::parse_substrate(threads);
     if (!substrate) {
-      throw InputError(absl::StrCat("the run's request: threads must be "
-                                    "fibers or threads, not '",
-                                    threads, "'"));
+      throw InputError(
+          absl::StrCat("the run's request: threads must be "
+                       "fibers or threads, not '",
+                       threads, "'"));
     }
     r.threads = *substrate;
+    if (request.runs < 1) {
+      throw InputError(absl::StrCat("the run's request: runs is ", request.runs,
+                                    ", not at least 1"));
+    }
     try {
       r.oracles = parse_oracle_set(oracles);
     } catch (const std::invalid_argument& e) {
@@ -138,6 +145,10 @@ ChildRequest parse_child_request(std::string_view text) {
                                   "' is missing or of the wrong type"));
   }
   return request;
+}
+
+std::string run_log_marker(int run) {
+  return absl::StrCat("== racelab run ", run, " ==\n");
 }
 
 int child_request_memfd(const ChildRequest& request) {

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -64,11 +65,10 @@ std::vector<std::string> child_environment(const RunOptions& options) {
   env.push_back(
       absl::StrCat("TSAN_OPTIONS=", RACELAB_TSAN_OPTIONS, ":", tsan ? tsan : "",
                    oracles.contains(Oracle::kTsan) ? "" : ":report_bugs=0",
-                   // Many schedules share one process: report a race
-                   // in every schedule that has it, not only the first.
-                   options.request.mode == Mode::kControlled
-                       ? ":suppress_equal_stacks=0:suppress_equal_addresses=0"
-                       : ""));
+                   // Many schedules, and many runs, share one process:
+                   // report a race in every schedule and every run that
+                   // has it, not only the first.
+                   ":suppress_equal_stacks=0:suppress_equal_addresses=0"));
   env.push_back(absl::StrCat("ASAN_OPTIONS=", RACELAB_ASAN_OPTIONS, ":",
                              asan ? asan : ""));
   return env;
@@ -213,11 +213,82 @@ std::string CaseResult::observed() const {
   });
 }
 
-RunObservation run_in_child(const CaseSpec& spec, const RunOptions& options,
-                            int run_index) {
-  const std::string case_name =
-      absl::StrCat(spec.subject, " x ", spec.scenario, " (",
-                   to_string(options.request.mode), " run ", run_index, ")");
+namespace {
+
+// A child's stderr, cut at the runs' markers: each run's part, capped.
+class RunLogs {
+ public:
+  explicit RunLogs(int first) : current_(first) {}
+  void append(std::string_view data) {
+    pending_.append(data);
+    for (;;) {
+      const std::size_t at = pending_.find("== racelab run ");
+      if (at == std::string::npos) {
+        // Keep a possible marker's beginning for the next piece.
+        const std::size_t keep = std::min<std::size_t>(pending_.size(), 32);
+        add(pending_.substr(0, pending_.size() - keep));
+        pending_.erase(0, pending_.size() - keep);
+        return;
+      }
+      const std::size_t end = pending_.find(" ==\n", at);
+      if (end == std::string::npos) {
+        add(pending_.substr(0, at));
+        pending_.erase(0, at);
+        return;
+      }
+      add(pending_.substr(0, at));
+      int run = current_;
+      const std::string number = pending_.substr(at + 15, end - at - 15);
+      if (!number.empty() &&
+          number.find_first_not_of("0123456789") == std::string::npos &&
+          number.size() < 9) {
+        run = std::stoi(number);
+      }
+      current_ = run;
+      pending_.erase(0, end + 4);
+    }
+  }
+  std::string take(int run) {
+    if (run == current_) {
+      add(pending_);
+      pending_.clear();
+    }
+    auto it = logs_.find(run);
+    if (it == logs_.end()) return "";
+    std::string out = std::move(it->second);
+    logs_.erase(it);
+    return out;
+  }
+
+ private:
+  void add(std::string_view text) {
+    std::string& log = logs_[current_];
+    if (log.size() < kMaxLog)
+      log.append(text.substr(0, std::min(text.size(), kMaxLog - log.size())));
+  }
+  int current_;
+  std::string pending_;
+  std::map<int, std::string> logs_;
+};
+
+// The end of a log, from the start of a line, as a finding's detail.
+std::string log_tail(const std::string& log) {
+  std::size_t tail = log.size() > 8192 ? log.size() - 8192 : 0;
+  if (tail > 0) {
+    const std::size_t line = log.find('\n', tail);
+    tail = line == std::string::npos ? tail : line + 1;
+  }
+  return log.substr(tail);
+}
+
+}  // namespace
+
+std::vector<RunObservation> run_batch_in_child(const CaseSpec& spec,
+                                               const RunOptions& options,
+                                               int first_run, int runs) {
+  const std::string case_name = absl::StrCat(
+      spec.subject, " x ", spec.scenario, " (", to_string(options.request.mode),
+      " runs ", first_run, "..", first_run + runs - 1, ")");
   int result_pipe[2], log_pipe[2];
   if (pipe2(result_pipe, O_CLOEXEC) != 0 || pipe2(log_pipe, O_CLOEXEC) != 0) {
     throw std::runtime_error(absl::StrCat("pipe: ", std::strerror(errno)));
@@ -228,7 +299,8 @@ RunObservation run_in_child(const CaseSpec& spec, const RunOptions& options,
   request.subject = spec.subject;
   request.scenario = spec.scenario;
   request.run = options.request;
-  request.run.run_index = run_index;
+  request.run.run_index = first_run;
+  request.runs = runs;
   request.run_timeout_ms = options.effective_run_timeout_ms();
   if (options.request.mode == Mode::kControlled)
     request.replay_schedule = options.replay_schedule;
@@ -254,7 +326,8 @@ RunObservation run_in_child(const CaseSpec& spec, const RunOptions& options,
   child_registry().add(pid);
 
   // Collect until both pipes close or the deadline passes.
-  std::string results, log;
+  std::string results;
+  RunLogs logs(first_run);
   // Any line from the child (controlled mode writes one per second as it
   // goes) pushes the deadline back: the limit is on silence, not on work.
   const auto limit =
@@ -274,9 +347,16 @@ RunObservation run_in_child(const CaseSpec& spec, const RunOptions& options,
       break;
     for (pollfd& p : fds) {
       if (p.fd < 0 || (p.revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
-      std::string& sink = p.fd == result_pipe[0] ? results : log;
-      if (p.fd == result_pipe[0]) deadline = Clock::now() + limit;
-      if (!drain(p.fd, sink, p.fd == result_pipe[0] ? kMaxResults : kMaxLog)) {
+      bool open;
+      if (p.fd == result_pipe[0]) {
+        deadline = Clock::now() + limit;
+        open = drain(p.fd, results, kMaxResults);
+      } else {
+        std::string piece;
+        open = drain(p.fd, piece, kMaxLog);
+        logs.append(piece);
+      }
+      if (!open) {
         p.fd = -1;
         --open_fds;
       }
@@ -300,22 +380,33 @@ RunObservation run_in_child(const CaseSpec& spec, const RunOptions& options,
   ::close(result_pipe[0]);
   ::close(log_pipe[0]);
 
-  // Interpret the result channel.
+  // Interpret the result channel: one run_done (or deadlock) line per run,
+  // in order; what comes after the last one belongs to the run in flight.
+  std::vector<RunObservation> done_runs;
   RunObservation record;
-  record.log = std::move(log);
-  bool done = false;
   std::vector<Finding> notices;  // from the raw hooks, used when the run died
   bool died_of_asan_report = false;
+  int started = 0;  // runs the child began
+  auto finish_run = [&] {
+    record.log = logs.take(first_run + static_cast<int>(done_runs.size()));
+    done_runs.push_back(std::move(record));
+    record = RunObservation();
+    notices.clear();
+    died_of_asan_report = false;
+  };
   std::istringstream lines(results);
   for (std::string line; std::getline(lines, line);) {
+    if (static_cast<int>(done_runs.size()) == runs) break;
     nlohmann::json j =
         nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (!j.is_object() || !j.contains("event")) continue;
     try {
       const std::string event = j.value("event", "");
-      if (event == "run_done") {
-        done = true;
+      if (event == "run_start") {
+        ++started;
+      } else if (event == "run_done") {
         observation_from_json(j, record);
+        finish_run();
       } else if (event == "tsan_report") {
         std::string kind = j.value("kind", "");
         notices.push_back({tsan_report_kind(kind),
@@ -342,7 +433,7 @@ RunObservation run_in_child(const CaseSpec& spec, const RunOptions& options,
                                    {},
                                    std::nullopt,
                                    {}});
-        done = true;
+        finish_run();
       } else if (event == "error") {
         throw InputError(absl::StrCat(case_name, ": ", j.value("message", "")));
       }
@@ -358,7 +449,13 @@ RunObservation run_in_child(const CaseSpec& spec, const RunOptions& options,
                          {}});
     }
   }
-  if (done) return record;
+  if (static_cast<int>(done_runs.size()) == runs) return done_runs;
+  // The child ended after a run's own verdict (its watchdog's timeout, a
+  // self-deadlock) and before the next run began: the caller starts another.
+  if (!done_runs.empty() && started <= static_cast<int>(done_runs.size()) &&
+      !timed_out)
+    return done_runs;
+  // The run in flight ended the child: its finding is how the child ended.
   for (Finding& f : notices) record.findings.push_back(std::move(f));
   if (timed_out) {
     record.findings.push_back(
@@ -394,16 +491,19 @@ RunObservation run_in_child(const CaseSpec& spec, const RunOptions& options,
          std::nullopt,
          {}});
   }
-  // The end of the log, from the start of a line.
-  std::size_t tail = record.log.size() > 8192 ? record.log.size() - 8192 : 0;
-  if (tail > 0) {
-    const std::size_t line = record.log.find('\n', tail);
-    tail = line == std::string::npos ? tail : line + 1;
-  }
+  const int in_flight = first_run + static_cast<int>(done_runs.size());
+  record.log = logs.take(in_flight);
+  const std::string tail = log_tail(record.log);
   for (Finding& f : record.findings) {
-    if (f.detail.empty()) f.detail = record.log.substr(tail);
+    if (f.detail.empty()) f.detail = tail;
   }
-  return record;
+  done_runs.push_back(std::move(record));
+  return done_runs;
+}
+
+RunObservation run_in_child(const CaseSpec& spec, const RunOptions& options,
+                            int run_index) {
+  return run_batch_in_child(spec, options, run_index, 1).front();
 }
 
 void add_run(CaseResult& result, RunObservation run) {
@@ -457,8 +557,14 @@ CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
     result.expected_kinds.emplace();
     for (FindingKind k : expectation->catches) result.expected_kinds->insert(k);
   }
-  for (int run = 0; run < options.runs; ++run) {
-    add_run(result, run_in_child(spec, options, run));
+  // The runs share children: one child makes them all, one after the other,
+  // and a child that dies (a crash, a hang) is replaced for the runs after
+  // the one it died in.
+  for (int run = 0; run < options.runs;) {
+    std::vector<RunObservation> batch =
+        run_batch_in_child(spec, options, run, options.runs - run);
+    run += static_cast<int>(batch.size());
+    for (RunObservation& r : batch) add_run(result, std::move(r));
   }
   result.mismatch = expectation ? judge(*expectation, result.kinds)
                                 : "no expectation for this case in the table";

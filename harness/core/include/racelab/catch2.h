@@ -13,7 +13,9 @@
 // `tests "[controlled]"` runs controlled mode only. A failing case prints
 // the findings, the trace of the shrunk failing schedule and the path of the
 // saved schedule file. As in gtest.h, the expect-caught variant runs
-// controlled mode only. T is a racelab::StoreTraits (kit.h).
+// controlled mode only, and each finished case is told to the kit's
+// listener (the reports of $RACELAB_REPORT_DIR). T is a racelab::StoreTraits
+// (kit.h).
 #ifndef RACELAB_CATCH2_H_
 #define RACELAB_CATCH2_H_
 
@@ -27,11 +29,29 @@
 
 namespace racelab::catch2_internal {
 
+// Tells the kit's listener (kit.h) of a finished case.
+inline void tell_listener(const std::string& shown_name,
+                          const std::string& family, const std::string& store,
+                          const char* file, const KitCase& c, bool expect_bug,
+                          const CheckResult& result) {
+  KitTestRecord record;
+  record.test = "racelab: " + shown_name + " x " + c.scenario_name + " (" +
+                to_string(c.mode) + ")";
+  record.source = file != nullptr ? file : "";
+  record.family = family;
+  record.store = store;
+  record.kit_case = c;
+  record.expect_caught = expect_bug;
+  record.passed = expect_bug != result.clean();
+  record.result = &result;
+  notify_kit_test(record);
+}
+
 template <StoreTraits T>
 class CaseInvoker final : public Catch::ITestInvoker {
  public:
-  CaseInvoker(KitCase c, bool expect_bug)
-      : case_(std::move(c)), expect_bug_(expect_bug) {}
+  CaseInvoker(KitCase c, bool expect_bug, const char* file)
+      : case_(std::move(c)), expect_bug_(expect_bug), file_(file) {}
   void invoke() const override {
     CheckResult result = run_kit_case<T>(case_);
     INFO(result.message);
@@ -40,18 +60,25 @@ class CaseInvoker final : public Catch::ITestInvoker {
     } else {
       CHECK(result.clean());
     }
+    tell_listener(traits_store_name<T>(), T::Family::kName,
+                  traits_options<T>().store_name, file_, case_, expect_bug_,
+                  result);
   }
 
  private:
   KitCase case_;
   bool expect_bug_;
+  const char* file_;
 };
 
 // One case of a declared spec.
 class SpecCaseInvoker final : public Catch::ITestInvoker {
  public:
-  SpecCaseInvoker(SpecRef spec, KitCase c, bool expect_bug)
-      : spec_(std::move(spec)), case_(std::move(c)), expect_bug_(expect_bug) {}
+  SpecCaseInvoker(SpecRef spec, KitCase c, bool expect_bug, const char* file)
+      : spec_(std::move(spec)),
+        case_(std::move(c)),
+        expect_bug_(expect_bug),
+        file_(file) {}
   void invoke() const override {
     CheckResult result = run_spec_case(spec_, case_);
     INFO(result.message);
@@ -60,12 +87,17 @@ class SpecCaseInvoker final : public Catch::ITestInvoker {
     } else {
       CHECK(result.clean());
     }
+    tell_listener(spec_->name, spec_->name,
+                  spec_->options.store_name.empty() ? spec_->name
+                                                    : spec_->options.store_name,
+                  file_, case_, expect_bug_, result);
   }
 
  private:
   SpecRef spec_;
   KitCase case_;
   bool expect_bug_;
+  const char* file_;
 };
 
 inline int register_spec_cases(const SpecRef& spec, bool expect_bug,
@@ -79,7 +111,7 @@ inline int register_spec_cases(const SpecRef& spec, bool expect_bug,
     const std::string tags = std::string("[racelab][") + to_string(c.mode) +
                              "]" + (expect_bug ? "[caught]" : "");
     Catch::AutoReg(
-        new SpecCaseInvoker(spec, c, expect_bug),
+        new SpecCaseInvoker(spec, c, expect_bug, file),
         Catch::SourceLineInfo(file, line), Catch::StringRef(),
         Catch::NameAndTags(Catch::StringRef(name), Catch::StringRef(tags)));
   }
@@ -99,8 +131,8 @@ int register_cases(bool expect_bug, const char* file, std::size_t line) {
                              "]" + (expect_bug ? "[caught]" : "");
     // Catch copies the name and tags; the invoker lives for the process.
     Catch::AutoReg(
-        new CaseInvoker<T>(c, expect_bug), Catch::SourceLineInfo(file, line),
-        Catch::StringRef(),
+        new CaseInvoker<T>(c, expect_bug, file),
+        Catch::SourceLineInfo(file, line), Catch::StringRef(),
         Catch::NameAndTags(Catch::StringRef(name), Catch::StringRef(tags)));
   }
   return static_cast<int>(cases.size());

@@ -22,6 +22,7 @@
 #include "racelab/go_map_oracle.h"
 #include "racelab/history.h"
 #include "racelab/input_error.h"
+#include "racelab/isolation.h"
 #include "racelab/judge_run.h"
 #include "racelab/op_context.h"
 #include "racelab/op_text.h"
@@ -255,12 +256,20 @@ RunObservation run_controlled(
   sched::SchedulerOptions scheduler_options;
   scheduler_options.substrate = request.threads;
   sched::ControlledScheduler scheduler(scheduler_options);
+  // In an isolated check's child, the parent sees every schedule's program
+  // and decisions as they happen (racelab/isolation.h).
+  isolation::observe_decisions(scheduler);
   controlled_internal::ScheduleRunner runner =
       [&](std::uint64_t seed, const std::vector<std::string>* recorded,
           sched::Strategy& strategy) {
         Program<typename F::Op> program =
             recorded ? decode_program<F>(*recorded)
                      : scenario.program(seed, ProgramSize::kSmall);
+        if (isolation::in_child()) {
+          const std::vector<std::string> lines =
+              recorded ? *recorded : encode_program<F>(program);
+          isolation::begin_schedule(-1, &lines);
+        }
         return run_schedule<F>(scenario, make_store, program, request.oracles,
                                scheduler, strategy, take_sanitizer_findings);
       };

@@ -9,7 +9,14 @@
 //   Racelab/T.Clean/<scenario>__<mode>__<oracle>
 // (oracle: tsan, invariants, linearizability; tsan tests skip in a build
 // without ThreadSanitizer). A failing test prints the findings, the trace of
-// the shrunk failing schedule and the path of the saved schedule file.
+// the shrunk failing schedule, the path of the saved schedule file and, last,
+// the command that replays it through this test binary:
+//   RACELAB_REPLAY=<schedule file> <test binary> --gtest_filter=<test>
+// With RACELAB_REPLAY set, the tests replay that file (it must be of the
+// test's store and scenario, else the test fails saying so) and print the
+// trace. Each finished test is told to the kit's listener (kit.h,
+// set_kit_listener): linked with racelab_kit_reports, $RACELAB_REPORT_DIR
+// gets the reports of every test.
 //
 // RACELAB_EXPECT_CAUGHT(T) makes one test per scenario in controlled mode,
 // judged by all oracles together, that passes when the check finds something
@@ -39,9 +46,15 @@
 #define RACELAB_GTEST_H_
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <functional>
+#include <iostream>
+#include <optional>
 #include <ostream>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "racelab/explore.h"
@@ -76,25 +89,152 @@ struct ParamName {
   }
 };
 
+// The test running now, as --gtest_filter names it: "Suite.Name".
+inline std::string current_test_name() {
+  const ::testing::TestInfo* info =
+      ::testing::UnitTest::GetInstance()->current_test_info();
+  if (info == nullptr) return "";
+  return std::string(info->test_suite_name()) + "." + info->name();
+}
+
+// `text` as one word of a POSIX shell command.
+inline std::string shell_word(const std::string& text) {
+  bool plain = !text.empty();
+  for (char ch : text) {
+    const bool ok =
+        (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+        (ch >= '0' && ch <= '9') ||
+        std::string_view("/._-+=:,@%").find(ch) != std::string_view::npos;
+    plain = plain && ok;
+  }
+  if (plain) return text;
+  std::string quoted = "'";
+  for (char ch : text)
+    quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return quoted + "'";
+}
+
+// The command that replays a saved schedule through this test binary:
+// "RACELAB_REPLAY=<file> <binary> --gtest_filter=<test>".
+inline std::string replay_command(const std::string& schedule_file) {
+  char binary[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", binary, sizeof(binary) - 1);
+  const std::string exe = n > 0
+                              ? std::string(binary, static_cast<std::size_t>(n))
+                              : std::string("<test binary>");
+  return std::string(kReplayVariable) + "=" + shell_word(schedule_file) + " " +
+         shell_word(exe) + " --gtest_filter=" + shell_word(current_test_name());
+}
+
+// How one kit test runs its case, whatever declared the store (traits or a
+// spec): the search, and the replay of a schedule file as this case.
+struct CaseDriver {
+  std::string family;
+  std::string store;
+  std::string scenario;
+  std::function<CheckResult()> run;
+  std::function<CheckResult(const std::string& schedule_file)> replay;
+};
+
+// Runs one case (or, with RACELAB_REPLAY set, replays that file as it: the
+// file must be of this case's store and scenario), judges it and tells the
+// kit's listener.
+inline void run_case(const KitCase& c, bool expect_caught,
+                     const CaseDriver& driver) {
+  const std::string replay = replay_request();
+  CheckResult result;
+  if (!replay.empty()) {
+    std::vector<std::string> lines;
+    const sched::ScheduleFile file =
+        kit_internal::read_schedule(replay, &lines);
+    if (file.subject != driver.store || file.scenario != driver.scenario) {
+      ADD_FAILURE() << kit_internal::other_test_text(replay, file, driver.store,
+                                                     driver.scenario);
+      return;
+    }
+    result = driver.replay(replay);
+    std::cout << "replaying " << replay << ":\n" << result.message;
+  } else {
+    result = driver.run();
+  }
+  std::string message = result.message;
+  if (replay.empty() && !result.schedule_file.empty()) {
+    message += "replay: " + replay_command(result.schedule_file) + "\n";
+  }
+  const bool passed = expect_caught ? !result.clean() : result.clean();
+  if (expect_caught) {
+    EXPECT_FALSE(result.clean()) << "racelab did not catch the bug of "
+                                 << driver.store << ": " << message;
+    if (passed && replay.empty()) {
+      std::cout << "caught, as expected:\n" << message;
+    }
+  } else {
+    EXPECT_TRUE(result.clean()) << message;
+    if (passed && replay.empty()) std::cout << "  " << message;
+  }
+  const ::testing::TestInfo* info =
+      ::testing::UnitTest::GetInstance()->current_test_info();
+  KitTestRecord record;
+  record.test = current_test_name();
+  record.source =
+      info != nullptr && info->file() != nullptr ? info->file() : "";
+  record.family = driver.family;
+  record.store = driver.store;
+  record.kit_case = c;
+  record.expect_caught = expect_caught;
+  record.passed = passed;
+  record.replayed = !replay.empty();
+  record.result = &result;
+  notify_kit_test(record);
+}
+
+template <StoreTraits T>
+CaseDriver traits_driver(const KitCase& c) {
+  CaseDriver driver;
+  driver.family = T::Family::kName;
+  driver.store = traits_options<T>().store_name;
+  driver.scenario = c.scenario_name;
+  driver.run = [c] { return run_kit_case<T>(c); };
+  driver.replay = [c](const std::string& file) {
+    std::string error;
+    std::optional<CheckResult> r = replay_kit_case<T>(c, file, &error);
+    if (!r) throw std::runtime_error(error);
+    return std::move(*r);
+  };
+  return driver;
+}
+
+template <StoreTraits T>
+void run_case(const KitCase& c, bool expect_caught) {
+  run_case(c, expect_caught, traits_driver<T>(c));
+}
+
+inline CaseDriver spec_driver(const SpecRef& spec, const KitCase& c) {
+  CaseDriver driver;
+  driver.family = spec->name;
+  driver.store =
+      spec->options.store_name.empty() ? spec->name : spec->options.store_name;
+  driver.scenario = c.scenario_name;
+  driver.run = [spec, c] { return run_spec_case(spec, c); };
+  driver.replay = [spec, c](const std::string& file) {
+    CheckOptions options = spec->options;
+    if (c.oracle) options.oracles = OracleSet{*c.oracle};
+    return replay_spec(spec, c.scenario_name, file, std::move(options));
+  };
+  return driver;
+}
+
 template <StoreTraits T>
 void expect_clean(const KitCase& c) {
   if (c.oracle == Oracle::kTsan && !built_with_tsan()) {
     GTEST_SKIP() << "the tsan oracle needs a ThreadSanitizer build";
   }
-  CheckResult result = run_kit_case<T>(c);
-  EXPECT_TRUE(result.clean()) << result.message;
-  if (result.clean()) std::cout << "  " << result.message;
+  run_case<T>(c, /*expect_caught=*/false);
 }
 
 template <StoreTraits T>
 void expect_caught(const KitCase& c) {
-  CheckResult result = run_kit_case<T>(c);
-  EXPECT_FALSE(result.clean())
-      << "racelab did not catch the bug of " << traits_store_name<T>() << ": "
-      << result.message;
-  if (!result.clean()) {
-    std::cout << "caught, as expected:\n" << result.message;
-  }
+  run_case<T>(c, /*expect_caught=*/true);
 }
 
 // A declared spec's cases; a spec that cannot run (racelab::InputError) is
@@ -106,16 +246,11 @@ inline void expect_spec_clean(const SpecRef& spec, const KitCase& c) {
   if (c.oracle == Oracle::kTsan && !built_with_tsan()) {
     GTEST_SKIP() << "the tsan oracle needs a ThreadSanitizer build";
   }
-  CheckResult result = run_spec_case(spec, c);
-  EXPECT_TRUE(result.clean()) << result.message;
-  if (result.clean()) std::cout << "  " << result.message;
+  run_case(c, /*expect_caught=*/false, spec_driver(spec, c));
 }
 
 inline void expect_spec_caught(const SpecRef& spec, const KitCase& c) {
-  CheckResult result = run_spec_case(spec, c);
-  EXPECT_FALSE(result.clean()) << "racelab did not catch the bug of "
-                               << spec->name << ": " << result.message;
-  if (!result.clean()) std::cout << "caught, as expected:\n" << result.message;
+  run_case(c, /*expect_caught=*/true, spec_driver(spec, c));
 }
 
 }  // namespace racelab::gtest_internal

@@ -27,10 +27,12 @@
 //
 //  3. check_store<F>(factory, scenario, options) -> CheckResult: runs the
 //     scenario in controlled mode (fibers, a strategy, a budget of schedules)
-//     or stress mode (OS threads) in this process and judges it. On failure
-//     the result carries the findings, the trace of the (shrunk) failing
-//     schedule and the path of the saved schedule file; replay_store<F>()
-//     reruns such a file. gtest.h, catch2.h and fuzz_target.h build on this.
+//     or stress mode (OS threads) in a forked child (CheckOptions::isolate:
+//     a crash, exit or hang of the store is a finding) and judges it. On
+//     failure the result carries the findings, the trace of the (shrunk)
+//     failing schedule and the path of the saved schedule file;
+//     replay_store<F>() reruns such a file. gtest.h, catch2.h and fuzz_target.h
+//     build on this.
 //
 // Controlled mode needs the store to lock through racelab::Mutex /
 // SharedMutex (sync.h) or to call racelab::yield_point(); a store on plain
@@ -54,6 +56,7 @@
 #include "racelab/controlled_runner.h"
 #include "racelab/finding.h"
 #include "racelab/history.h"
+#include "racelab/isolation.h"
 #include "racelab/linearizability.h"
 #include "racelab/op_context.h"
 #include "racelab/operation_history.h"
@@ -219,10 +222,19 @@ struct CheckOptions {
   // under one of them. Empty: its first frame outside racelab's folders and
   // outside system and library paths.
   std::vector<std::string> source_roots;
+  // Run the check in a forked child (racelab/isolation.h), so that a store
+  // that crashes (a signal, abort, an uncaught exception, std::terminate),
+  // exits or hangs is a finding of the check (crash, timeout) and this
+  // process survives to report it; in controlled mode the schedule in
+  // flight is saved. Off: in this process, for a debugger.
+  bool isolate = true;
+  // Isolated checks: no progress (no scheduling decision, no operation
+  // step) for this long is a hang; the child's process group is killed.
+  int hang_seconds = 60;
 };
 
-// The verdict of check_store and replay_store: one run of the scenario in
-// this process (findings, schedules tried, the shrunk failing schedule with
+// The verdict of check_store and replay_store: one run of the scenario
+// (findings, schedules tried, the shrunk failing schedule with
 // its trace, the saved schedule file, a readable message); the engine's
 // result of one run, RunObservation (case.h).
 using CheckResult = RunObservation;
@@ -232,6 +244,16 @@ namespace kit_internal {
 // TSan findings since the last call when `enabled` (and the build has TSan);
 // else drops them.
 std::vector<Finding> take_sanitizer_findings(bool enabled);
+// Runs `check` (the raw check, in this process's terms) in a forked child
+// when options.isolate, else here; turns a child that crashed, exited, hung
+// or ended without a result into a crash or timeout finding (with the
+// schedule in flight in controlled mode); saves a failing controlled
+// schedule unless `replayed` names the file being replayed; composes the
+// message. An InputError of the check is rethrown here.
+CheckResult finish_check(const std::function<CheckResult()>& check,
+                         const CheckOptions& options, const std::string& store,
+                         const std::string& scenario,
+                         const std::string& replayed);
 // "<dir>/racelab-<store>-<scenario>.schedule", with unsafe characters of the
 // names replaced by '_'.
 std::string schedule_path(const CheckOptions& options, std::string_view store,
@@ -247,6 +269,12 @@ std::string save_schedule(const std::string& path, const std::string& store,
 // std::runtime_error. Returns program lines (setup, threads..., finale).
 sched::ScheduleFile read_schedule(const std::string& path,
                                   std::vector<std::string>* program_lines);
+// Why the schedule file at `path` (of file.subject x file.scenario) is not
+// one of this test's (`store` x `scenario`).
+std::string other_test_text(const std::string& path,
+                            const sched::ScheduleFile& file,
+                            const std::string& store,
+                            const std::string& scenario);
 // Fills result.message (the failing schedule's trace rendered as a table).
 void compose_message(CheckResult& result, const std::string& store,
                      const std::string& scenario, const CheckOptions& options);
@@ -273,26 +301,15 @@ RunObservation one_schedule(const Scenario<F>& scenario,
 }
 
 // The engine's search (controlled_internal::explore, as the CLI's child runs
-// it) in this process; a failing schedule is saved.
+// it) in this process; finish_check saves a failing schedule.
 template <Family F>
 CheckResult check_controlled(const StoreFactory<F>& factory,
                              const Scenario<F>& scenario,
                              const CheckOptions& options) {
   take_sanitizer_findings(false);  // forget reports of earlier checks
   const bool tsan = options.oracles.contains(Oracle::kTsan);
-  CheckResult result =
-      run_controlled<F>(scenario, factory, controlled_request(options),
-                        [tsan] { return take_sanitizer_findings(tsan); });
-  if (!result.clean()) {
-    const std::string store = store_name<F>(options);
-    result.schedule_file = save_schedule(
-        schedule_path(options, store, scenario.name), store, scenario.name,
-        options,
-        options.seed + static_cast<std::uint64_t>(result.first_failing),
-        result.schedule.program, result.schedule.decisions);
-  }
-  compose_message(result, store_name<F>(options), scenario.name, options);
-  return result;
+  return run_controlled<F>(scenario, factory, controlled_request(options),
+                           [tsan] { return take_sanitizer_findings(tsan); });
 }
 
 template <Family F>
@@ -309,6 +326,7 @@ CheckResult check_stress(const StoreFactory<F>& factory,
     request.jitter = options.jitter;
     request.pause_us = options.pause_us;
     request.oracles = options.oracles;
+    isolation::begin_schedule(run, nullptr);  // the run in flight
     RunObservation obs = run_stress<F>(scenario, factory, request);
     ++result.runs;
     for (Finding& f :
@@ -320,30 +338,37 @@ CheckResult check_stress(const StoreFactory<F>& factory,
       break;
     }
   }
-  compose_message(result, store_name<F>(options), scenario.name, options);
   return result;
 }
 
 }  // namespace kit_internal
 
-// Runs `scenario` against stores from `factory` in this process and judges
-// it with `options.oracles`. Controlled mode stops at the first failing
-// schedule, shrinks it (its preemptions, then its program: threads and
-// operations the failure does not need are dropped), saves it
-// (CheckResult::schedule_file) and records its trace; stress mode stops at
-// the first run with a finding. Each check has a Session of its own
-// (session.h): checks one after the other in one process do not see each
-// other's state; a check started inside another throws std::logic_error.
+// Runs `scenario` against stores from `factory` and judges it with
+// `options.oracles`, in a forked child unless options.isolate is off: a
+// store that crashes (a signal, abort, an uncaught exception), exits, ends
+// without a result or makes no progress for options.hang_seconds is a crash
+// or timeout finding, with the schedule in flight saved in controlled mode.
+// Controlled mode stops at the first failing schedule, shrinks it (its
+// preemptions, then its program: threads and operations the failure does not
+// need are dropped), saves it (CheckResult::schedule_file) and records its
+// trace; stress mode stops at the first run with a finding. Each check has a
+// Session of its own (session.h): checks one after the other in one process do
+// not see each other's state; a check started inside another throws
+// std::logic_error.
 template <Family F>
 CheckResult check_store(const StoreFactory<F>& factory,
                         const Scenario<F>& scenario,
                         const CheckOptions& options = {}) {
   Session session;
   set_source_roots(options.source_roots);
-  if (options.mode == Mode::kControlled) {
-    return kit_internal::check_controlled<F>(factory, scenario, options);
-  }
-  return kit_internal::check_stress<F>(factory, scenario, options);
+  return kit_internal::finish_check(
+      [&] {
+        return options.mode == Mode::kControlled
+                   ? kit_internal::check_controlled<F>(factory, scenario,
+                                                       options)
+                   : kit_internal::check_stress<F>(factory, scenario, options);
+      },
+      options, kit_internal::store_name<F>(options), scenario.name, "");
 }
 
 // Replays a schedule file written by check_store (its program and decisions)
@@ -359,25 +384,22 @@ CheckResult replay_store(const StoreFactory<F>& factory,
   set_source_roots(options.source_roots);
   std::vector<std::string> lines;
   sched::ScheduleFile file = kit_internal::read_schedule(schedule_file, &lines);
-  kit_internal::take_sanitizer_findings(false);
-  RunRequest request = kit_internal::controlled_request(options);
+  CheckOptions once = options;
+  once.mode = Mode::kControlled;
+  RunRequest request = kit_internal::controlled_request(once);
   request.seed = file.seed;
   request.replay_program = std::move(lines);
   request.replay_decisions = file.decisions;
   request.lenient_replay = true;
   const bool tsan = options.oracles.contains(Oracle::kTsan);
-  CheckResult result = run_controlled<F>(scenario, factory, request, [tsan] {
-    return kit_internal::take_sanitizer_findings(tsan);
-  });
-  result.schedule_file = schedule_file;
-  kit_internal::compose_message(result, kit_internal::store_name<F>(options),
-                                scenario.name, options);
-  result.message += result.replay_diverged
-                        ? "replay diverged from the recorded decisions (the "
-                          "store's scheduling points differ); the fallback "
-                          "ran the current thread on\n"
-                        : "replay followed the recorded decisions exactly\n";
-  return result;
+  return kit_internal::finish_check(
+      [&] {
+        kit_internal::take_sanitizer_findings(false);
+        return run_controlled<F>(scenario, factory, request, [tsan] {
+          return kit_internal::take_sanitizer_findings(tsan);
+        });
+      },
+      once, kit_internal::store_name<F>(options), scenario.name, schedule_file);
 }
 
 // The traits of one store under test, the unit the test-framework macros
@@ -478,6 +500,59 @@ CheckResult run_kit_case(const KitCase& c) {
   return check_store<typename T::Family>(&T::make, scenarios.at(c.scenario),
                                          options);
 }
+
+// The environment variable that makes the test-framework macros replay a
+// schedule file instead of searching: RACELAB_REPLAY=<file> <test binary>
+// --gtest_filter=<test>, the command a failing kit test prints.
+inline constexpr const char* kReplayVariable = "RACELAB_REPLAY";
+
+// The schedule file to replay ($RACELAB_REPLAY), or "" when none is set.
+std::string replay_request();
+
+// Replays `schedule_file` as KitCase `c` of store T: the file must be of
+// T's store and of c's scenario, else the result is std::nullopt and
+// `*error` says which test the file belongs to. Throws what read_schedule
+// throws on a file that cannot be read.
+template <StoreTraits T>
+std::optional<CheckResult> replay_kit_case(const KitCase& c,
+                                           const std::string& schedule_file,
+                                           std::string* error) {
+  const std::vector<Scenario<typename T::Family>> scenarios = T::scenarios();
+  CheckOptions options = traits_options<T>();
+  options.oracles = c.oracles();
+  const Scenario<typename T::Family>& scenario = scenarios.at(c.scenario);
+  std::vector<std::string> lines;
+  const sched::ScheduleFile file =
+      kit_internal::read_schedule(schedule_file, &lines);
+  if (file.subject != options.store_name || file.scenario != scenario.name) {
+    *error = kit_internal::other_test_text(schedule_file, file,
+                                           options.store_name, scenario.name);
+    return std::nullopt;
+  }
+  return replay_store<typename T::Family>(&T::make, scenario, schedule_file,
+                                          options);
+}
+
+// One finished test of the test-framework macros, as listeners see it.
+struct KitTestRecord {
+  std::string test;    // "Racelab/MutexRingTraits_RacelabClean.Clean/..."
+  std::string source;  // the test's source file, as the framework names it
+  std::string family;  // the family's name
+  std::string store;   // the store's name
+  KitCase kit_case;
+  bool expect_caught = false;  // RACELAB_EXPECT_CAUGHT: passes when caught
+  bool passed = false;
+  bool replayed = false;  // RACELAB_REPLAY ran a schedule file
+  const CheckResult* result = nullptr;
+};
+
+// Something told of every finished kit test (racelab_kit_reports installs
+// one that writes the reports of $RACELAB_REPORT_DIR). One at a time;
+// nullptr removes it. The core itself writes no reports.
+using KitListener = void (*)(const KitTestRecord& record);
+void set_kit_listener(KitListener listener);
+// Tells the listener, if any; what it throws is caught and printed.
+void notify_kit_test(const KitTestRecord& record);
 
 // One line per finding: "[data_race/tsan] summary".
 std::string format_findings(const std::vector<Finding>& findings);

@@ -3,25 +3,16 @@
 // whatever the body does.
 #include "racelab/explore.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <stdexcept>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "racelab/controlled_runner.h"
 #include "racelab/input_error.h"
+#include "racelab/isolation.h"
 #include "racelab/process_output.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
@@ -32,51 +23,6 @@
 
 namespace racelab {
 namespace {
-
-
-// What the child shares with the parent. The first part is written as the
-// search goes (so that a crash or a hang still tells which schedule was in
-// flight and how far it got), the result once at the end.
-struct Channel {
-  static constexpr int kMaxDecisions = 1 << 20;
-  static constexpr std::size_t kResultBytes = std::size_t{1} << 20;
-
-  std::uint64_t heartbeat;  // decisions made so far, all schedules
-  int schedule;             // the schedule in flight, 0-based
-  int count;                // its decisions so far
-  int decisions[kMaxDecisions];
-  int done;  // 1: result holds the outcome
-  std::size_t result_size;
-  char result[kResultBytes];
-};
-
-class SharedChannel {
- public:
-  SharedChannel() {
-    void* memory = mmap(nullptr, sizeof(Channel), PROT_READ | PROT_WRITE,
-                        MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (memory == MAP_FAILED) {
-      throw std::runtime_error("racelab::explore: mmap of the channel failed");
-    }
-    channel_ = static_cast<Channel*>(memory);
-  }
-  ~SharedChannel() { munmap(channel_, sizeof(Channel)); }
-  SharedChannel(const SharedChannel&) = delete;
-  SharedChannel& operator=(const SharedChannel&) = delete;
-  Channel* get() const { return channel_; }
-
- private:
-  Channel* channel_;
-};
-
-void record_decision(const sched::SwitchEvent& event, void* context) {
-  auto* channel = static_cast<Channel*>(context);
-  if (channel->count < Channel::kMaxDecisions) {
-    channel->decisions[channel->count] = event.to_thread;
-  }
-  ++channel->count;
-  __atomic_add_fetch(&channel->heartbeat, 1, __ATOMIC_RELAXED);
-}
 
 // The result travels as lines "<key> <value>", values with '\\' and '\n'
 // escaped; kinds and oracles by their name tables.
@@ -187,19 +133,17 @@ ChildOutcome deserialize(std::string_view text) {
 
 // The search, in the child.
 ChildOutcome search(const std::function<void()>& body,
-                    const ExploreOptions& options, sched::Strategy& strategy,
-                    Channel* channel) {
+                    const ExploreOptions& options, sched::Strategy& strategy) {
   sched::SchedulerOptions scheduler_options;
   scheduler_options.max_steps = options.max_steps;
   scheduler_options.substrate = sched::Substrate::kOsThreads;
   scheduler_options.spin_bound = options.spin_bound;
   sched::ControlledScheduler scheduler(scheduler_options);
-  scheduler.set_switch_observer(&record_decision, channel);
+  isolation::observe_decisions(scheduler);
   ChildOutcome outcome;
   take_tsan_findings();  // whatever the parent saw before the fork
   for (int i = 0; i < options.budget; ++i) {
-    channel->schedule = i;
-    channel->count = 0;
+    isolation::begin_schedule(i, nullptr);
     sched::RunResult run;
     try {
       run = scheduler.run_program(body, strategy);
@@ -305,58 +249,19 @@ ExploreResult run_isolated(
     const std::function<void()>& body, const ExploreOptions& options,
     const std::function<std::unique_ptr<sched::Strategy>()>& make,
     bool replaying) {
-  SharedChannel shared;
-  Channel* channel = shared.get();
-  const int err = memfd_create("racelab-explore-stderr", MFD_CLOEXEC);
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("racelab::explore: fork failed");
-  if (pid == 0) {
-    if (err >= 0) dup2(err, STDERR_FILENO);
-    std::unique_ptr<sched::Strategy> strategy = make();
-    const std::string text =
-        serialize(search(body, options, *strategy, channel));
-    const std::size_t size = std::min(text.size(), Channel::kResultBytes);
-    std::memcpy(channel->result, text.data(), size);
-    channel->result_size = size;
-    __atomic_store_n(&channel->done, 1, __ATOMIC_RELEASE);
-    std::fflush(nullptr);
-    // Not _exit: TSan's interceptor of it would turn the reports it saw into
-    // exit status 66; the result is in the channel already.
-    syscall(SYS_exit_group, 0);
-  }
-
-  // The parent waits; no decision for hang_seconds is a hang.
-  using Clock = std::chrono::steady_clock;
-  std::uint64_t beat = 0;
-  Clock::time_point last_beat = Clock::now();
-  int status = 0;
-  bool hung = false;
-  for (;;) {
-    const pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid) break;
-    const std::uint64_t now_beat =
-        __atomic_load_n(&channel->heartbeat, __ATOMIC_RELAXED);
-    if (now_beat != beat) {
-      beat = now_beat;
-      last_beat = Clock::now();
-    } else if (Clock::now() - last_beat >
-               std::chrono::seconds(options.hang_seconds)) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      hung = true;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  const std::string child_stderr = err >= 0 ? read_all(err) : "";
-  if (err >= 0) close(err);
+  isolation::ChildOptions child_options;
+  child_options.hang_seconds = options.hang_seconds;
+  child_options.what = "racelab::explore";
+  const isolation::ChildOutcome child = isolation::run_in_child(
+      [&] {
+        std::unique_ptr<sched::Strategy> strategy = make();
+        return serialize(search(body, options, *strategy));
+      },
+      child_options);
 
   ExploreResult result;
-  if (!hung && __atomic_load_n(&channel->done, __ATOMIC_ACQUIRE) == 1 &&
-      WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-    ChildOutcome outcome =
-        deserialize(std::string_view(channel->result, channel->result_size));
+  if (child.end == isolation::ChildEnd::kResult) {
+    ChildOutcome outcome = deserialize(child.result);
     if (!outcome.error.empty()) {
       throw InputError(absl::StrCat(
           "racelab: the schedule cannot be followed: ", outcome.error));
@@ -370,29 +275,16 @@ ExploreResult run_isolated(
   } else {
     // The schedule in flight crashed or hung: its decisions so far are what
     // reproduces it.
-    const int count = std::min(channel->count, Channel::kMaxDecisions);
-    result.decisions.assign(channel->decisions, channel->decisions + count);
-    result.schedules = channel->schedule + 1;
-    result.first_failing = channel->schedule;
-    Finding finding{
-        FindingKind::kCrash, Oracle::kCrash, "", "", std::nullopt, {}};
-    if (hung) {
-      finding.kind = FindingKind::kTimeout;
-      finding.oracle = Oracle::kTimeout;
-      finding.summary = absl::StrCat(
-          "hang: no scheduling decision for ", options.hang_seconds,
-          " s (a thread blocked where the scheduler cannot see, or a loop "
-          "without scheduling points)");
-    } else if (WIFSIGNALED(status)) {
-      finding.summary = absl::StrCat("the program was killed by ",
-                                     signal_text(WTERMSIG(status)));
-    } else {
-      finding.summary =
-          absl::StrCat("the program exited with status ",
-                       WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-                       " in the middle of a schedule");
-    }
-    finding.detail = tail(child_stderr, 4000);
+    result.decisions = child.decisions;
+    result.schedules = std::max(child.schedule, 0) + 1;
+    result.first_failing = std::max(child.schedule, 0);
+    const bool hung = child.end == isolation::ChildEnd::kHang;
+    Finding finding{hung ? FindingKind::kTimeout : FindingKind::kCrash,
+                    hung ? Oracle::kTimeout : Oracle::kCrash,
+                    child.summary("the program", options.hang_seconds),
+                    tail(child.child_stderr, 4000),
+                    std::nullopt,
+                    {}};
     result.findings.push_back(std::move(finding));
   }
   if (result.found() && !replaying) {

@@ -1,15 +1,23 @@
 // The non-template parts of the store-implementer kit (racelab/kit.h):
-// sanitizer findings, schedule files and the failure message.
+// isolation of a check, sanitizer findings, schedule files and the failure
+// message.
 #include "racelab/kit.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include "absl/strings/str_cat.h"
+#include "racelab/input_error.h"
+#include "racelab/isolation.h"
+#include "racelab/process_output.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
 #include "symbol_names.h"
@@ -17,6 +25,10 @@
 namespace racelab {
 namespace kit_internal {
 namespace {
+
+// How the child of an isolated check reports an InputError (a recorded
+// program that does not parse): the parent throws it again.
+constexpr const char* kInputErrorTag = "racelab-input-error ";
 
 std::string safe_name(std::string_view name) {
   std::string out;
@@ -28,12 +40,130 @@ std::string safe_name(std::string_view name) {
   return out;
 }
 
+// The finding of an AddressSanitizer report that ended the child, from its
+// stderr ("==1==ERROR: AddressSanitizer: heap-use-after-free on ..." and
+// "SUMMARY: AddressSanitizer: heap-use-after-free file:line in function").
+std::optional<Finding> asan_death(const std::string& text) {
+  constexpr std::string_view kError = "ERROR: AddressSanitizer: ";
+  const std::size_t at = text.find(kError);
+  if (at == std::string::npos) return std::nullopt;
+  const std::size_t start = at + kError.size();
+  const std::string what =
+      text.substr(start, text.find_first_of(" \n", start) - start);
+  const bool freed = what.find("use-after-free") != std::string::npos ||
+                     what.find("use-after-poison") != std::string::npos;
+  std::string summary = absl::StrCat("AddressSanitizer: ", what);
+  constexpr std::string_view kSummary = "SUMMARY: AddressSanitizer: ";
+  const std::size_t line = text.find(kSummary);
+  if (line != std::string::npos) {
+    const std::size_t from = line + kSummary.size();
+    summary = absl::StrCat("AddressSanitizer: ",
+                           text.substr(from, text.find('\n', from) - from));
+  }
+  return Finding{freed ? FindingKind::kUseAfterFree : FindingKind::kCrash,
+                 Oracle::kAsan,
+                 summary + " (the check then died)",
+                 tail(text, 4000),
+                 std::nullopt,
+                 {}};
+}
+
 }  // namespace
 
 std::vector<Finding> take_sanitizer_findings(bool enabled) {
   std::vector<Finding> findings = take_tsan_findings();
   if (!enabled) findings.clear();
   return findings;
+}
+
+CheckResult finish_check(const std::function<CheckResult()>& check,
+                         const CheckOptions& options, const std::string& store,
+                         const std::string& scenario,
+                         const std::string& replayed) {
+  const bool controlled = options.mode == Mode::kControlled;
+  CheckResult result;
+  if (!options.isolate) {
+    result = check();
+  } else {
+    isolation::ChildOptions child_options;
+    child_options.hang_seconds = std::max(1, options.hang_seconds);
+    child_options.watch_progress = true;
+    child_options.what = "racelab::check_store";
+    const isolation::ChildOutcome child = isolation::run_in_child(
+        [&] {
+          try {
+            return isolation::encode_observation(check());
+          } catch (const InputError& e) {
+            return absl::StrCat(kInputErrorTag, e.what());
+          } catch (const std::exception& e) {
+            CheckResult thrown;
+            thrown.findings.push_back(
+                {FindingKind::kCrash,
+                 Oracle::kCrash,
+                 absl::StrCat("the check threw an uncaught exception: ",
+                              e.what()),
+                 "",
+                 std::nullopt,
+                 {}});
+            return isolation::encode_observation(thrown);
+          }
+        },
+        child_options);
+    // What the store and the sanitizers printed, as an in-process check
+    // would have shown it.
+    if (!child.child_stderr.empty()) {
+      std::fwrite(child.child_stderr.data(), 1, child.child_stderr.size(),
+                  stderr);
+      std::fflush(stderr);
+    }
+    if (child.end == isolation::ChildEnd::kResult) {
+      if (child.result.starts_with(kInputErrorTag)) {
+        throw InputError(child.result.substr(std::strlen(kInputErrorTag)));
+      }
+      result = isolation::decode_observation(child.result);
+    } else {
+      const bool hung = child.end == isolation::ChildEnd::kHang;
+      result.findings.push_back(
+          {hung ? FindingKind::kTimeout : FindingKind::kCrash,
+           hung ? Oracle::kTimeout : Oracle::kCrash,
+           child.summary(absl::StrCat("the check of ", store, " x ", scenario),
+                         child_options.hang_seconds),
+           tail(child.child_stderr, 4000),
+           std::nullopt,
+           {}});
+      if (std::optional<Finding> asan = asan_death(child.child_stderr)) {
+        result.findings.insert(result.findings.begin(), std::move(*asan));
+      }
+      const int in_flight = std::max(child.schedule, 0);
+      if (controlled) {
+        result.schedules = in_flight + 1;
+        result.first_failing = in_flight;
+        result.schedule.program = child.program;
+        result.schedule.decisions = child.decisions;
+      } else {
+        result.runs = in_flight + 1;
+      }
+    }
+    result.log = tail(child.child_stderr, std::size_t{1} << 20);
+  }
+  if (!replayed.empty()) {
+    result.schedule_file = replayed;
+  } else if (controlled && !result.clean()) {
+    result.schedule_file = save_schedule(
+        schedule_path(options, store, scenario), store, scenario, options,
+        options.seed +
+            static_cast<std::uint64_t>(std::max(result.first_failing, 0)),
+        result.schedule.program, result.schedule.decisions);
+  }
+  compose_message(result, store, scenario, options);
+  if (!replayed.empty()) {
+    result.message += result.replay_diverged
+                          ? "replay diverged from the recorded decisions (the "
+                            "store's scheduling points differ); the fallback "
+                            "ran the current thread on\n"
+                          : "replay followed the recorded decisions exactly\n";
+  }
+  return result;
 }
 
 std::string schedule_path(const CheckOptions& options, std::string_view store,
@@ -91,6 +221,16 @@ RunRequest controlled_request(const CheckOptions& options) {
   return request;
 }
 
+std::string other_test_text(const std::string& path,
+                            const sched::ScheduleFile& file,
+                            const std::string& store,
+                            const std::string& scenario) {
+  return absl::StrCat(
+      kReplayVariable, "=", path,
+      ": the file belongs to another test: it is a schedule of ", file.subject,
+      " x ", file.scenario, ", this test checks ", store, " x ", scenario);
+}
+
 void compose_message(CheckResult& result, const std::string& store,
                      const std::string& scenario, const CheckOptions& options) {
   std::ostringstream out;
@@ -139,6 +279,26 @@ void compose_message(CheckResult& result, const std::string& store,
 }
 
 }  // namespace kit_internal
+
+namespace {
+KitListener g_kit_listener = nullptr;
+}  // namespace
+
+std::string replay_request() {
+  const char* file = std::getenv(kReplayVariable);
+  return file == nullptr ? "" : file;
+}
+
+void set_kit_listener(KitListener listener) { g_kit_listener = listener; }
+
+void notify_kit_test(const KitTestRecord& record) {
+  if (g_kit_listener == nullptr) return;
+  try {
+    g_kit_listener(record);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "racelab: the kit listener failed: %s\n", e.what());
+  }
+}
 
 std::string format_findings(const std::vector<Finding>& findings) {
   std::string out;

@@ -82,6 +82,14 @@ struct CaseResult {
   std::string observed() const;  // "clean" or kinds joined with ","
 };
 
+// Runs `runs` runs of the case, from `first_run` on, in one child process,
+// one after the other: the process's start-up is paid once. Returns one
+// observation per run made; when the child dies (a crash, a hang, an
+// ASan report), the last one is the run it died in, with how it ended, and
+// the runs after it were not made (fewer than `runs` are returned).
+std::vector<RunObservation> run_batch_in_child(const CaseSpec& spec,
+                                               const RunOptions& options,
+                                               int first_run, int runs);
 // Runs one run of `spec` in a child process.
 // The observation's log is the child's stderr (capped).
 RunObservation run_in_child(const CaseSpec& spec, const RunOptions& options,
