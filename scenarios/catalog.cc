@@ -4,22 +4,20 @@
 
 #include "absl/strings/str_cat.h"
 #include "anti_patterns.h"
-#include "checkpoint_scenarios.h"
-#include "racelab/controlled_runner.h"
-#include "racelab/sanitizer_capture.h"
-#include "racelab/stress_runner.h"
-#include "state_scenarios.h"
+#include "checkpoint_spec.h"
+#include "racelab/spec.h"
+#include "state_spec.h"
 #include "subject_catalog.h"
 
 namespace racelab {
 namespace {
 
-template <class F>
-void register_family(
-    Registry& registry,
-    const std::vector<SubjectEntry<typename F::Store>>& subjects,
-    const std::vector<Scenario<F>>& scenarios) {
-  const std::string family(F::kName);
+// One family from its spec: every subject's store made by its factory,
+// crossed with every scenario the spec declares.
+template <class Store, class Model>
+void register_family(Registry& registry, const Spec<Store, Model>& spec,
+                     const std::vector<SubjectEntry<Store>>& subjects) {
+  const std::string& family = spec.name();
   for (const auto& s : subjects) {
     registry.add_subject({family, absl::StrCat(family, "/", s.variant),
                           std::string(s.description), std::string(s.source),
@@ -29,21 +27,16 @@ void register_family(
           expectation_of(absl::StrCat(family, "/", s.variant), row));
     }
   }
-  for (const Scenario<F>& scenario : scenarios) {
+  const SpecRef any_subject = Spec<Store, Model>(spec).make(subjects[0].make);
+  for (const SpecScenarioInfo& scenario : spec_scenarios(any_subject)) {
     registry.add_scenario(
         {family, scenario.name, scenario.description, "", false});
     for (const auto& s : subjects) {
-      auto make = s.make;
-      const Scenario<F>* sc = &scenario;  // catalog entries live forever
+      const SpecRef subject = Spec<Store, Model>(spec).make(s.make);
       registry.add_case(
           {family, absl::StrCat(family, "/", s.variant), scenario.name,
-           [sc, make](const RunRequest& request) {
-             if (request.mode == Mode::kControlled) {
-               return run_controlled<F>(*sc, make, request, take_tsan_findings);
-             }
-             return run_stress<F>(*sc, make, request);
-           },
-           scenario.modes, &program_line_error<F>, std::string(s.source)});
+           spec_case_runner(subject, scenario.name), scenario.modes,
+           spec_program_line_checker(subject), std::string(s.source)});
     }
   }
 }
@@ -52,10 +45,9 @@ void register_family(
 
 void register_builtin_catalog(Registry& registry) {
   registry.add_source_root("subjects/");
-  register_family<checkpoint::CheckpointFamily>(
-      registry, checkpoint_subjects(), checkpoint::checkpoint_scenarios());
-  register_family<state::StateFamily>(registry, state_subjects(),
-                                      state::state_scenarios());
+  register_family(registry, checkpoint::checkpoint_spec(),
+                  checkpoint_subjects());
+  register_family(registry, state::state_spec(), state_subjects());
   for (const AntiPatternText& p : anti_pattern_texts()) {
     registry.add_anti_pattern({p.name, p.buggy, p.fixed, p.scenario, p.marker,
                                p.summary, p.story, p.oracles});

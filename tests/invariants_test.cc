@@ -1,47 +1,44 @@
-// The scenarios' invariants (checkpoint_scenarios.cc, state_scenarios.cc):
-// each one fires on a hand-made history that breaks it, naming what broke,
-// and stays silent on a good history of the same operations.
+// The specs' invariants (checkpoint_spec.cc, state_spec.cc): each one fires
+// on a hand-made run that breaks it, naming what broke, and stays silent on a
+// good run of the same operations.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "checkpoint_scenarios.h"
-#include "state_scenarios.h"
+#include "checkpoint_spec.h"
+#include "spec_calls.h"
+#include "state_spec.h"
 #include "subject_catalog.h"
 
 namespace racelab {
 namespace {
 
 using checkpoint::CheckpointId;
-using checkpoint::CheckpointOp;
-using checkpoint::CheckpointResult;
-using state::StateOp;
-using state::StateResult;
+using checkpoint::IndexRead;
+using checkpoint::Looked;
+using checkpoint::LookupId;
+using state::AllFlags;
+using state::Entries;
+using testing::made;
+using testing::MadeCall;
+using testing::value;
 
-template <class Op, class Result>
-Event<Op, Result> event(int thread, std::uint64_t call, Op op, Result result) {
-  return {thread, false, std::move(op), std::move(result), call, call + 1};
-}
-
-std::string summaries(const std::vector<Finding>& findings) {
+std::string summaries(const std::vector<std::string>& broken) {
   std::string out;
-  for (const Finding& f : findings) out += f.summary + "\n";
+  for (const std::string& b : broken) out += b + "\n";
   return out;
 }
 
-// Every finding is an invariant's, and one of them says `what`.
-void expect_one_says(const std::vector<Finding>& findings,
+// One of the broken invariants says `what`.
+void expect_one_says(const std::vector<std::string>& broken,
                      std::string_view what) {
   bool found = false;
-  for (const Finding& f : findings) {
-    EXPECT_EQ(f.oracle, Oracle::kInvariants) << f.summary;
-    EXPECT_EQ(f.kind, FindingKind::kInvariantViolation) << f.summary;
-    found = found || f.summary.find(what) != std::string::npos;
-  }
-  EXPECT_TRUE(found) << "no finding says '" << what << "'; findings:\n"
-                     << summaries(findings);
+  for (const std::string& b : broken)
+    found = found || b.find(what) != std::string::npos;
+  EXPECT_TRUE(found) << "no invariant says '" << what << "'; broken:\n"
+                     << summaries(broken);
 }
 
 // A fixed checkpoint store holding, per session, the given payloads.
@@ -58,43 +55,43 @@ std::unique_ptr<checkpoint::CheckpointStore> checkpoint_store_with(
   return nullptr;
 }
 
-using CheckpointHistory = History<CheckpointOp, CheckpointResult>;
+using MadeRun = std::vector<MadeCall>;
 
-std::vector<Finding> checkpoint_findings(
-    const CheckpointHistory& history,
+std::vector<std::string> checkpoint_findings(
+    const MadeRun& run,
     const std::vector<std::pair<std::string, std::string>>& store_commits) {
-  std::vector<Finding> findings;
+  static const SpecRef spec = checkpoint::checkpoint_spec();
   auto store = checkpoint_store_with(store_commits);
-  checkpoint::check_checkpoint_invariants({}, history, *store, findings);
-  return findings;
+  return testing::broken_invariants(spec, run, store.get());
 }
 
-CheckpointResult id(CheckpointId i) { return {i, std::nullopt, {}}; }
+MadeCall commit(int thread, const char* session, const char* payload,
+                CheckpointId id) {
+  return made(thread, call("commit", session, payload), id);
+}
 
 // Two commits to s1, ids 0 and 1, a lookup of each thread's own commit, an
 // index read: what a correct store gives.
-CheckpointHistory good_checkpoint_history() {
+MadeRun good_checkpoint_run() {
   return {
-      event(0, 1, CheckpointOp::commit("s1", "a"), id(0)),
-      event(1, 3, CheckpointOp::commit("s1", "b"), id(1)),
-      event(0, 5, CheckpointOp::lookup("s1", CheckpointOp::kLastCommit),
-            CheckpointResult{0, "a", {}}),
-      event(1, 7, CheckpointOp::retrieve_index("s1"),
-            CheckpointResult{0, std::nullopt, {0, 1}}),
+      commit(0, "s1", "a", 0),
+      commit(1, "s1", "b", 1),
+      made(0, call("lookup", "s1", LookupId{}), Looked{0, "a"}),
+      made(1, call("index", "s1", IndexRead{}),
+           std::vector<CheckpointId>{0, 1}),
   };
 }
 const std::vector<std::pair<std::string, std::string>> kGoodStore = {
     {"s1", "a"}, {"s1", "b"}};
 
-TEST(CheckpointInvariants, AGoodHistoryHasNoFinding) {
-  EXPECT_TRUE(
-      checkpoint_findings(good_checkpoint_history(), kGoodStore).empty())
-      << summaries(checkpoint_findings(good_checkpoint_history(), kGoodStore));
+TEST(CheckpointInvariants, AGoodRunHasNoFinding) {
+  EXPECT_TRUE(checkpoint_findings(good_checkpoint_run(), kGoodStore).empty())
+      << summaries(checkpoint_findings(good_checkpoint_run(), kGoodStore));
 }
 
 TEST(CheckpointInvariants, TwoCommitsWithOneId) {
-  CheckpointHistory h = good_checkpoint_history();
-  h[1].result = id(0);
+  MadeRun h = good_checkpoint_run();
+  h[1].result = value(CheckpointId{0});
   expect_one_says(checkpoint_findings(h, {{"s1", "a"}}),
                   "two commits to session 's1' returned the same id 0");
 }
@@ -102,19 +99,15 @@ TEST(CheckpointInvariants, TwoCommitsWithOneId) {
 TEST(CheckpointInvariants, ACommitTheStoreNoLongerHas) {
   // The store kept "x" where thread 1's commit says it put "b".
   expect_one_says(
-      checkpoint_findings(good_checkpoint_history(),
-                          {{"s1", "a"}, {"s1", "x"}}),
+      checkpoint_findings(good_checkpoint_run(), {{"s1", "a"}, {"s1", "x"}}),
       "lost commit: thread 1 committed 'b' to session 's1' and got id 1, but "
       "after the run lookup(s1,1) returns 'x'");
 }
 
 TEST(CheckpointInvariants, AFinalIndexThatMissesACommit) {
-  // Two commits in the history, one in the store; the lookups agree with
-  // the store so only the index count is wrong.
-  CheckpointHistory h = {
-      event(0, 1, CheckpointOp::commit("s1", "a"), id(0)),
-      event(1, 3, CheckpointOp::commit("s2", "b"), id(0)),
-  };
+  // Two commits in the run, one in the store; the lookups agree with the
+  // store so only the index count is wrong.
+  MadeRun h = {commit(0, "s1", "a", 0), commit(1, "s2", "b", 0)};
   expect_one_says(
       checkpoint_findings(h, {{"s1", "a"}, {"s2", "b"}, {"s2", "c"}}),
       "after 1 commits to session 's2' its index is [0,1], "
@@ -122,95 +115,100 @@ TEST(CheckpointInvariants, AFinalIndexThatMissesACommit) {
 }
 
 TEST(CheckpointInvariants, AnIndexReadThatIsNoPrefix) {
-  CheckpointHistory h = good_checkpoint_history();
-  h[3].result.index = {1};
+  MadeRun h = good_checkpoint_run();
+  h[3].result = value(std::vector<CheckpointId>{1});
   expect_one_says(checkpoint_findings(h, kGoodStore),
                   "thread 1: index(s1) read [1], which is no prefix of the "
                   "commit order");
 }
 
 TEST(CheckpointInvariants, ALookupOfAPayloadNobodyStored) {
-  CheckpointHistory h = good_checkpoint_history();
-  h[2].result.payload = "zz";
+  MadeRun h = good_checkpoint_run();
+  h[2].result = value(Looked{0, "zz"});
   expect_one_says(checkpoint_findings(h, kGoodStore),
                   "thread 0: lookup(s1,0) returned 'zz', which no commit "
                   "stored there");
 }
 
 TEST(CheckpointInvariants, ALookupOfOnesOwnCommitThatIsNotFound) {
-  CheckpointHistory h = good_checkpoint_history();
-  h[2].result.payload = std::nullopt;
+  MadeRun h = good_checkpoint_run();
+  h[2].result = value(Looked{0, std::nullopt});
   expect_one_says(checkpoint_findings(h, kGoodStore),
                   "thread 0: lookup(s1,0) of its own completed commit "
                   "returned not_found");
 }
 
-using StateHistory = History<StateOp, StateResult>;
-
-std::vector<Finding> state_findings(const StateHistory& history) {
-  std::vector<Finding> findings;
-  for (const auto& s : state_subjects()) {
-    auto store = s.make();
-    state::check_state_invariants({}, history, *store, findings);
-    break;
-  }
-  return findings;
+std::vector<std::string> state_findings(const MadeRun& run) {
+  static const SpecRef spec = state::state_spec();
+  auto store = state_subjects().front().make();
+  return testing::broken_invariants(spec, run, store.get());
 }
 
-StateResult yielded(std::vector<std::pair<std::string, std::string>> e) {
-  return {std::nullopt, false, std::move(e)};
+MadeCall set(int thread, const char* key, const char* value) {
+  return made(thread, call("set", key, value), Done{});
+}
+MadeCall all(int thread, Entries yielded, AllFlags flags = {}) {
+  return made(thread, call("all", flags), std::move(yielded));
 }
 
 // Setup sets a and b; thread 1 sets c while thread 0 iterates.
-StateHistory good_state_history() {
+MadeRun good_state_run() {
   return {
-      event(kSetupThread, 0, StateOp::set("a", "1"), StateResult{}),
-      event(kSetupThread, 0, StateOp::set("b", "2"), StateResult{}),
-      event(1, 1, StateOp::set("c", "3"), StateResult{}),
-      event(0, 2, StateOp::all(), yielded({{"a", "1"}, {"b", "2"}})),
+      set(kSetupThread, "a", "1"),
+      set(kSetupThread, "b", "2"),
+      set(1, "c", "3"),
+      all(0, {{{"a", "1"}, {"b", "2"}}}),
   };
 }
 
-TEST(StateInvariants, AGoodHistoryHasNoFinding) {
-  EXPECT_TRUE(state_findings(good_state_history()).empty())
-      << summaries(state_findings(good_state_history()));
+TEST(StateInvariants, AGoodRunHasNoFinding) {
+  EXPECT_TRUE(state_findings(good_state_run()).empty())
+      << summaries(state_findings(good_state_run()));
 }
 
 TEST(StateInvariants, AKeyYieldedTwice) {
-  StateHistory h = good_state_history();
-  h[3].result = yielded({{"a", "1"}, {"b", "2"}, {"a", "1"}});
+  MadeRun h = good_state_run();
+  h[3] = all(0, {{{"a", "1"}, {"b", "2"}, {"a", "1"}}});
   expect_one_says(state_findings(h),
                   "thread 0: all() yielded 3 entries with keys twice: a; no "
                   "state of a map has a key twice");
 }
 
 TEST(StateInvariants, AnEntryThatWasNeverSet) {
-  StateHistory h = good_state_history();
-  h[3].result = yielded({{"a", "1"}, {"b", "9"}});
+  MadeRun h = good_state_run();
+  h[3] = all(0, {{{"a", "1"}, {"b", "9"}}});
   expect_one_says(state_findings(h),
                   "thread 0: all() yielded entries that were never set: b=9");
 }
 
 TEST(StateInvariants, AKeyThatWasThereAllAlongIsSkipped) {
-  StateHistory h = good_state_history();
-  h[3].result = yielded({{"a", "1"}, {"c", "3"}});
+  MadeRun h = good_state_run();
+  h[3] = all(0, {{{"a", "1"}, {"c", "3"}}});
   expect_one_says(state_findings(h),
                   "thread 0: all() yielded 2 entries but skipped keys that "
                   "were in the map for the whole run: b");
 }
 
 TEST(StateInvariants, AnEarlyStopOrATouchedKeyMayBeSkipped) {
-  StateHistory stopped = good_state_history();
-  stopped[3].op = StateOp::all(false, 1);
-  stopped[3].result = yielded({{"a", "1"}});
+  MadeRun stopped = good_state_run();
+  stopped[3] = all(0, {{{"a", "1"}}}, AllFlags{false, 1, false});
   EXPECT_TRUE(state_findings(stopped).empty())
       << summaries(state_findings(stopped));
-  StateHistory erased = good_state_history();
-  erased.insert(erased.begin() + 2,
-                event(1, 1, StateOp::erase("b"), StateResult{}));
-  erased.back().result = yielded({{"a", "1"}});
+  MadeRun erased = good_state_run();
+  erased.insert(erased.begin() + 2, made(1, call("erase", "b"), true));
+  erased.back() = all(0, {{{"a", "1"}}});
   EXPECT_TRUE(state_findings(erased).empty())
       << summaries(state_findings(erased));
+}
+
+TEST(StateInvariants, NestedWritesCountAsSetEntries) {
+  // all(write) set a' from inside its callback; a later all() yields it.
+  MadeRun h = good_state_run();
+  MadeCall nested = set(0, "a'", "1");
+  nested.nested = true;
+  h.push_back(nested);
+  h.push_back(all(0, {{{"a", "1"}, {"a'", "1"}, {"b", "2"}, {"c", "3"}}}));
+  EXPECT_TRUE(state_findings(h).empty()) << summaries(state_findings(h));
 }
 
 }  // namespace

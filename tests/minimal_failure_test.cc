@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "checkpoint/variants.h"
-#include "checkpoint_scenarios.h"
+#include "checkpoint_spec.h"
 #include "racelab/controlled_runner.h"
 #include "racelab/op_text.h"
 #include "racelab/sched/scheduler.h"
@@ -108,18 +108,11 @@ TEST(MinimalFailure, DropsUnneededThreadsAndOperationsButNotAGuard) {
   EXPECT_EQ(whole.schedule.program, program);
 }
 
-const Scenario<checkpoint::CheckpointFamily>& scenario_named(
-    const std::string& name) {
-  for (const auto& s : checkpoint::checkpoint_scenarios()) {
-    if (s.name == name) return s;
-  }
-  throw std::invalid_argument("no scenario " + name);
-}
-
 RunObservation run_split_lock(const RunRequest& request) {
-  return run_controlled<checkpoint::CheckpointFamily>(
-      scenario_named("same_session_first_commit"), &checkpoint::make_split_lock,
-      request, [] { return std::vector<Finding>{}; });
+  static const auto run = spec_case_runner(
+      checkpoint::checkpoint_spec().make(&checkpoint::make_split_lock),
+      "same_session_first_commit");
+  return run(request);
 }
 
 // The check-then-act bug needs two first commits to one session: the third

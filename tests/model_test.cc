@@ -1,133 +1,258 @@
-// The families' sequential models (checkpoint_model.h, state_model.h): what
-// each operation may return in a state and what state it leaves; and the
-// kit's partitioned linearizability (linearizability.h, kit.h), which checks
-// a history one part at a time, for the checkpoint family's sessions and for
-// a user's model keyed by an integer.
+// The specs' sequential models (checkpoint_spec.h, state_spec.h): what each
+// declared operation may return in a state and what state it leaves; and
+// partitioned linearizability (linearizability.h, kit.h, spec.h), which
+// checks a history one part at a time, for the checkpoint spec's sessions
+// and for a user's model keyed by an integer.
 #include <gtest/gtest.h>
 
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
-#include "checkpoint_family.h"
+#include "checkpoint/variants.h"
+#include "checkpoint_spec.h"
 #include "racelab/kit.h"
-#include "state_family.h"
+#include "spec_calls.h"
+#include "state_spec.h"
 
 namespace racelab {
 namespace {
 
 using checkpoint::CheckpointId;
-using checkpoint::CheckpointOp;
-using checkpoint::CheckpointResult;
+using checkpoint::IndexRead;
+using checkpoint::Looked;
+using checkpoint::LookupId;
 using checkpoint::SessionModel;
+using state::AllFlags;
+using state::Entries;
 using state::MapModel;
-using state::StateOp;
-using state::StateResult;
+using testing::steps;
 
-// The state M::step leaves, or nullopt when it refuses `out`.
-template <class M>
-std::optional<typename M::State> step(const typename M::State& s,
-                                      const typename M::Input& in,
-                                      const typename M::Output& out) {
-  typename M::State next;
-  if (!M::step(s, in, out, &next)) return std::nullopt;
-  return next;
+const SpecRef& checkpoints() {
+  static const SpecRef* spec = new SpecRef(checkpoint::checkpoint_spec());
+  return *spec;
+}
+const SpecRef& states() {
+  static const SpecRef* spec = new SpecRef(state::state_spec());
+  return *spec;
 }
 
-CheckpointResult committed(CheckpointId id) { return {id, std::nullopt, {}}; }
-CheckpointResult looked_up(CheckpointId id, std::optional<std::string> p) {
-  return {id, std::move(p), {}};
+SessionModel session_with(const std::vector<std::string>& payloads) {
+  SessionModel m;
+  for (const std::string& p : payloads) m.commit("s", p);
+  return m;
 }
-CheckpointResult indexed(std::vector<CheckpointId> ids) {
-  return {0, std::nullopt, std::move(ids)};
+
+// The state a call leaves, or nullopt when the model refuses its result.
+template <class Model, class R>
+std::optional<Model> after(const SpecRef& spec, Model model,
+                           const PlannedCall& planned, R result) {
+  if (!steps(spec, model, planned, std::move(result))) return std::nullopt;
+  return model;
 }
 
 TEST(SessionModel, CommitReturnsTheNextIdAndAppends) {
-  const SessionModel::State s = {"a"};
-  EXPECT_EQ(step<SessionModel>(s, CheckpointOp::commit("s", "b"), committed(1)),
-            (SessionModel::State{"a", "b"}));
+  const SessionModel s = session_with({"a"});
+  EXPECT_EQ(after(checkpoints(), s, call("commit", "s", "b"), CheckpointId{1}),
+            session_with({"a", "b"}));
   EXPECT_FALSE(
-      step<SessionModel>(s, CheckpointOp::commit("s", "b"), committed(0)));
+      after(checkpoints(), s, call("commit", "s", "b"), CheckpointId{0}));
   EXPECT_FALSE(
-      step<SessionModel>(s, CheckpointOp::commit("s", "b"), committed(2)));
+      after(checkpoints(), s, call("commit", "s", "b"), CheckpointId{2}));
 }
 
 TEST(SessionModel, LookupReturnsThePayloadOrNotFound) {
-  const SessionModel::State s = {"a", "b"};
+  const SessionModel s = session_with({"a", "b"});
+  auto lookup = [](std::int64_t id) {
+    return call("lookup", "s", LookupId{id});
+  };
+  EXPECT_EQ(after(checkpoints(), s, lookup(1), Looked{1, "b"}), s);
+  EXPECT_EQ(after(checkpoints(), s, lookup(2), Looked{2, std::nullopt}), s);
+  EXPECT_FALSE(after(checkpoints(), s, lookup(1), Looked{1, "a"}));
+  EXPECT_FALSE(after(checkpoints(), s, lookup(0), Looked{0, std::nullopt}));
+  EXPECT_FALSE(after(checkpoints(), s, lookup(5), Looked{5, "a"}));
+  // "last": the id looked up is the one the result carries.
   EXPECT_EQ(
-      step<SessionModel>(s, CheckpointOp::lookup("s", 1), looked_up(1, "b")),
+      after(checkpoints(), s, call("lookup", "s", LookupId{}), Looked{1, "b"}),
       s);
-  EXPECT_EQ(step<SessionModel>(s, CheckpointOp::lookup("s", 2),
-                               looked_up(2, std::nullopt)),
-            s);
-  EXPECT_FALSE(
-      step<SessionModel>(s, CheckpointOp::lookup("s", 1), looked_up(1, "a")));
-  EXPECT_FALSE(step<SessionModel>(s, CheckpointOp::lookup("s", 0),
-                                  looked_up(0, std::nullopt)));
-  EXPECT_FALSE(
-      step<SessionModel>(s, CheckpointOp::lookup("s", 5), looked_up(5, "a")));
 }
 
 TEST(SessionModel, IndexIsEveryIdInCommitOrder) {
-  const SessionModel::State s = {"a", "b", "c"};
-  const CheckpointOp index = CheckpointOp::retrieve_index("s");
-  EXPECT_EQ(step<SessionModel>(s, index, indexed({0, 1, 2})), s);
-  EXPECT_FALSE(step<SessionModel>(s, index, indexed({0, 1})));
-  EXPECT_FALSE(step<SessionModel>(s, index, indexed({0, 2, 1})));
-  EXPECT_FALSE(step<SessionModel>(s, index, indexed({0, 1, 2, 3})));
-  EXPECT_EQ(step<SessionModel>({}, index, indexed({})), SessionModel::State{});
+  const SessionModel s = session_with({"a", "b", "c"});
+  const PlannedCall index = call("index", "s", IndexRead{});
+  using Ids = std::vector<CheckpointId>;
+  EXPECT_EQ(after(checkpoints(), s, index, Ids{0, 1, 2}), s);
+  EXPECT_FALSE(after(checkpoints(), s, index, Ids{0, 1}));
+  EXPECT_FALSE(after(checkpoints(), s, index, Ids{0, 2, 1}));
+  EXPECT_FALSE(after(checkpoints(), s, index, Ids{0, 1, 2, 3}));
+  EXPECT_EQ(after(checkpoints(), SessionModel{}, index, Ids{}), SessionModel{});
 }
 
-TEST(SessionModel, PartitionsBySession) {
-  static_assert(PartitionedModel<SessionModel>);
-  static_assert(!PartitionedModel<MapModel>);
-  EXPECT_EQ(SessionModel::partition(CheckpointOp::commit("s7", "p")), "s7");
-  EXPECT_EQ(SessionModel::describe(SessionModel::State{"a", "b"}),
-            "{0=a, 1=b}");
+TEST(SessionModel, PartitionsBySessionAndShowsItsPayloads) {
+  EXPECT_EQ(checkpoints()->partition_argument, 0);
+  EXPECT_EQ(checkpoints()->partition_name, "session");
+  EXPECT_EQ(states()->partition_argument, -1);
+  EXPECT_EQ(show(session_with({"a", "b"})), "{0=a, 1=b}");
 }
 
-StateResult entries(std::vector<std::pair<std::string, std::string>> e) {
-  return {std::nullopt, false, std::move(e)};
+TEST(SpecText, OperationsReadAndWriteAsBefore) {
+  // The op text of schedule files written before the specs.
+  for (const SpecRef& spec : {checkpoints(), states()}) {
+    auto check = spec_program_line_checker(spec);
+    for (const char* line :
+         {"commit(s0,x0); index(s0); lookup(s0,last); lookup(s0,3)",
+          "index(s,pause)", "set(k0,v0); get(k1); erase(k2)",
+          "all(); all(pause); all(pause,stop=2); all(write); "
+          "all(pause,stop=2,write)"}) {
+      const bool checkpoint_line = std::string_view(line).starts_with("c") ||
+                                   std::string_view(line).starts_with("i");
+      EXPECT_EQ(check(line).empty(), checkpoint_line == (spec == checkpoints()))
+          << line << ": " << check(line);
+    }
+  }
+  auto shown = [](const SpecRef& spec, const PlannedCall& planned) {
+    const DeclaredCall c = testing::declared(spec, planned);
+    const OperationDecl& d = spec->ops[static_cast<std::size_t>(c.op)];
+    return d.name + "(" + d.show_args(c.args.get()) + ")";
+  };
+  EXPECT_EQ(shown(checkpoints(), call("lookup", "s", LookupId{})),
+            "lookup(s,last)");
+  EXPECT_EQ(shown(checkpoints(), call("index", "s", IndexRead{true})),
+            "index(s,pause)");
+  EXPECT_EQ(shown(checkpoints(), call("index", "s", IndexRead{})), "index(s)");
+  EXPECT_EQ(shown(states(), call("all", AllFlags{})), "all()");
+  EXPECT_EQ(shown(states(), call("all", AllFlags{true, 2, true})),
+            "all(pause,stop=2,write)");
+  EXPECT_EQ(spec_program_line_checker(states())("all(stop=0)"),
+            "'all(stop=0)' is not a state operation");
+  EXPECT_EQ(spec_program_line_checker(checkpoints())("lookup(s,-1)"),
+            "'lookup(s,-1)' is not a checkpoint operation");
+}
+
+MapModel map_with(const std::map<std::string, std::string>& entries) {
+  MapModel m;
+  for (const auto& [k, v] : entries) m.set(k, v);
+  return m;
 }
 
 TEST(MapModel, SetGetErase) {
-  const MapModel::State s = {{"k", "1"}};
-  EXPECT_EQ(step<MapModel>(s, StateOp::set("k", "2"), {}),
-            (MapModel::State{{"k", "2"}}));
-  EXPECT_EQ(step<MapModel>(s, StateOp::get("k"), {"1", false, {}}), s);
-  EXPECT_FALSE(step<MapModel>(s, StateOp::get("k"), {"2", false, {}}));
-  EXPECT_FALSE(step<MapModel>(s, StateOp::get("k"), {std::nullopt, false, {}}));
-  EXPECT_EQ(step<MapModel>(s, StateOp::get("x"), {std::nullopt, false, {}}), s);
-  EXPECT_EQ(step<MapModel>(s, StateOp::erase("k"), {std::nullopt, true, {}}),
-            MapModel::State{});
-  EXPECT_FALSE(
-      step<MapModel>(s, StateOp::erase("k"), {std::nullopt, false, {}}));
-  EXPECT_FALSE(
-      step<MapModel>(s, StateOp::erase("x"), {std::nullopt, true, {}}));
+  const MapModel s = map_with({{"k", "1"}});
+  using Value = std::optional<std::string>;
+  EXPECT_EQ(after(states(), s, call("set", "k", "2"), Done{}),
+            map_with({{"k", "2"}}));
+  EXPECT_EQ(after(states(), s, call("get", "k"), Value("1")), s);
+  EXPECT_FALSE(after(states(), s, call("get", "k"), Value("2")));
+  EXPECT_FALSE(after(states(), s, call("get", "k"), Value()));
+  EXPECT_EQ(after(states(), s, call("get", "x"), Value()), s);
+  EXPECT_EQ(after(states(), s, call("erase", "k"), true), MapModel{});
+  EXPECT_FALSE(after(states(), s, call("erase", "k"), false));
+  EXPECT_FALSE(after(states(), s, call("erase", "x"), true));
 }
 
 TEST(MapModel, AllYieldsExactlyTheContentsInAnyOrder) {
-  const MapModel::State s = {{"a", "1"}, {"b", "2"}};
-  EXPECT_EQ(
-      step<MapModel>(s, StateOp::all(), entries({{"b", "2"}, {"a", "1"}})), s);
+  const MapModel s = map_with({{"a", "1"}, {"b", "2"}});
+  const PlannedCall all = call("all", AllFlags{});
+  EXPECT_EQ(after(states(), s, all, Entries{{{"b", "2"}, {"a", "1"}}}), s);
   // Missing, stale, unknown and duplicated entries are no state of the map.
-  EXPECT_FALSE(step<MapModel>(s, StateOp::all(), entries({{"a", "1"}})));
-  EXPECT_FALSE(
-      step<MapModel>(s, StateOp::all(), entries({{"a", "0"}, {"b", "2"}})));
-  EXPECT_FALSE(
-      step<MapModel>(s, StateOp::all(), entries({{"a", "1"}, {"c", "3"}})));
-  EXPECT_FALSE(
-      step<MapModel>(s, StateOp::all(), entries({{"a", "1"}, {"a", "1"}})));
+  EXPECT_FALSE(after(states(), s, all, Entries{{{"a", "1"}}}));
+  EXPECT_FALSE(after(states(), s, all, Entries{{{"a", "0"}, {"b", "2"}}}));
+  EXPECT_FALSE(after(states(), s, all, Entries{{{"a", "1"}, {"c", "3"}}}));
+  EXPECT_FALSE(after(states(), s, all, Entries{{{"a", "1"}, {"a", "1"}}}));
 }
 
 TEST(MapModel, AnEarlyStopYieldsThatManyEntriesOfTheContents) {
-  const MapModel::State s = {{"a", "1"}, {"b", "2"}, {"c", "3"}};
-  EXPECT_TRUE(step<MapModel>(s, StateOp::all(false, 2),
-                             entries({{"c", "3"}, {"a", "1"}})));
-  EXPECT_FALSE(
-      step<MapModel>(s, StateOp::all(false, 2), entries({{"c", "3"}})));
-  EXPECT_TRUE(step<MapModel>(s, StateOp::all(false, 5),
-                             entries({{"a", "1"}, {"b", "2"}, {"c", "3"}})));
+  const MapModel s = map_with({{"a", "1"}, {"b", "2"}, {"c", "3"}});
+  auto stop = [](int n) { return call("all", AllFlags{false, n, false}); };
+  EXPECT_TRUE(after(states(), s, stop(2), Entries{{{"c", "3"}, {"a", "1"}}}));
+  EXPECT_FALSE(after(states(), s, stop(2), Entries{{{"c", "3"}}}));
+  EXPECT_TRUE(after(states(), s, stop(5),
+                    Entries{{{"a", "1"}, {"b", "2"}, {"c", "3"}}}));
+}
+
+// A checkpoint store whose ids are off: every session's first commit gets
+// id `first` (the correct store's 0), the next `first + 1`, ...
+class OffsetIds : public checkpoint::CheckpointStore {
+ public:
+  explicit OffsetIds(CheckpointId first) : first_(first) {}
+  CheckpointId commit(const std::string& session,
+                      std::string payload) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return first_ + inner_->commit(session, std::move(payload));
+  }
+  std::optional<std::string> lookup(const std::string& session,
+                                    CheckpointId id) override {
+    return inner_->lookup(session, id);
+  }
+  checkpoint::IndexView retrieve_index(const std::string& session) override {
+    return inner_->retrieve_index(session);
+  }
+
+ private:
+  std::mutex mu_;
+  CheckpointId first_;
+  std::unique_ptr<checkpoint::CheckpointStore> inner_ =
+      checkpoint::make_mutex();
+};
+
+CheckResult check_plan(const SpecRef& base, const Plan& plan,
+                       std::function<std::shared_ptr<void>()> make) {
+  auto spec = std::make_shared<SpecCore>(*base);
+  spec->scenarios.clear();
+  spec->scenarios.push_back(
+      {"plan", "", [plan](std::uint64_t, ProgramSize) { return plan; }});
+  if (!make) {
+    make = [] {
+      return std::shared_ptr<void>(std::shared_ptr<checkpoint::CheckpointStore>(
+          checkpoint::make_mutex()));
+    };
+  }
+  spec->make_store = std::move(make);
+  CheckOptions options;
+  options.budget = 20;
+  options.shrink = false;
+  options.oracles = OracleSet{Oracle::kLinearizability};
+  return check_spec(spec, "plan", options);
+}
+
+std::vector<std::string> summaries(const CheckResult& r) {
+  std::vector<std::string> out;
+  for (const Finding& f : r.findings) out.push_back(f.summary);
+  return out;
+}
+
+std::function<std::shared_ptr<void>()> offset_store(CheckpointId first) {
+  return [first] {
+    return std::shared_ptr<void>(std::shared_ptr<checkpoint::CheckpointStore>(
+        std::make_shared<OffsetIds>(first)));
+  };
+}
+
+TEST(PartitionedLinearizability, AViolationInEverySessionIsAFindingEach) {
+  // Both sessions' first commits get id 1: each session is wrong on its own.
+  const Plan bad{
+      {}, {{call("commit", "s1", "a")}, {call("commit", "s2", "x")}}, {}};
+  const CheckResult both = check_plan(checkpoints(), bad, offset_store(1));
+  ASSERT_EQ(both.findings.size(), 2u) << both.message;
+  EXPECT_EQ(both.findings[0].kind, FindingKind::kNotLinearizable);
+  EXPECT_EQ(summaries(both)[0].rfind("session 's1': thread ", 0), 0u)
+      << summaries(both)[0];
+  EXPECT_EQ(summaries(both)[1].rfind("session 's2': thread ", 0), 0u)
+      << summaries(both)[1];
+  EXPECT_EQ(both.findings[0].detail.rfind("thread 0: commit(s1,a) -> 1", 0), 0u)
+      << both.findings[0].detail;
+}
+
+TEST(PartitionedLinearizability, SetupOperationsFoldIntoTheirOwnPart) {
+  // Setup committed one checkpoint to s1 only: the run's first commit to s1
+  // gets id 1, to s2 id 0, and each session's history is linearizable.
+  const Plan plan{
+      {call("commit", "s1", "old")},
+      {{call("commit", "s1", "new"), call("index", "s1", IndexRead{})},
+       {call("commit", "s2", "new")}},
+      {call("lookup", "s1", LookupId{1})}};
+  const CheckResult fine = check_plan(checkpoints(), plan, nullptr);
+  EXPECT_TRUE(fine.clean()) << fine.message;
 }
 
 // A history event.
@@ -135,58 +260,6 @@ template <class Op, class Result>
 Event<Op, Result> event(int thread, std::uint64_t call, std::uint64_t ret,
                         Op op, Result result) {
   return {thread, false, std::move(op), std::move(result), call, ret};
-}
-
-using CheckpointHistory = History<CheckpointOp, CheckpointResult>;
-
-TEST(PartitionedLinearizability, EachSessionIsCheckedOnItsOwn) {
-  // Session s1 is fine; s2 has two overlapping commits that got the same id
-  // (a lost commit), and a later index shows only one.
-  CheckpointHistory history = {
-      event(0, 1, 2, CheckpointOp::commit("s1", "a"), committed(0)),
-      event(1, 3, 6, CheckpointOp::commit("s2", "x"), committed(0)),
-      event(2, 4, 7, CheckpointOp::commit("s2", "y"), committed(0)),
-      event(0, 8, 9, CheckpointOp::retrieve_index("s1"), indexed({0})),
-  };
-  std::vector<Finding> findings;
-  checkpoint::CheckpointFamily::check_linearizability(history, findings);
-  ASSERT_EQ(findings.size(), 1u);
-  EXPECT_EQ(findings[0].kind, FindingKind::kNotLinearizable);
-  EXPECT_EQ(findings[0].summary.rfind("session 's2': thread ", 0), 0u)
-      << findings[0].summary;
-  EXPECT_NE(findings[0].detail.find("session"), std::string::npos);
-
-  // The same operations with distinct ids are linearizable.
-  history[2].result = committed(1);
-  findings.clear();
-  checkpoint::CheckpointFamily::check_linearizability(history, findings);
-  EXPECT_TRUE(findings.empty()) << findings[0].summary;
-}
-
-TEST(PartitionedLinearizability, AViolationInEverySessionIsAFindingEach) {
-  CheckpointHistory history = {
-      event(0, 1, 2, CheckpointOp::commit("a", "1"), committed(1)),
-      event(1, 3, 4, CheckpointOp::commit("b", "1"), committed(5)),
-  };
-  std::vector<Finding> findings;
-  checkpoint::CheckpointFamily::check_linearizability(history, findings);
-  ASSERT_EQ(findings.size(), 2u);
-  EXPECT_EQ(findings[0].summary.rfind("session 'a'", 0), 0u);
-  EXPECT_EQ(findings[1].summary.rfind("session 'b'", 0), 0u);
-}
-
-TEST(PartitionedLinearizability, SetupOperationsFoldIntoTheirOwnPart) {
-  // Setup committed one checkpoint to s1 only: the run's first commit to s1
-  // gets id 1, to s2 id 0.
-  CheckpointHistory history = {
-      event(kSetupThread, 0, 0, CheckpointOp::commit("s1", "old"),
-            committed(0)),
-      event(0, 1, 2, CheckpointOp::commit("s1", "new"), committed(1)),
-      event(1, 3, 4, CheckpointOp::commit("s2", "new"), committed(0)),
-  };
-  std::vector<Finding> findings;
-  checkpoint::CheckpointFamily::check_linearizability(history, findings);
-  EXPECT_TRUE(findings.empty()) << findings[0].summary;
 }
 
 // A user's model: registers keyed by an integer, each holding one value.
@@ -239,15 +312,48 @@ TEST(PartitionedLinearizability, AUsersModelGetsItToo) {
             "order explains");
 }
 
-TEST(Linearizability, TheStateFamilysSummaryNamesTheCallAlone) {
-  History<StateOp, StateResult> history = {
-      event(kSetupThread, 0, 0, StateOp::set("a", "1"), StateResult{}),
-      event(0, 1, 2, StateOp::all(), entries({{"a", "1"}, {"b", "2"}})),
-  };
-  std::vector<Finding> findings;
-  state::StateFamily::check_linearizability(history, findings);
-  ASSERT_EQ(findings.size(), 1u);
-  EXPECT_EQ(findings[0].summary,
+// A state store whose iteration yields one entry too many.
+class ExtraEntry : public state::StateStore {
+ public:
+  void set(const std::string& key, std::string value) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    map_[key] = std::move(value);
+  }
+  std::optional<std::string> get(const std::string& key) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = map_.find(key);
+    if (it == map_.end()) return std::nullopt;
+    return it->second;
+  }
+  bool erase(const std::string& key) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return map_.erase(key) > 0;
+  }
+  void all(state::Yield yield) override {
+    std::map<std::string, std::string> copy;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      copy = map_;
+    }
+    copy["b"] = "2";
+    for (const auto& [k, v] : copy) {
+      if (!yield(k, v)) return;
+    }
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, std::string> map_;
+};
+
+TEST(Linearizability, TheStateSpecsSummaryNamesTheCallAlone) {
+  const Plan plan{{call("set", "a", "1")}, {{call("all", AllFlags{})}}, {}};
+  const CheckResult r = check_plan(states(), plan, [] {
+    return std::shared_ptr<void>(
+        std::shared_ptr<state::StateStore>(std::make_shared<ExtraEntry>()));
+  });
+  ASSERT_EQ(r.findings.size(), 1u) << r.message;
+  EXPECT_EQ(r.findings[0].summary,
             "thread 0: all() returned a result no sequential order explains");
 }
 

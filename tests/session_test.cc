@@ -8,8 +8,7 @@
 #include <set>
 #include <string_view>
 
-#include "checkpoint_family.h"
-#include "checkpoint_scenarios.h"
+#include "checkpoint_spec.h"
 #include "racelab/go_map.h"
 #include "racelab/kit.h"
 #include "scratch_dir.h"
@@ -18,23 +17,13 @@
 namespace racelab {
 namespace {
 
-using checkpoint::CheckpointFamily;
-using checkpoint::CheckpointStore;
-
-StoreFactory<CheckpointFamily> checkpoint_variant(std::string_view variant) {
+// The checkpoint spec with one of the catalog's checkpoint stores.
+checkpoint::CheckpointSpec checkpoint_variant(std::string_view variant) {
   for (const auto& s : checkpoint_subjects()) {
-    if (variant == s.variant) return s.make;
+    if (variant == s.variant) return checkpoint::checkpoint_spec().make(s.make);
   }
   ADD_FAILURE() << "no checkpoint variant " << variant;
-  return nullptr;
-}
-
-const Scenario<CheckpointFamily>& checkpoint_scenario(std::string_view name) {
-  for (const auto& s : checkpoint::checkpoint_scenarios()) {
-    if (s.name == name) return s;
-  }
-  ADD_FAILURE() << "no checkpoint scenario " << name;
-  return checkpoint::checkpoint_scenarios().front();
+  return checkpoint::checkpoint_spec();
 }
 
 std::set<FindingKind> kinds_of(const CheckResult& r) {
@@ -53,9 +42,8 @@ class SessionTest : public testing::ScratchDirTest {
     options.stress_runs = 3;
     options.schedule_dir = root_.string();
     options.store_name = std::string("checkpoint/") + std::string(variant);
-    return check_store<CheckpointFamily>(
-        checkpoint_variant(variant),
-        checkpoint_scenario("same_session_first_commit"), options);
+    return checkpoint_variant(variant).check("same_session_first_commit",
+                                             options);
   }
 };
 
@@ -116,10 +104,9 @@ TEST(Session, ACheckInsideAnotherIsRefused) {
   Session running;
   CheckOptions options;
   options.budget = 1;
-  EXPECT_THROW(check_store<CheckpointFamily>(
-                   checkpoint_variant("mutex"),
-                   checkpoint_scenario("same_session_first_commit"), options),
-               std::logic_error);
+  EXPECT_THROW(
+      checkpoint_variant("mutex").check("same_session_first_commit", options),
+      std::logic_error);
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // `racelab bench`, first section: controlled mode (fibers, one OS thread, a
 // random strategy) against stress mode (real threads, spawned and joined for
 // every run) on the same fixed state program, in process, with the same
-// oracles and no child-process overhead. Both use the engine's own runners:
-// run_schedule<F> and run_stress<F>.
+// oracles and no child-process overhead. Both run the state spec's case
+// runner (racelab/spec.h: spec_case_runner), as the catalog's cases do.
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,98 +10,94 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "bench_internal.h"
-#include "racelab/controlled_runner.h"
-#include "racelab/sanitizer_capture.h"
-#include "racelab/stress_runner.h"
-#include "state_family.h"
-#include "state_scenarios.h"
+#include "racelab/spec.h"
+#include "state_spec.h"
 #include "subject_catalog.h"
 
 namespace racelab::bench_internal {
 namespace {
 
-using state::StateFamily;
-using state::StateOp;
+// Schedules per controlled request: the scheduler is set up once per request.
+constexpr int kSchedulesPerRequest = 16;
 
 // `threads` x `ops` operations over three keys: each thread cycles through
 // set, get, set, all on key (thread + i) % 3, with values unique per
 // operation; the setup sets the three keys, the finale reads everything.
-Program<StateOp> fixed_program(int threads, int ops) {
-  Program<StateOp> p;
+Plan fixed_program(int threads, int ops) {
+  Plan p;
   for (int k = 0; k < 3; ++k) {
-    p.setup.push_back(StateOp::set(absl::StrCat("k", k), "init"));
+    p.setup.push_back(call("set", absl::StrCat("k", k), "init"));
   }
   for (int t = 0; t < threads; ++t) {
-    std::vector<StateOp> list;
+    std::vector<PlannedCall> list;
     for (int i = 0; i < ops; ++i) {
       const std::string key = absl::StrCat("k", (t + i) % 3);
       switch (i % 4) {
         case 0:
         case 2:
-          list.push_back(StateOp::set(key, absl::StrCat(t, ".", i)));
+          list.push_back(call("set", key, absl::StrCat(t, ".", i)));
           break;
         case 1:
-          list.push_back(StateOp::get(key));
+          list.push_back(call("get", key));
           break;
         default:
-          list.push_back(StateOp::all());
+          list.push_back(call("all", state::AllFlags{}));
           break;
       }
     }
     p.threads.push_back(std::move(list));
   }
-  p.finale.push_back(StateOp::all());
+  p.finale.push_back(call("all", state::AllFlags{}));
   return p;
 }
 
-Scenario<StateFamily> fixed_scenario(int threads, int ops) {
-  Program<StateOp> program = fixed_program(threads, ops);
-  return {absl::StrCat("bench_", threads, "x", ops),
-          "the bench's fixed program",
-          [program](std::uint64_t, ProgramSize) { return program; },
-          state::check_state_invariants};
-}
-
-std::unique_ptr<state::StateStore> (*snapshot_factory())() {
+// The fixed program's runs on state/snapshot.
+std::function<RunObservation(const RunRequest&)> fixed_runner(int threads,
+                                                              int ops) {
+  const std::string name = absl::StrCat("bench_", threads, "x", ops);
+  state::StateSpec spec = state::state_spec();
   for (const auto& entry : state_subjects()) {
-    if (std::string(entry.variant) == "snapshot") return entry.make;
+    if (std::string(entry.variant) == "snapshot") spec.make(entry.make);
   }
-  return nullptr;
+  spec.scenario(name, fixed_program(threads, ops), "the bench's fixed program");
+  return spec_case_runner(spec, name);
 }
-
-std::vector<Finding> no_sanitizer_findings() { return {}; }
 
 }  // namespace
 
 double controlled_rate(int threads, int ops, OracleSet oracles, int ms,
                        std::uint64_t seed, int* problems,
                        sched::Substrate substrate) {
-  const Scenario<StateFamily> scenario = fixed_scenario(threads, ops);
-  const Program<StateOp> program = scenario.program(seed, ProgramSize::kSmall);
-  auto make = snapshot_factory();
-  sched::SchedulerOptions scheduler_options;
-  scheduler_options.substrate = substrate;
-  sched::ControlledScheduler scheduler(scheduler_options);
-  sched::RandomStrategy strategy(seed);
-  const std::function<std::vector<Finding>()> take = no_sanitizer_findings;
-  return per_second(ms, [&] {
-    RunObservation outcome = run_schedule<StateFamily>(
-        scenario, make, program, oracles, scheduler, strategy, take);
+  const auto run = fixed_runner(threads, ops);
+  RunRequest request;
+  request.mode = Mode::kControlled;
+  request.oracles = oracles;
+  request.strategy = "random";
+  request.threads = substrate;
+  request.seed = seed;
+  request.budget = kSchedulesPerRequest;
+  long requests = 0, schedules = 0;
+  const double rate = per_second(ms, [&] {
+    RunObservation outcome = run(request);
     if (!outcome.findings.empty()) ++*problems;
+    ++requests;
+    schedules += outcome.schedules;
+    ++request.seed;
   });
+  return rate * static_cast<double>(schedules) /
+         static_cast<double>(requests > 0 ? requests : 1);
 }
 
 double stress_rate(int threads, int ops, OracleSet oracles, int ms,
                    std::uint64_t seed, int* problems) {
-  const Scenario<StateFamily> scenario = fixed_scenario(threads, ops);
-  auto make = snapshot_factory();
+  const auto run = fixed_runner(threads, ops);
   RunRequest request;
   request.mode = Mode::kStress;
   request.oracles = oracles;
   request.jitter = false;
   request.seed = seed;
   return per_second(ms, [&] {
-    RunObservation obs = run_stress<StateFamily>(scenario, make, request);
+    RunObservation obs = run(request);
     if (!obs.findings.empty()) ++*problems;
     ++request.seed;
   });
@@ -114,10 +110,11 @@ double throughput_section(const BenchOptions& options, std::ostream& out) {
   out << "== controlled vs stress: the same fixed program, in process ==\n"
       << "subject state/snapshot; each thread cycles set/get/set/all over 3 "
          "keys; oracles "
-      << to_string(oracles)
-      << "; controlled = run_schedule<F> in a loop with a random strategy "
-         "(fibers on one OS thread), stress = run_stress<F> (threads spawned "
-         "and joined every run, no jitter); no child processes; median of "
+      << to_string(oracles) << "; controlled = the spec's case runner, "
+      << kSchedulesPerRequest
+      << " schedules a request, random strategy (fibers on one OS thread), "
+         "stress = the same runner in stress mode (threads spawned and "
+         "joined every run, no jitter); no child processes; median of "
       << kRounds << " alternating rounds of " << options.measure_ms
       << " ms per figure\n";
   out << absl::StrFormat("%-8s %14s %10s %14s %10s %18s\n", "program",

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "racelab/input_error.h"
+#include "racelab/sched/trace.h"
 
 namespace {
 
@@ -506,6 +507,43 @@ TEST(Spec, NestedCallsAreRecordedAndPlaced) {
   EXPECT_GT(nested_seen, 0);
 }
 
+// A trace shows each operation's own result, not that of the last call it
+// made from inside (whose result has another type).
+TEST(Spec, ATracedResultIsTheOperationsOwnNotItsNestedCalls) {
+  auto spec =
+      racelab::Spec<Kv>("kv")
+          .op("set", &Kv::set, racelab::keys("k", 2), racelab::values("v"))
+          .op(
+              "copy_keys",
+              [](Kv& kv, racelab::CallContext& ctx) {
+                std::vector<std::string> copied;
+                for (const auto& [k, v] : kv.snapshot()) {
+                  if (k.ends_with('\'')) continue;
+                  ctx.nested("set", k + "'", v);
+                  copied.push_back(k);
+                }
+                return copied;
+              },
+              racelab::judged_by(
+                  [](Kv&, const std::vector<std::string>&) { return true; }))
+          .invariant("always broken",
+                     [](Kv&) { return std::string("to keep the trace"); })
+          .without_random_scenario()
+          .scenario("copy",
+                    Plan{{call("set", "k0", "v")},
+                         {{call("copy_keys")}, {call("set", "k1", "v")}},
+                         {}});
+  CheckOptions options = controlled();
+  options.shrink = false;
+  CheckResult result = spec.check("copy", options);
+  ASSERT_FALSE(result.clean());
+  bool shown = false;
+  for (const auto& row : result.schedule.trace.rows) {
+    shown = shown || row.text.find("-> [k0") != std::string::npos;
+  }
+  EXPECT_TRUE(shown) << racelab::sched::format_trace(result.schedule.trace);
+}
+
 TEST(Spec, CatalogViewRunsCasesAndChecksProgramLines) {
   const racelab::SpecRef split =
       ring_spec().make([] { return std::make_unique<SplitRing>(); });
@@ -522,6 +560,73 @@ TEST(Spec, CatalogViewRunsCasesAndChecksProgramLines) {
   const auto scenarios = racelab::spec_scenarios(split);
   ASSERT_EQ(scenarios.size(), 2u);
   EXPECT_EQ(scenarios[1].name, "last_slot");
+}
+
+// Flags written as the rest of the argument list: "read(k)",
+// "read(k,pause,stop=2)".
+struct ReadFlags {
+  bool pause = false;
+  int stop = 0;
+  bool operator==(const ReadFlags&) const = default;
+};
+std::string to_string(const ReadFlags& f) {
+  std::string out = f.pause ? "pause" : "";
+  if (f.stop > 0)
+    out += (out.empty() ? "stop=" : ",stop=") + std::to_string(f.stop);
+  return out;
+}
+struct ReadFlagSets {
+  static constexpr bool kRestOfArguments = true;
+  using value_type = ReadFlags;
+  ReadFlags generate(racelab::Choices& c) const {
+    return {c.below(2) == 0, c.below(3)};
+  }
+  std::optional<ReadFlags> parse(std::string_view text) const {
+    ReadFlags f;
+    while (!text.empty()) {
+      const std::size_t comma = text.find(',');
+      const std::string_view word = text.substr(0, comma);
+      text = comma == std::string_view::npos ? "" : text.substr(comma + 1);
+      if (word == "pause") {
+        f.pause = true;
+      } else if (word == "stop=2") {
+        f.stop = 2;
+      } else {
+        return std::nullopt;
+      }
+    }
+    return f;
+  }
+};
+
+TEST(Spec, RestOfArgumentsReadAndWriteAsWords) {
+  const racelab::SpecRef spec =
+      racelab::Spec<Kv>("kv")
+          .op(
+              "read",
+              [](Kv& kv, const std::string& k, const ReadFlags&) {
+                return kv.get(k);
+              },
+              racelab::keys("k", 2), ReadFlagSets{})
+          .without_random_scenario()
+          .scenario("reads", Plan{{}, {{call("read", "k0", ReadFlags{})}}, {}},
+                    "", {Mode::kControlled});
+  const racelab::OperationDecl& read = spec->ops[0];
+  auto shown = [&](std::vector<std::string> texts) {
+    auto args = read.parse_args(texts);
+    return args ? read.show_args(args->get()) : std::string("(no parse)");
+  };
+  EXPECT_EQ(shown({"k0"}), "k0");
+  EXPECT_EQ(shown({"k0", "pause"}), "k0,pause");
+  EXPECT_EQ(shown({"k0", "pause", "stop=2"}), "k0,pause,stop=2");
+  EXPECT_EQ(shown({"k0", "stop=3"}), "(no parse)");
+  EXPECT_EQ(shown({}), "(no parse)");
+  auto check = racelab::spec_program_line_checker(spec);
+  EXPECT_EQ(check("read(k1); read(k0,pause,stop=2)"), "");
+  EXPECT_EQ(check("read(k0,loud)"), "'read(k0,loud)' is not a kv operation");
+  const auto scenarios = racelab::spec_scenarios(spec);
+  ASSERT_EQ(scenarios.size(), 1u);
+  EXPECT_EQ(scenarios[0].modes, std::vector<Mode>{Mode::kControlled});
 }
 
 std::string input_error(const std::function<void()>& f) {

@@ -215,9 +215,11 @@ RunObservation run_schedule(
         sched::ControlledScheduler::begin_operation(index++);
         yield_point("op");
         sched::ControlledScheduler::note(F::describe(op));
+        // The operation's own event; the calls it made from inside follow.
+        const std::size_t own = per_thread[t].size();
         run_operation<F>(*store, op, ctx, per_thread[t]);
         sched::ControlledScheduler::note(
-            "-> " + F::describe(op, per_thread[t].back().result));
+            "-> " + F::describe(op, per_thread[t][own].result));
       }
     });
   }

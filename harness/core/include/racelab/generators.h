@@ -11,6 +11,12 @@
 // reads a value back from a program or schedule file with
 // `std::optional<value_type> parse(std::string_view)`. Write your own with
 // the same three members.
+//
+// A generator of the last argument may add
+// `static constexpr bool kRestOfArguments = true;`: its value is then
+// written as the rest of the argument list, unescaped (zero or more words
+// joined by ','): flags as in "all()", "all(pause,stop=2)". parse() gets
+// those words joined by ',' ("" when there are none).
 #ifndef RACELAB_GENERATORS_H_
 #define RACELAB_GENERATORS_H_
 
@@ -42,6 +48,12 @@ concept Generator = requires(G& g, Choices& choices, std::string_view text) {
   typename G::value_type;
   { g.generate(choices) } -> std::convertible_to<typename G::value_type>;
   { g.parse(text) } -> std::same_as<std::optional<typename G::value_type>>;
+};
+
+// Whether G's value is written as the rest of the argument list.
+template <class G>
+concept RestOfArguments = Generator<G> && requires {
+  requires G::kRestOfArguments;
 };
 
 // Integers in [lo, hi].

@@ -16,6 +16,7 @@
 #include "racelab/op_context.h"
 #include "racelab/progress.h"
 #include "racelab/scenario.h"
+#include "racelab/sched/scheduler.h"
 
 namespace racelab {
 
@@ -27,7 +28,14 @@ void run_operation(typename F::Store& store, const typename F::Op& op,
                    OpContext& ctx,
                    History<typename F::Op, typename F::Result>& out) {
   using EventT = Event<typename F::Op, typename F::Result>;
-  EventT event{ctx.thread(), false, op, typename F::Result{}, ctx.now(), 0};
+  // The history's copy of the operation is the harness's bookkeeping: the
+  // atomics it may use (a shared_ptr's count) are no scheduling points.
+  auto harness_copy = [](const typename F::Op& o) {
+    sched::HarnessScope harness;
+    return o;
+  };
+  EventT event{ctx.thread(),         false,     harness_copy(op),
+               typename F::Result{}, ctx.now(), 0};
   History<typename F::Op, typename F::Result> nested;
   event.result = F::execute(store, op, ctx, &nested);
   event.ret = ctx.now();

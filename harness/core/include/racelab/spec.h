@@ -487,11 +487,21 @@ class Spec {
       return ErasedValue(std::make_shared<Args>(std::apply(
           [&c](const auto&... g) { return Args(g.generate(c)...); }, gens)));
     };
+    // A last generator with kRestOfArguments writes its words unescaped
+    // ("all(pause,stop=2)"), nothing at all when there are none.
+    constexpr bool kRest = rest_of_arguments<Gens>();
     d.show_args = [](const void* a) {
       std::string out;
+      int i = 0;
       std::apply(
-          [&out](const auto&... v) {
-            ((out += (out.empty() ? "" : ",") + show_argument(v)), ...);
+          [&](const auto&... v) {
+            auto add = [&](const auto& value) {
+              const bool rest = kRest && i == kArity - 1;
+              std::string text = rest ? show(value) : show_argument(value);
+              if (!rest || !text.empty()) out += (i == 0 ? "" : ",") + text;
+              ++i;
+            };
+            (add(v), ...);
           },
           *static_cast<const Args*>(a));
       return out;
@@ -513,6 +523,16 @@ class Spec {
     d.arg_types = types(std::make_index_sequence<kArity>(), (Args*)nullptr);
     d.parse_args = [gens](const std::vector<std::string>& texts)
         -> std::optional<ErasedValue> {
+      if constexpr (kRest) {
+        if (static_cast<int>(texts.size()) < kArity - 1) return std::nullopt;
+        constexpr auto kFirst = static_cast<std::size_t>(kArity - 1);
+        std::vector<std::string> joined(texts.begin(), texts.begin() + kFirst);
+        std::string rest;
+        for (std::size_t i = kFirst; i < texts.size(); ++i)
+          rest += (i == kFirst ? "" : ",") + texts[i];
+        joined.push_back(std::move(rest));
+        return parse_all(gens, joined, std::make_index_sequence<kArity>());
+      }
       if (static_cast<int>(texts.size()) != kArity) return std::nullopt;
       return parse_all(gens, texts, std::make_index_sequence<kArity>());
     };
@@ -564,12 +584,14 @@ class Spec {
   }
 
   // A hand-written program: a Plan, or a function of the size (and seed)
-  // returning one.
+  // returning one; the modes it runs in (default: both).
   template <class P>
-  Spec& scenario(std::string name, P plan, std::string description = "") {
+  Spec& scenario(std::string name, P plan, std::string description = "",
+                 std::vector<Mode> modes = {Mode::kStress, Mode::kControlled}) {
     ScenarioDecl s;
     s.name = std::move(name);
     s.description = std::move(description);
+    s.modes = std::move(modes);
     if constexpr (std::is_invocable_r_v<Plan, P&, std::uint64_t, ProgramSize>) {
       s.plan = std::move(plan);
     } else if constexpr (std::is_invocable_r_v<Plan, P&, ProgramSize>) {
@@ -628,6 +650,15 @@ class Spec {
   }
 
  private:
+  template <class Gens>
+  static constexpr bool rest_of_arguments() {
+    constexpr std::size_t n = std::tuple_size_v<Gens>;
+    if constexpr (n == 0) {
+      return false;
+    } else {
+      return RestOfArguments<std::tuple_element_t<n - 1, Gens>>;
+    }
+  }
   template <class Args, std::size_t... I>
   static const void* element(const Args& args, int index,
                              std::index_sequence<I...>) {

@@ -315,9 +315,12 @@ class EngineCallContext final : public CallContext {
   std::uint64_t now() override { return engine_.now(); }
   void run_nested(const PlannedCall& planned) override {
     DeclaredCall call = resolve(spec_, "a nested call", planned);
-    Event<DeclaredCall, DeclaredValue> e{thread(), true, call, {}, now(), 0};
-    e.result.value = spec_.ops[static_cast<std::size_t>(call.op)].run(
-        store_.object.get(), call.args.get(), *this);
+    // Moved, not copied: a copy's shared_ptr count would be an atomic, and
+    // so a scheduling point the operation does not have.
+    Event<DeclaredCall, DeclaredValue> e{thread(), true,  std::move(call),
+                                         {},       now(), 0};
+    e.result.value = spec_.ops[static_cast<std::size_t>(e.op.op)].run(
+        store_.object.get(), e.op.args.get(), *this);
     e.ret = now();
     if (nested_ != nullptr) nested_->push_back(std::move(e));
   }
