@@ -177,6 +177,87 @@ TEST(ReadableSymbolLimits, DeepNestingAndLongInputDoNotBreakIt) {
   EXPECT_EQ(readable_symbol(huge), huge);
 }
 
+// A frame of a declared spec's operation, as TSan symbolized it in the
+// catalog's gate: a std::function invoker of a lambda inside a template
+// whose arguments spell std::string out. Where the rewriter cannot follow a
+// name, the library's spellings are still shortened.
+TEST(ReadableSymbolLimits, AnUnreadableNameStillShortensTheLibrarysSpelling) {
+  const std::string spec_lambda =
+      "std::enable_if<is_invocable_r_v<racelab::checkpoint::checkpoint_spec()::"
+      "$_3, racelab::Spec<racelab::checkpoint::CheckpointStore, "
+      "racelab::checkpoint::SessionModel>& "
+      "racelab::Spec<racelab::checkpoint::CheckpointStore, "
+      "racelab::checkpoint::SessionModel>::op<racelab::checkpoint::checkpoint_"
+      "spec()::$_3, racelab::ValueGenerator<std::__cxx11::basic_string<char, "
+      "std::char_traits<char>, std::allocator<cha"
+      "r> > >, racelab::checkpoint::IndexReads, "
+      "racelab::JudgedBy<racelab::checkpoint::checkpoint_spec()::$_4> "
+      ">(std::__cxx11::basic_string<char, std::char_traits<char>, "
+      "std::allocator<char> >, racelab::checkpoint::checkpoint_spec()::$_3, "
+      "racelab::ValueGenerator<std::__cxx11::basic_string<char, "
+      "std::char_traits<char>, std::allocator<char> > >, "
+      "racelab::checkpoint::IndexReads, racelab::JudgedBy<racelab::c"
+      "heckpoint::checkpoint_spec()::$_4>)::'lambda'(void*, void const*, "
+      "racelab::CallContext&)&, void*, void const*, racelab::CallContext&>, "
+      "racelab::checkpoint::checkpoint_spec()::$_3>::type "
+      "std::__invoke_r<std::shared_ptr<void const>, "
+      "racelab::Spec<racelab::checkpoint::CheckpointStore, "
+      "racelab::checkpoint::SessionModel>& "
+      "racelab::Spec<racelab::checkpoint::CheckpointStore, "
+      "racelab::checkpoint::SessionM"
+      "odel>::op<racelab::checkpoint::checkpoint_spec()::$_3, "
+      "racelab::ValueGenerator<std::__cxx11::basic_string<char, "
+      "std::char_traits<char>, std::allocator<char> > >, "
+      "racelab::checkpoint::IndexReads, "
+      "racelab::JudgedBy<racelab::checkpoint::checkpoint_spec()::$_4> "
+      ">(std::__cxx11::basic_string<char, std::char_traits<char>, "
+      "std::allocator<char> >, racelab::checkpoint::checkpoint_spec()::$_3, "
+      "racelab::Value"
+      "Generator<std::__cxx11::basic_string<char, std::char_traits<char>, "
+      "std::allocator<char> > >, racelab::checkpoint::IndexReads, "
+      "racelab::JudgedBy<racelab::checkpoint::checkpoint_spec()::$_4>)::'"
+      "lambda'(void*, void const*, racelab::CallContext&)&, void*, void "
+      "const*, "
+      "racelab::CallContext&>(racelab::Spec<racelab::checkpoint::"
+      "CheckpointStore, racelab::checkpoint::SessionModel>& "
+      "racelab::Spec<racelab::c"
+      "heckpoint::CheckpointStore, "
+      "racelab::checkpoint::SessionModel>::op<racelab::checkpoint::checkpoint_"
+      "spec()::$_3, racelab::ValueGenerator<std::__cxx11::basic_string<char, "
+      "std::char_traits<char>, std::allocator<char> > >, "
+      "racelab::checkpoint::IndexReads, "
+      "racelab::JudgedBy<racelab::checkpoint::checkpoint_spec()::$_4> "
+      ">(std::__cxx11::basic_string<char, std::char_traits<char>, "
+      "std::allocator<char> >, ra"
+      "celab::checkpoint::checkpoint_spec()::$_3, "
+      "racelab::ValueGenerator<std::__cxx11::basic_string<char, "
+      "std::char_traits<char>, std::allocator<char> > >, "
+      "racelab::checkpoint::IndexReads, "
+      "racelab::JudgedBy<racelab::checkpoint::checkpoint_spec()::$_4>)::'"
+      "lambda'(void*, void const*, racelab::CallContext&)&, void*&&, void "
+      "const*&&, racelab::CallContext&)";
+  for (bool parameters : {true, false}) {
+    const std::string out = racelab::readable_symbol(spec_lambda, parameters);
+    EXPECT_EQ(out.find("basic_string<char"), std::string::npos) << out;
+    EXPECT_EQ(out.find("std::__cxx11::"), std::string::npos) << out;
+    EXPECT_TRUE(out.starts_with("std::")) << out;
+  }
+  // The same kind of name as the symbolizer sometimes hands it over, cut
+  // short at its front.
+  const std::string cut =
+      ":char_traits<char>, std::allocator<char> > >, "
+      "racelab::ValueGenerator<std::__cxx11::basic_string<char, "
+      "std::char_traits<char>, std::allocator<char> > >)::'lambda'(void*, void "
+      "const*, racelab::CallCont"
+      "ext&)>::_M_invoke(std::_Any_data const&, void*&&, void const*&&, "
+      "racelab::CallContext&)";
+  for (bool parameters : {true, false}) {
+    const std::string out = racelab::readable_symbol(cut, parameters);
+    EXPECT_EQ(out.find("basic_string<char"), std::string::npos) << out;
+    EXPECT_EQ(out.find("std::__cxx11::"), std::string::npos) << out;
+  }
+}
+
 TEST(ReadableSanitizerText, RewritesFrameLinesOnly) {
   const std::string report =
       "WARNING: ThreadSanitizer: data race (pid=7)\n"

@@ -420,11 +420,15 @@ class Rewriter {
 }  // namespace
 
 std::string readable_symbol(std::string_view demangled, bool parameters) {
-  if (demangled.size() > kMaxInput) return std::string(demangled);
+  // Too long or not understood: at least the library's spellings are short.
+  if (demangled.size() > kMaxInput) return readable_library_spelling(demangled);
   const std::string clean = clean_namespaces(demangled);
   Rewriter rewriter(clean, parameters);
   std::string out = rewriter.run();
-  return rewriter.ok() ? out : clean;
+  // A name the rewriter does not follow, or one cut short at its front (the
+  // symbolizer's text of a very long template name): whatever is left of
+  // it, with the library's spellings short.
+  return readable_library_spelling(rewriter.ok() ? out : clean);
 }
 
 namespace {
