@@ -49,13 +49,23 @@ inline void tell_listener(const std::string& shown_name,
   notify_kit_test(record);
 }
 
-template <StoreTraits T>
+// One case: runs it, checks the verdict, tells the listener.
 class CaseInvoker final : public Catch::ITestInvoker {
  public:
-  CaseInvoker(KitCase c, bool expect_bug, const char* file)
-      : case_(std::move(c)), expect_bug_(expect_bug), file_(file) {}
+  struct Names {
+    std::string shown;   // in the test's name
+    std::string family;  // for the reports
+    std::string store;
+  };
+  CaseInvoker(std::function<CheckResult()> run, Names names, KitCase c,
+              bool expect_bug, const char* file)
+      : run_(std::move(run)),
+        names_(std::move(names)),
+        case_(std::move(c)),
+        expect_bug_(expect_bug),
+        file_(file) {}
   void invoke() const override {
-    CheckResult result = run_kit_case<T>(case_);
+    CheckResult result = run_();
     INFO(result.message);
     if (expect_bug_) {
       CHECK_FALSE(result.clean());
@@ -64,42 +74,13 @@ class CaseInvoker final : public Catch::ITestInvoker {
       // An undecided history is no evidence of correctness.
       CHECK(result.inconclusive_linearizability == 0);
     }
-    tell_listener(traits_store_name<T>(), T::Family::kName,
-                  traits_options<T>().store_name, file_, case_, expect_bug_,
-                  result);
+    tell_listener(names_.shown, names_.family, names_.store, file_, case_,
+                  expect_bug_, result);
   }
 
  private:
-  KitCase case_;
-  bool expect_bug_;
-  const char* file_;
-};
-
-// One case of a declared spec.
-class SpecCaseInvoker final : public Catch::ITestInvoker {
- public:
-  SpecCaseInvoker(SpecRef spec, KitCase c, bool expect_bug, const char* file)
-      : spec_(std::move(spec)),
-        case_(std::move(c)),
-        expect_bug_(expect_bug),
-        file_(file) {}
-  void invoke() const override {
-    CheckResult result = run_spec_case(spec_, case_);
-    INFO(result.message);
-    if (expect_bug_) {
-      CHECK_FALSE(result.clean());
-    } else {
-      CHECK(result.clean());
-      CHECK(result.inconclusive_linearizability == 0);
-    }
-    tell_listener(spec_->name, spec_->name,
-                  spec_->options.store_name.empty() ? spec_->name
-                                                    : spec_->options.store_name,
-                  file_, case_, expect_bug_, result);
-  }
-
- private:
-  SpecRef spec_;
+  std::function<CheckResult()> run_;
+  Names names_;
   KitCase case_;
   bool expect_bug_;
   const char* file_;
@@ -116,7 +97,12 @@ inline int register_spec_cases(const SpecRef& spec, bool expect_bug,
     const std::string tags = std::string("[racelab][") + to_string(c.mode) +
                              "]" + (expect_bug ? "[caught]" : "");
     Catch::AutoReg(
-        new SpecCaseInvoker(spec, c, expect_bug, file),
+        new CaseInvoker(
+            [spec, c] { return run_spec_case(spec, c); },
+            {spec->name, spec->name,
+             spec->options.store_name.empty() ? spec->name
+                                              : spec->options.store_name},
+            c, expect_bug, file),
         Catch::SourceLineInfo(file, line), Catch::StringRef(),
         Catch::NameAndTags(Catch::StringRef(name), Catch::StringRef(tags)));
   }
@@ -136,7 +122,11 @@ int register_cases(bool expect_bug, const char* file, std::size_t line) {
                              "]" + (expect_bug ? "[caught]" : "");
     // Catch copies the name and tags; the invoker lives for the process.
     Catch::AutoReg(
-        new CaseInvoker<T>(c, expect_bug, file),
+        new CaseInvoker(
+            [c] { return run_kit_case<T>(c); },
+            {traits_store_name<T>(), family_name<typename T::Family>(),
+             traits_options<T>().store_name},
+            c, expect_bug, file),
         Catch::SourceLineInfo(file, line), Catch::StringRef(),
         Catch::NameAndTags(Catch::StringRef(name), Catch::StringRef(tags)));
   }
