@@ -420,6 +420,22 @@ class Rewriter {
 }  // namespace
 
 std::string readable_symbol(std::string_view demangled, bool parameters) {
+  // A name the symbolizer cut at its front (a very long template name)
+  // starts inside an argument list: keep only its last component.
+  std::size_t first = 0;
+  while (first < demangled.size() && demangled[first] == ' ') ++first;
+  if (first < demangled.size() && !is_ident_char(demangled[first]) &&
+      demangled[first] != '~' && demangled[first] != '(') {
+    std::size_t last = 0;
+    for (std::string_view sep : {">::", ")::"}) {
+      const std::size_t at = demangled.rfind(sep);
+      if (at != std::string_view::npos) last = std::max(last, at + 3);
+    }
+    if (last > 0) {
+      return readable_library_spelling("…::" +
+                                       std::string(demangled.substr(last)));
+    }
+  }
   // Too long or not understood: at least the library's spellings are short.
   if (demangled.size() > kMaxInput) return readable_library_spelling(demangled);
   const std::string clean = clean_namespaces(demangled);
