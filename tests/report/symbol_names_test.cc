@@ -253,6 +253,10 @@ TEST(ReadableSymbolLimits, AnUnreadableNameStillShortensTheLibrarysSpelling) {
       "racelab::CallContext&)";
   for (bool parameters : {true, false}) {
     const std::string out = racelab::readable_symbol(cut, parameters);
+    EXPECT_EQ(racelab::readable_symbol(" std::char_traits<char>, "
+                                       "std::allocator<char> > >, int>::f()",
+                                       parameters),
+              "…::f()");
     EXPECT_EQ(out.find("std::allocator<char"), std::string::npos) << out;
     EXPECT_EQ(out.find("basic_string<char"), std::string::npos) << out;
     EXPECT_EQ(out.find("std::__cxx11::"), std::string::npos) << out;

@@ -422,10 +422,17 @@ class Rewriter {
 std::string readable_symbol(std::string_view demangled, bool parameters) {
   // A name the symbolizer cut at its front (a very long template name)
   // starts inside an argument list: keep only its last component.
-  std::size_t first = 0;
-  while (first < demangled.size() && demangled[first] == ' ') ++first;
-  if (first < demangled.size() && !is_ident_char(demangled[first]) &&
-      demangled[first] != '~' && demangled[first] != '(') {
+  // It closes more template argument lists than it opens.
+  bool cut = false;
+  int depth = 0;
+  for (std::size_t i = 0; i < demangled.size() && !cut; ++i) {
+    if (demangled.substr(i).starts_with("operator")) break;  // operator>, ->
+    if (demangled[i] == '<') ++depth;
+    if (demangled[i] == '>' && (i == 0 || demangled[i - 1] != '-')) {
+      cut = --depth < 0;
+    }
+  }
+  if (cut) {
     std::size_t last = 0;
     for (std::string_view sep : {">::", ")::"}) {
       const std::size_t at = demangled.rfind(sep);
