@@ -183,6 +183,7 @@ TEST(Names, FamilyNamedByAViewChecksAndNamesItsMessages) {
 // process: with another thread alive, an isolated check runs in process,
 // still finds the race, and says why it was not isolated.
 TEST(Isolation, WithAnotherThreadAliveTheCheckRunsHereAndSaysSo) {
+  if (!built_with_tsan()) GTEST_SKIP() << "a ThreadSanitizer build only";
   std::mutex mu;
   std::condition_variable cv;
   bool stop = false;
