@@ -24,6 +24,11 @@ double median(std::vector<double> values) {
   return (values[mid - 1] + values[mid]) / 2;
 }
 
+bool matches_filter(const Expectation& e, const std::string& filter) {
+  return filter.empty() || e.subject.find(filter) != std::string::npos ||
+         e.scenario.find(filter) != std::string::npos;
+}
+
 std::string fmt(double value) {
   const double magnitude = std::fabs(value);
   if (magnitude >= 100) return absl::StrFormat("%.0f", value);
@@ -44,9 +49,11 @@ int run_bench(const Registry& registry, const BenchOptions& given,
     options.max_stress_runs = std::min(options.max_stress_runs, 2);
     options.measure_ms = std::min(options.measure_ms, 100);
     options.fuzz_seconds = std::min(options.fuzz_seconds, 1);
+    options.dpor_budget = std::min(options.dpor_budget, 100);
   }
-  const std::set<std::string> known = {
-      "all", "throughput", "switch", "startup", "first", "oracles", "fuzz"};
+  const std::set<std::string> known = {"all",     "throughput", "switch",
+                                       "startup", "first",      "oracles",
+                                       "fuzz",    "dpor"};
   std::set<std::string> sections;
   for (absl::string_view part :
        absl::StrSplit(options.sections, ',', absl::SkipEmpty())) {
@@ -54,7 +61,7 @@ int run_bench(const Registry& registry, const BenchOptions& given,
     if (!known.contains(name)) {
       out << "racelab bench: unknown section '" << name
           << "' (known: throughput, switch, startup, first, oracles, fuzz, "
-             "all)\n";
+             "dpor, all)\n";
       return 2;
     }
     sections.insert(name);
@@ -91,6 +98,10 @@ int run_bench(const Registry& registry, const BenchOptions& given,
   if (wanted("first")) first_finding_section(registry, options, out);
   if (wanted("oracles")) {
     oracle_section(registry, options, out);
+    out << std::flush;
+  }
+  if (wanted("dpor")) {
+    dpor_section(registry, options, out);
     out << std::flush;
   }
   if (wanted("fuzz")) fuzz_section(options, out);

@@ -32,10 +32,14 @@ struct BenchOptions {
   // How long each throughput figure is measured, in milliseconds.
   int measure_ms = 1000;
   // Which parts to run: comma list of throughput, switch, startup, first,
-  // oracles, fuzz (or "all"). The last line is printed whenever throughput
-  // runs.
+  // oracles, fuzz, dpor (or "all"). The last line is printed whenever
+  // throughput runs.
   std::string sections = "all";
-  // Only cases whose subject or scenario contains this (first finding).
+  // The dpor section: the preemption bound of both searches and the
+  // schedules each may try.
+  int preemptions = 2;
+  int dpor_budget = 20000;
+  // Only cases whose subject or scenario contains this (first finding, dpor).
   std::string case_filter;
   // The libFuzzer binaries (fuzz_*); empty: build/fuzz/fuzz beside the build
   // folder of this binary.
