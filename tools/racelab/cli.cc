@@ -155,7 +155,7 @@ void check_flags_apply(const CLI::App& cmd, bool stress, bool controlled,
     if (given("--preemptions") && strategy != "dfs" &&
         strategy != "plain-dfs") {
       throw UsageError(absl::StrCat(
-          "--preemptions: applies to --strategy dfs or plain-dfs only, not to ",
+          "--preemptions: applies to --strategy dfs only (or plain-dfs), not to ",
           strategy));
     }
   }
