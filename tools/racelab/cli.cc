@@ -154,9 +154,10 @@ void check_flags_apply(const CLI::App& cmd, bool stress, bool controlled,
     }
     if (given("--preemptions") && strategy != "dfs" &&
         strategy != "plain-dfs") {
-      throw UsageError(absl::StrCat(
-          "--preemptions: applies to --strategy dfs only (or plain-dfs), not to ",
-          strategy));
+      throw UsageError(
+          absl::StrCat("--preemptions: applies to --strategy dfs only (or "
+                       "plain-dfs), not to ",
+                       strategy));
     }
   }
   if (!stress) {
@@ -272,7 +273,10 @@ void print_truth_table(const Registry& registry, std::ostream& out) {
         e.modes, ", ",
         [](std::string* o, Mode m) { absl::StrAppend(o, to_string(m)); });
     out << "| " << e.subject << " | " << e.scenario << " | " << modes << " | "
-        << (e.catches.empty() ? "clean" : "caught") << " |";
+        << (!e.catches.empty() ? "caught"
+            : e.verified       ? "clean, verified in controlled"
+                               : "clean")
+        << " |";
     for (OracleSet column : truth_table_columns()) {
       out << " " << to_string(duty_of(e, column)) << " |";
     }
