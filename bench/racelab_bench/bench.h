@@ -4,7 +4,8 @@
 // operations and 4 x 8, subject state/snapshot, in process); schedules and
 // wall time to the first finding of every buggy case per strategy and in
 // stress mode (child processes, median over seeds); the cost of each oracle;
-// libFuzzer exec/s of the fuzz targets that are built; and, as its last line,
+// schedules explored by plain dfs and by dfs with partial-order reduction for
+// every subject x seed scenario, verdicts side by side; libFuzzer exec/s of the fuzz targets that are built; and, as its last line,
 // "controlled/stress ratio: X" for the 2 x 8 program.
 #ifndef RACELAB_BENCH_H_
 #define RACELAB_BENCH_H_
