@@ -25,7 +25,7 @@ if [[ $rc -ne 0 ]]; then
 fi
 row=$(grep '^fuzz_standin ' <<<"$out")
 # target, exec/s, executions, cpu s, exec/cpu-s
-if ! grep -qE '^fuzz_standin +50 +100 +[0-9]+\.[0-9]{2} +[0-9.]+[kM]? *$' <<<"$row"; then
+if ! grep -qE '^fuzz_standin +50(\.0)? +100 +[0-9]+\.[0-9]{2} +[0-9.]+ *$' <<<"$row"; then
   echo "$out"
   echo "fuzz_section_smoke: the stand-in's row is '$row'" >&2
   exit 1
