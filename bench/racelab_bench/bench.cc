@@ -1,6 +1,8 @@
 // `racelab bench` (bench.h): runs the chosen sections in order and ends with
-// the controlled/stress ratio line.
+// the controlled/stress ratio line (gate_ratio.cc).
 #include "bench.h"
+
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cmath>
@@ -8,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "bench_internal.h"
@@ -22,6 +25,25 @@ double median(std::vector<double> values) {
   const size_t mid = values.size() / 2;
   if (values.size() % 2 == 1) return values[mid];
   return (values[mid - 1] + values[mid]) / 2;
+}
+
+double cpu_seconds() {
+  double total = 0;
+  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage u{};
+    getrusage(who, &u);
+    total +=
+        static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+        1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+  }
+  return total;
+}
+
+std::string median_and_range(const std::vector<double>& values) {
+  if (values.empty()) return "-";
+  const auto [low, high] = std::minmax_element(values.begin(), values.end());
+  return absl::StrCat(fmt(median(values)), " (", fmt(*low), "-", fmt(*high),
+                      ")");
 }
 
 std::string fmt(double value) {
@@ -45,16 +67,17 @@ int run_bench(const Registry& registry, const BenchOptions& given,
     options.measure_ms = std::min(options.measure_ms, 100);
     options.fuzz_seconds = std::min(options.fuzz_seconds, 1);
   }
-  const std::set<std::string> known = {
-      "all", "throughput", "switch", "startup", "first", "oracles", "fuzz"};
+  const std::set<std::string> known = {"all",     "throughput", "gate",
+                                       "switch",  "startup",    "first",
+                                       "oracles", "fuzz"};
   std::set<std::string> sections;
   for (absl::string_view part :
        absl::StrSplit(options.sections, ',', absl::SkipEmpty())) {
     const std::string name(part);
     if (!known.contains(name)) {
       out << "racelab bench: unknown section '" << name
-          << "' (known: throughput, switch, startup, first, oracles, fuzz, "
-             "all)\n";
+          << "' (known: throughput, gate, switch, startup, first, oracles, "
+             "fuzz, all)\n";
       return 2;
     }
     sections.insert(name);
@@ -74,10 +97,14 @@ int run_bench(const Registry& registry, const BenchOptions& given,
           : built_with_asan() ? "AddressSanitizer build"
                               : "no sanitizer")
       << (options.quick ? ", --quick" : "") << ")\n\n";
-  double ratio = -1;
+  std::string last_line;
   out << std::flush;  // long runs: show each section as soon as it is done
   if (wanted("throughput")) {
-    ratio = throughput_section(options, out);
+    throughput_section(options, out);
+    out << std::flush;
+  }
+  if (wanted("gate")) {
+    last_line = gate_ratio_section(registry, options, out);
     out << std::flush;
   }
   if (wanted("switch")) {
@@ -94,10 +121,7 @@ int run_bench(const Registry& registry, const BenchOptions& given,
     out << std::flush;
   }
   if (wanted("fuzz")) fuzz_section(options, out);
-  if (ratio >= 0) {
-    out << "controlled/stress ratio: " << absl::StrFormat("%.2f", ratio)
-        << "\n";
-  }
+  if (!last_line.empty()) out << last_line << "\n";
   return 0;
 }
 

@@ -31,9 +31,9 @@ struct BenchOptions {
   int max_stress_runs = 20;
   // How long each throughput figure is measured, in milliseconds.
   int measure_ms = 1000;
-  // Which parts to run: comma list of throughput, switch, startup, first,
-  // oracles, fuzz (or "all"). The last line is printed whenever throughput
-  // runs.
+  // Which parts to run: comma list of throughput, gate, switch, startup,
+  // first, oracles, fuzz (or "all"). The last line (controlled against
+  // stress as the gate runs them) is printed whenever gate runs.
   std::string sections = "all";
   // Only cases whose subject or scenario contains this (first finding).
   std::string case_filter;

@@ -28,38 +28,74 @@ inline constexpr int kRounds = 3;
 // The median of `values` (0 for none).
 double median(std::vector<double> values);
 
-// Calls `fn` a few times to warm up, then until `ms` milliseconds have passed;
-// returns calls per second.
-template <class Fn>
-double per_second(int ms, Fn fn) {
-  for (int i = 0; i < 3; ++i) fn();
-  const auto start = Clock::now();
+// CPU seconds of this process and of its children that have been reaped
+// (getrusage). Unlike wall time, it does not grow with the machine's load.
+double cpu_seconds();
+
+// What a measurement loop did: calls, and the wall and CPU seconds they took.
+struct Measured {
   long calls = 0;
-  double elapsed = 0;
+  double wall_s = 0;
+  double cpu_s = 0;
+  double per_second() const { return static_cast<double>(calls) / wall_s; }
+};
+
+// Calls `fn` a few times to warm up, then until `ms` milliseconds of wall
+// time have passed.
+template <class Fn>
+Measured measure(int ms, Fn fn) {
+  for (int i = 0; i < 3; ++i) fn();
+  const double cpu = cpu_seconds();
+  const auto start = Clock::now();
+  Measured m;
   do {
     fn();
-    ++calls;
-    elapsed = seconds_since(start);
-  } while (elapsed * 1000 < ms);
-  return static_cast<double>(calls) / elapsed;
+    ++m.calls;
+    m.wall_s = seconds_since(start);
+  } while (m.wall_s * 1000 < ms);
+  m.cpu_s = cpu_seconds() - cpu;
+  return m;
 }
+
+// Calls per second of wall time (see measure).
+template <class Fn>
+double per_second(int ms, Fn fn) {
+  return measure(ms, fn).per_second();
+}
+
+// "4.21 (3.90-4.60)": the median of `values` and their range, for figures
+// measured once per round.
+std::string median_and_range(const std::vector<double>& values);
 
 // "12345", "12.3", "0.123": three significant digits for small numbers.
 std::string fmt(double value);
+
+// A rate in wall time and in CPU time: units (schedules or runs) per second
+// of each.
+struct Rate {
+  double per_wall_second = 0;
+  double per_cpu_second = 0;
+};
 
 // Schedules (controlled) or runs (stress) per second of the fixed state
 // program of `threads` x `ops` operations on state/snapshot, in process, with
 // `oracles` (the sanitizer oracle is the process's own: see oracle_section).
 // `problems` counts runs that reported a finding (there should be none).
-double controlled_rate(int threads, int ops, OracleSet oracles, int ms,
-                       std::uint64_t seed, int* problems,
-                       sched::Substrate substrate = sched::Substrate::kFibers);
-double stress_rate(int threads, int ops, OracleSet oracles, int ms,
-                   std::uint64_t seed, int* problems);
+Rate controlled_rate(int threads, int ops, OracleSet oracles, int ms,
+                     std::uint64_t seed, int* problems,
+                     sched::Substrate substrate = sched::Substrate::kFibers);
+Rate stress_rate(int threads, int ops, OracleSet oracles, int ms,
+                 std::uint64_t seed, int* problems);
 
 // The throughput of the fixed state programs (in process, subject
-// state/snapshot). Returns the controlled/stress ratio of the 2 x 8 program.
-double throughput_section(const BenchOptions& options, std::ostream& out);
+// state/snapshot), in wall and CPU time.
+void throughput_section(const BenchOptions& options, std::ostream& out);
+
+// Controlled mode against stress mode as `racelab gate` runs them (a child
+// process per case, the gate's budget and runs), in CPU time per schedule
+// and per run, round by round. Returns the line that ends the bench.
+std::string gate_ratio_section(const Registry& registry,
+                               const BenchOptions& options, std::ostream& out);
 
 // Schedules per second with each in-process oracle off, and tsan's cost
 // through child processes.

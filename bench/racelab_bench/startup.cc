@@ -3,8 +3,6 @@
 // case share one child (as `racelab gate` runs them), and in process, side
 // by side in one run. Wall time and CPU time (this process and its children,
 // from getrusage) per run; CPU time does not grow with the machine's load.
-#include <sys/resource.h>
-
 #include <string>
 #include <vector>
 
@@ -15,18 +13,6 @@
 
 namespace racelab::bench_internal {
 namespace {
-
-double cpu_seconds() {
-  double total = 0;
-  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
-    rusage u{};
-    getrusage(who, &u);
-    total +=
-        static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-        1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
-  }
-  return total;
-}
 
 struct Cost {
   double wall_ms = 0;  // per run

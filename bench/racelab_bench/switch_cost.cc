@@ -68,10 +68,12 @@ void switch_section(const BenchOptions& options, std::ostream& out) {
         ns_per_switch(sched::Substrate::kOsThreads, 200, options.measure_ms));
     fiber_rate.push_back(controlled_rate(2, 8, oracles, options.measure_ms,
                                          options.seed, &problems,
-                                         sched::Substrate::kFibers));
+                                         sched::Substrate::kFibers)
+                             .per_wall_second);
     thread_rate.push_back(controlled_rate(2, 8, oracles, options.measure_ms,
                                           options.seed, &problems,
-                                          sched::Substrate::kOsThreads));
+                                          sched::Substrate::kOsThreads)
+                              .per_wall_second);
   }
   out << absl::StrFormat("%-10s %14s %16s\n", "substrate", "ns/switch",
                          "2x8 schedules/s");

@@ -65,9 +65,9 @@ std::function<RunObservation(const RunRequest&)> fixed_runner(int threads,
 
 }  // namespace
 
-double controlled_rate(int threads, int ops, OracleSet oracles, int ms,
-                       std::uint64_t seed, int* problems,
-                       sched::Substrate substrate) {
+Rate controlled_rate(int threads, int ops, OracleSet oracles, int ms,
+                     std::uint64_t seed, int* problems,
+                     sched::Substrate substrate) {
   const auto run = fixed_runner(threads, ops);
   RunRequest request;
   request.mode = Mode::kControlled;
@@ -76,34 +76,37 @@ double controlled_rate(int threads, int ops, OracleSet oracles, int ms,
   request.threads = substrate;
   request.seed = seed;
   request.budget = kSchedulesPerRequest;
-  long requests = 0, schedules = 0;
-  const double rate = per_second(ms, [&] {
+  long schedules = 0;
+  const Measured m = measure(ms, [&] {
     RunObservation outcome = run(request);
     if (!outcome.findings.empty()) ++*problems;
-    ++requests;
     schedules += outcome.schedules;
     ++request.seed;
   });
-  return rate * static_cast<double>(schedules) /
-         static_cast<double>(requests > 0 ? requests : 1);
+  // measure() warms up with three requests that it does not count.
+  const double per_request =
+      static_cast<double>(schedules) / static_cast<double>(m.calls + 3);
+  const double counted = per_request * static_cast<double>(m.calls);
+  return {counted / m.wall_s, counted / m.cpu_s};
 }
 
-double stress_rate(int threads, int ops, OracleSet oracles, int ms,
-                   std::uint64_t seed, int* problems) {
+Rate stress_rate(int threads, int ops, OracleSet oracles, int ms,
+                 std::uint64_t seed, int* problems) {
   const auto run = fixed_runner(threads, ops);
   RunRequest request;
   request.mode = Mode::kStress;
   request.oracles = oracles;
   request.jitter = false;
   request.seed = seed;
-  return per_second(ms, [&] {
+  const Measured m = measure(ms, [&] {
     RunObservation obs = run(request);
     if (!obs.findings.empty()) ++*problems;
     ++request.seed;
   });
+  return {m.per_second(), static_cast<double>(m.calls) / m.cpu_s};
 }
 
-double throughput_section(const BenchOptions& options, std::ostream& out) {
+void throughput_section(const BenchOptions& options, std::ostream& out) {
   const OracleSet oracles =
       OracleSet::selectable();  // all on; tsan is the build's own (no reports
                                 // expected)
@@ -114,38 +117,42 @@ double throughput_section(const BenchOptions& options, std::ostream& out) {
       << kSchedulesPerRequest
       << " schedules a request, random strategy (fibers on one OS thread), "
          "stress = the same runner in stress mode (threads spawned and "
-         "joined every run, no jitter); no child processes; median of "
+         "joined every run, no jitter); no child processes; "
       << kRounds << " alternating rounds of " << options.measure_ms
-      << " ms per figure\n";
-  out << absl::StrFormat("%-8s %14s %10s %14s %10s %18s\n", "program",
-                         "controlled/s", "us/sched", "stress/s", "us/run",
-                         "controlled/stress");
-  double ratio_2x8 = 0;
+      << " ms per figure: median (range). us = microseconds of wall time; "
+         "cpu us = of CPU time (all threads), which the machine's load does "
+         "not inflate\n";
+  out << absl::StrFormat("%-8s %12s %10s %10s %12s %10s %10s %22s\n", "program",
+                         "controlled/s", "us/sched", "cpu us", "stress/s",
+                         "us/run", "cpu us", "controlled/stress cpu");
   for (int threads : {2, 4}) {
-    // Three alternating rounds, median of each: the two modes see the same
-    // machine load (other jobs) as far as possible.
+    // Alternating rounds: the two modes see the same machine load (other
+    // jobs) as far as possible.
     int problems = 0;
-    std::vector<double> cs, ss;
+    std::vector<double> cs, c_cpu, ss, s_cpu, ratio;
     for (int round = 0; round < kRounds; ++round) {
-      cs.push_back(controlled_rate(threads, 8, oracles, options.measure_ms,
-                                   options.seed, &problems));
-      ss.push_back(stress_rate(threads, 8, oracles, options.measure_ms,
-                               options.seed, &problems));
+      const Rate c = controlled_rate(threads, 8, oracles, options.measure_ms,
+                                     options.seed, &problems);
+      const Rate s = stress_rate(threads, 8, oracles, options.measure_ms,
+                                 options.seed, &problems);
+      cs.push_back(c.per_wall_second);
+      c_cpu.push_back(1e6 / c.per_cpu_second);
+      ss.push_back(s.per_wall_second);
+      s_cpu.push_back(1e6 / s.per_cpu_second);
+      ratio.push_back(c.per_cpu_second / s.per_cpu_second);
     }
     const double c = median(cs);
     const double s = median(ss);
-    const double ratio = c / s;
-    if (threads == 2) ratio_2x8 = ratio;
-    out << absl::StrFormat("%-8s %14s %10s %14s %10s %18s\n",
+    out << absl::StrFormat("%-8s %12s %10s %10s %12s %10s %10s %22s\n",
                            absl::StrCat(threads, " x 8"), fmt(c), fmt(1e6 / c),
-                           fmt(s), fmt(1e6 / s), fmt(ratio));
+                           fmt(median(c_cpu)), fmt(s), fmt(1e6 / s),
+                           fmt(median(s_cpu)), median_and_range(ratio));
     if (problems > 0) {
       out << "  warning: " << problems
           << " runs of the clean subject reported a finding\n";
     }
   }
   out << "\n";
-  return ratio_2x8;
 }
 
 }  // namespace racelab::bench_internal

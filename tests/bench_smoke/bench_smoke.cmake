@@ -1,6 +1,7 @@
 # Runs `racelab bench --quick` (cmake -P script; RACELAB = the binary) and
-# checks that it exits 0 and that its very last line matches
-# "controlled/stress ratio: [0-9.]+".
+# checks that it exits 0, that the throughput table has its CPU-time columns,
+# and that its very last line is the controlled/stress ratio as the gate runs
+# the two modes, with its range over rounds.
 if(NOT RACELAB)
   message(FATAL_ERROR "bench_smoke: pass -DRACELAB=<path to racelab>")
 endif()
@@ -11,8 +12,14 @@ if(NOT rc EQUAL 0)
 endif()
 string(REGEX REPLACE "\n+$" "" trimmed "${out}")
 string(REGEX MATCH "[^\n]*$" last "${trimmed}")
-if(NOT last MATCHES "^controlled/stress ratio: [0-9.]+$")
+set(number "[0-9][0-9.e+-]*")
+if(NOT last MATCHES "^controlled/stress ratio, as racelab gate runs them: ${number} \\(${number}-${number}\\) controlled schedules for the CPU time of one stress run \\(.* rounds; in wall time ${number} \\(${number}-${number}\\)\\)$")
   message(FATAL_ERROR "bench_smoke: the last line is '${last}', not "
-                      "'controlled/stress ratio: <number>'\n${out}")
+                      "'controlled/stress ratio, as racelab gate runs them: "
+                      "<median> (<low>-<high>) ...'\n${out}")
+endif()
+if(NOT out MATCHES "controlled/s +us/sched +cpu us +stress/s +us/run +cpu us")
+  message(FATAL_ERROR "bench_smoke: the throughput table has no CPU-time "
+                      "columns\n${out}")
 endif()
 message(STATUS "bench_smoke: ${last}")

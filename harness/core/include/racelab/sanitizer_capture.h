@@ -4,7 +4,11 @@
 // facts (kind, accesses, program counters) into static storage that TSan does
 // not instrument, and writes one notice line to the result channel with a raw
 // system call so that a run that later crashes still counts its report. After
-// the run, take_tsan_findings() symbolizes them into Findings. Under ASan, a
+// the run, take_tsan_findings() symbolizes them into Findings. A report that
+// repeats one of the run's (the same pair of access stacks, or the same racy
+// address) is dropped before TSan prints it: TSan's own de-duplication is per
+// process, so it is off where many runs share one, and the hook keeps it per
+// run instead (a run ends at take_tsan_findings()). Under ASan, a
 // death callback writes the report's kind and first frame before the process
 // dies. In a build without the sanitizer these do nothing.
 #ifndef RACELAB_SANITIZER_CAPTURE_H_
@@ -51,7 +55,8 @@ std::string project_dir();
 // absolute source root holding it; else as the debug information names it.
 std::string display_path(std::string_view file);
 
-// The TSan reports captured since the last call, symbolized.
+// The TSan reports captured since the last call, symbolized; the call also
+// ends the run for the de-duplication of reports.
 std::vector<Finding> take_tsan_findings();
 
 // How many TSan reports the hook has seen since the process started.

@@ -47,6 +47,25 @@ struct CapturedReports {
   Report reports[kMaxReports];
   std::atomic<int> count{0};  // slots claimed since the last take
   std::atomic<int> seen{0};   // reports seen in this session, in all
+
+  // The distinct reports since the last take, told apart as TSan's own
+  // suppress_equal_stacks and suppress_equal_addresses tell them apart (the
+  // report's kind and the pair of access stacks; the kind and the racy
+  // address range). TSan's de-duplication is per process, so racelab turns it
+  // off where many runs or schedules share a process and the report hook
+  // drops repeats itself, per run, before TSan prints them. Written only by
+  // the hook (TSan builds and prints one report at a time), cleared by
+  // take_tsan_findings().
+  static constexpr int kMaxDistinct = 256;
+  struct Distinct {
+    std::uint64_t kind;    // hash of the report's description
+    std::uint64_t stacks;  // order-independent hash of the access stacks
+    std::uintptr_t begin;  // racy address range [begin, end); 0, 0 if none
+    std::uintptr_t end;
+  };
+  Distinct distinct[kMaxDistinct];
+  std::atomic<int> distinct_count{0};
+  std::atomic<int> repeats{0};  // reports dropped as repeats since the take
 };
 
 // go_map.cc: the faults GoMap detected, claimed slot by slot without a lock

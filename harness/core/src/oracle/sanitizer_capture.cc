@@ -366,6 +366,8 @@ std::vector<Finding> take_tsan_findings() {
   // Called when no thread that could report is running (after a join, between
   // schedules), so the slots can be reused.
   reports.count.store(0);
+  reports.distinct_count.store(0);
+  reports.repeats.store(0);
   return findings;
 }
 
@@ -406,6 +408,107 @@ int __tsan_get_report_thread(void* report, unsigned long idx, int* tid,
                              const char** name, int* parent_tid, void** trace,
                              unsigned long trace_size);
 
+}  // extern "C"
+
+namespace racelab {
+namespace {
+
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation))
+std::uint64_t
+mix(std::uint64_t h, std::uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  return h;
+}
+
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation))
+std::uint64_t
+hash_trace(void* const* trace, int frames) {
+  std::uint64_t h = 0;
+  for (int i = 0; i < frames && trace[i] != nullptr; ++i)
+    h = mix(h, reinterpret_cast<std::uintptr_t>(trace[i]));
+  return h;
+}
+
+// Whether `report` repeats one of this run's (see Captured::distinct); when
+// it does not, it is remembered.
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) bool
+is_repeat_in_this_run(void* report) {
+  Captured& captured = racelab::captured();
+  const char* description = nullptr;
+  int count = 0, stack_count = 0, mop_count = 0, loc_count = 0, mutex_count = 0,
+      thread_count = 0, unique_tid_count = 0;
+  void* sleep_trace[1];
+  __tsan_get_report_data(report, &description, &count, &stack_count, &mop_count,
+                         &loc_count, &mutex_count, &thread_count,
+                         &unique_tid_count, sleep_trace, 1);
+  Captured::Distinct d{0, 0, 0, 0};
+  for (const char* c = description; c != nullptr && *c != '\0'; ++c)
+    d.kind = mix(d.kind, static_cast<unsigned char>(*c));
+  void* trace[kMaxFrames];
+  // The two access stacks in either order are the same pair.
+  std::uint64_t low = 0, high = 0;
+  for (int m = 0; m < mop_count && m < kMaxMops; ++m) {
+    int tid = 0, size = 0, write = 0, atomic = 0;
+    void* addr = nullptr;
+    for (void*& pc : trace) pc = nullptr;
+    __tsan_get_report_mop(report, m, &tid, &addr, &size, &write, &atomic, trace,
+                          kMaxFrames);
+    const std::uint64_t h = hash_trace(trace, kMaxFrames);
+    if (m == 0) {
+      low = high = h;
+      d.begin = reinterpret_cast<std::uintptr_t>(addr);
+      d.end = d.begin + static_cast<std::uintptr_t>(size > 0 ? size : 1);
+    } else {
+      low = h < low ? h : low;
+      high = h < high ? high : h;
+    }
+  }
+  if (mop_count == 0 && stack_count > 0) {
+    for (void*& pc : trace) pc = nullptr;
+    __tsan_get_report_stack(report, 0, trace, kMaxFrames);
+    low = high = hash_trace(trace, kMaxFrames);
+  }
+  d.stacks = mix(mix(0, low), high);
+  const int known = captured.distinct_count.load(std::memory_order_relaxed);
+  for (int i = 0; i < known && i < Captured::kMaxDistinct; ++i) {
+    const Captured::Distinct& s = captured.distinct[i];
+    if (s.kind != d.kind) continue;
+    const bool same_stacks = s.stacks == d.stacks;
+    const bool same_address =
+        d.begin != d.end && s.begin < d.end && d.begin < s.end;
+    if (same_stacks || same_address) {
+      captured.repeats.fetch_add(1, std::memory_order_relaxed);
+      return true;
+    }
+  }
+  if (known < Captured::kMaxDistinct) {
+    captured.distinct[known] = d;
+    captured.distinct_count.store(known + 1, std::memory_order_relaxed);
+  }
+  return false;
+}
+
+}  // namespace
+}  // namespace racelab
+
+namespace __tsan {
+struct ReportDesc;
+
+// TSan's hook before it prints a report (weak in the runtime): true drops
+// the report. A repeat within the run is dropped, as TSan's own
+// suppress_equal_stacks and suppress_equal_addresses would drop it in a
+// process of its own; see Captured::distinct.
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation,
+               visibility("default"))) bool
+OnReport(const ReportDesc* report, bool suppressed) {
+  if (suppressed) return true;
+  racelab::NotSchedulingPoints harness;
+  return racelab::is_repeat_in_this_run(
+      const_cast<void*>(static_cast<const void*>(report)));
+}
+}  // namespace __tsan
+
+extern "C" {
 // Called by TSan for every report it prints. It must not touch memory TSan
 // instruments, or a report from inside the hook makes TSan wait on itself;
 // nor record a function entry (no_sanitize("thread") alone keeps those), it
