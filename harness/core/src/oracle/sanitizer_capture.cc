@@ -429,18 +429,34 @@ hash_trace(void* const* trace, int frames) {
   return h;
 }
 
+// The counts of a report's parts that the hooks use.
+struct ReportShape {
+  const char* description = nullptr;
+  int stacks = 0;
+  int mops = 0;
+  int threads = 0;
+};
+
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation))
+ReportShape
+shape_of(void* report) {
+  ReportShape shape;
+  int count = 0, loc_count = 0, mutex_count = 0, unique_tid_count = 0;
+  void* sleep_trace[1];
+  __tsan_get_report_data(report, &shape.description, &count, &shape.stacks,
+                         &shape.mops, &loc_count, &mutex_count, &shape.threads,
+                         &unique_tid_count, sleep_trace, 1);
+  return shape;
+}
+
 // Whether `report` repeats one of this run's (see Captured::distinct); when
 // it does not, it is remembered.
 __attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) bool
 is_repeat_in_this_run(void* report) {
   Captured& captured = racelab::captured();
-  const char* description = nullptr;
-  int count = 0, stack_count = 0, mop_count = 0, loc_count = 0, mutex_count = 0,
-      thread_count = 0, unique_tid_count = 0;
-  void* sleep_trace[1];
-  __tsan_get_report_data(report, &description, &count, &stack_count, &mop_count,
-                         &loc_count, &mutex_count, &thread_count,
-                         &unique_tid_count, sleep_trace, 1);
+  const ReportShape shape = shape_of(report);
+  const char* description = shape.description;
+  const int stack_count = shape.stacks, mop_count = shape.mops;
   Captured::Distinct d{0, 0, 0, 0};
   for (const char* c = description; c != nullptr && *c != '\0'; ++c)
     d.kind = mix(d.kind, static_cast<unsigned char>(*c));
@@ -522,13 +538,10 @@ __tsan_on_report(void* report) {
   racelab::NotSchedulingPoints harness;
   racelab::session_internal::CapturedReports& captured = racelab::captured();
   captured.seen.fetch_add(1);
-  const char* description = nullptr;
-  int count = 0, stack_count = 0, mop_count = 0, loc_count = 0, mutex_count = 0,
-      thread_count = 0, unique_tid_count = 0;
-  void* sleep_trace[1];
-  __tsan_get_report_data(report, &description, &count, &stack_count, &mop_count,
-                         &loc_count, &mutex_count, &thread_count,
-                         &unique_tid_count, sleep_trace, 1);
+  const racelab::ReportShape shape = racelab::shape_of(report);
+  const char* description = shape.description;
+  const int stack_count = shape.stacks, mop_count = shape.mops,
+            thread_count = shape.threads;
   char line[160] = "{\"event\":\"tsan_report\",\"kind\":\"";
   racelab::append(line, sizeof line, description ? description : "unknown");
   racelab::append(line, sizeof line, "\"}\n");
