@@ -57,6 +57,28 @@ TEST(CaseAggregation, CleanRunsCountAsCleanInTheHistogram) {
   EXPECT_TRUE(result.schedule.empty());
 }
 
+// A case is verified when every run's search was exhausted without a
+// finding; one run that only spent its budget makes it clean.
+TEST(CaseAggregation, VerifiedOnlyWhenEverySearchWasExhausted) {
+  RunObservation exhausted = run_with({}, 151);
+  exhausted.exhaustive = true;
+  CaseResult all;
+  add_run(all, exhausted);
+  add_run(all, exhausted);
+  EXPECT_TRUE(all.verified);
+  EXPECT_EQ(all.observed(), "verified");
+  CaseResult mixed;
+  add_run(mixed, exhausted);
+  add_run(mixed, run_with({}, 1000));
+  EXPECT_FALSE(mixed.verified);
+  EXPECT_EQ(mixed.observed(), "clean");
+  CaseResult failing;
+  RunObservation found = failing_search(3, "a");
+  found.exhaustive = true;  // exhausted, but not clean
+  add_run(failing, found);
+  EXPECT_FALSE(failing.verified);
+}
+
 TEST(CaseAggregation, OneHistogramKeyPerSetOfKindsAndKindsInEnumOrder) {
   CaseResult result;
   add_run(result, run_with({finding(FindingKind::kTimeout, "hung"),

@@ -71,6 +71,44 @@ TEST(ExpectationDescribe, CleanOrTheKindsInTheOrderWritten) {
             "not_linearizable or data_race");
 }
 
+// A fixed row of a seed scenario in controlled mode must be verified: the
+// table's rule, what a case must show, and the judgement both ways.
+TEST(ExpectationVerified, SeedScenariosOfFixedRowsMustBeVerified) {
+  constexpr ExpectationRow kFixedRow = {
+      "seed", {Mode::kStress, Mode::kControlled}, {}, {}, "why"};
+  constexpr ExpectationRow kGeneratedRow = {
+      "generated", {Mode::kControlled}, {}, {}, "why"};
+  constexpr ExpectationRow kBuggyRow = {
+      "seed", {Mode::kControlled}, {kDataRace}, {kCrash, kTimeout}, "why"};
+  const Expectation fixed_row = expectation_of("f/fixed", kFixedRow);
+  EXPECT_TRUE(fixed_row.verified);
+  EXPECT_FALSE(expectation_of("f/fixed", kGeneratedRow).verified);
+  EXPECT_FALSE(expectation_of("f/buggy", kBuggyRow).verified);
+  EXPECT_EQ(describe_expected(fixed_row), "clean (controlled: verified)");
+  // Only an exhaustive search in controlled mode is asked to prove it.
+  EXPECT_TRUE(must_verify(fixed_row, Mode::kControlled, "dfs"));
+  EXPECT_TRUE(must_verify(fixed_row, Mode::kControlled, "plain-dfs"));
+  EXPECT_FALSE(must_verify(fixed_row, Mode::kControlled, "pct"));
+  EXPECT_FALSE(must_verify(fixed_row, Mode::kStress, "dfs"));
+  EXPECT_EQ(describe_expected(fixed_row, true), "verified");
+  EXPECT_EQ(describe_expected(fixed_row, false), "clean");
+}
+
+TEST(ExpectationVerified, CleanIsNotVerifiedAndViceVersa) {
+  Expectation must = fixed();
+  must.verified = true;
+  EXPECT_EQ(judge(must, true, {}, true), "");
+  EXPECT_NE(judge(must, true, {}, false).find("expected verified"),
+            std::string::npos);
+  // Not asked to prove it (a pct search): clean is enough.
+  EXPECT_EQ(judge(must, false, {}, false), "");
+  // A verified case whose row does not say verified: the table is stale.
+  EXPECT_NE(judge(fixed(), false, {}, true), "");
+  // Findings are judged first.
+  EXPECT_EQ(judge(must, true, {kDataRace}, false),
+            "expected clean, but the case reported data_race");
+}
+
 TEST(ExpectationDuty, TheOnlyNamedOracleMustFire) {
   const Expectation e = buggy({kDeadlock});
   EXPECT_EQ(duty_of(e, {Oracle::kDeadlock}), OracleDuty::kMust);

@@ -27,6 +27,11 @@ double median(std::vector<double> values) {
   return (values[mid - 1] + values[mid]) / 2;
 }
 
+bool matches_filter(const Expectation& e, const std::string& filter) {
+  return filter.empty() || e.subject.find(filter) != std::string::npos ||
+         e.scenario.find(filter) != std::string::npos;
+}
+
 double cpu_seconds() {
   double total = 0;
   for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
@@ -66,10 +71,11 @@ int run_bench(const Registry& registry, const BenchOptions& given,
     options.max_stress_runs = std::min(options.max_stress_runs, 2);
     options.measure_ms = std::min(options.measure_ms, 100);
     options.fuzz_seconds = std::min(options.fuzz_seconds, 1);
+    options.dpor_budget = std::min(options.dpor_budget, 100);
   }
   const std::set<std::string> known = {"all",     "throughput", "gate",
                                        "switch",  "startup",    "first",
-                                       "oracles", "fuzz"};
+                                       "oracles", "fuzz",       "dpor"};
   std::set<std::string> sections;
   for (absl::string_view part :
        absl::StrSplit(options.sections, ',', absl::SkipEmpty())) {
@@ -77,7 +83,7 @@ int run_bench(const Registry& registry, const BenchOptions& given,
     if (!known.contains(name)) {
       out << "racelab bench: unknown section '" << name
           << "' (known: throughput, gate, switch, startup, first, oracles, "
-             "fuzz, all)\n";
+             "fuzz, dpor, all)\n";
       return 2;
     }
     sections.insert(name);
@@ -118,6 +124,10 @@ int run_bench(const Registry& registry, const BenchOptions& given,
   if (wanted("first")) first_finding_section(registry, options, out);
   if (wanted("oracles")) {
     oracle_section(registry, options, out);
+    out << std::flush;
+  }
+  if (wanted("dpor")) {
+    dpor_section(registry, options, out);
     out << std::flush;
   }
   if (wanted("fuzz")) fuzz_section(options, out);

@@ -4,7 +4,8 @@
 // operations and 4 x 8, subject state/snapshot, in process); schedules and
 // wall time to the first finding of every buggy case per strategy and in
 // stress mode (child processes, median over seeds); the cost of each oracle;
-// libFuzzer exec/s of the fuzz targets that are built; and, as its last line,
+// schedules explored by plain dfs and by dfs with partial-order reduction for
+// every subject x seed scenario, verdicts side by side; libFuzzer exec/s of the fuzz targets that are built; and, as its last line,
 // "controlled/stress ratio: X" for the 2 x 8 program.
 #ifndef RACELAB_BENCH_H_
 #define RACELAB_BENCH_H_
@@ -32,10 +33,14 @@ struct BenchOptions {
   // How long each throughput figure is measured, in milliseconds.
   int measure_ms = 1000;
   // Which parts to run: comma list of throughput, gate, switch, startup,
-  // first, oracles, fuzz (or "all"). The last line (controlled against
+  // first, oracles, fuzz, dpor (or "all"). The last line (controlled against
   // stress as the gate runs them) is printed whenever gate runs.
   std::string sections = "all";
-  // Only cases whose subject or scenario contains this (first finding).
+  // The dpor section: the preemption bound of both searches and the
+  // schedules each may try.
+  int preemptions = 2;
+  int dpor_budget = 20000;
+  // Only cases whose subject or scenario contains this (first finding, dpor).
   std::string case_filter;
   // The libFuzzer binaries (fuzz_*); empty: build/fuzz/fuzz beside the build
   // folder of this binary.

@@ -11,6 +11,7 @@
 
 #include "bench.h"
 #include "racelab/case.h"
+#include "racelab/expectation.h"
 #include "racelab/registry.h"
 
 namespace racelab::bench_internal {
@@ -112,6 +113,15 @@ void switch_section(const BenchOptions& options, std::ostream& out);
 // The cost of a stress run's child process: one per run, shared, in process.
 void startup_section(const Registry& registry, const BenchOptions& options,
                      std::ostream& out);
+
+// Schedules explored by plain dfs and by dfs with partial-order reduction,
+// every subject x seed scenario, with their verdicts side by side.
+void dpor_section(const Registry& registry, const BenchOptions& options,
+                  std::ostream& out);
+
+// Whether a row of the table is one `filter` (a substring of its subject or
+// scenario; empty: all) selects.
+bool matches_filter(const Expectation& e, const std::string& filter);
 
 // libFuzzer exec/s of every fuzz target that is built.
 void fuzz_section(const BenchOptions& options, std::ostream& out);

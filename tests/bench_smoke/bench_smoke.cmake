@@ -1,6 +1,6 @@
 # Runs `racelab bench --quick` (cmake -P script; RACELAB = the binary) and
 # checks that it exits 0, that the throughput table has its CPU-time columns,
-# and that its very last line is the controlled/stress ratio as the gate runs
+# that plain dfs and dfs agree in the dpor section, and that its very last line is the controlled/stress ratio as the gate runs
 # the two modes, with its range over rounds.
 if(NOT RACELAB)
   message(FATAL_ERROR "bench_smoke: pass -DRACELAB=<path to racelab>")
@@ -21,5 +21,11 @@ endif()
 if(NOT out MATCHES "controlled/s +us/sched +cpu us +stress/s +us/run +cpu us")
   message(FATAL_ERROR "bench_smoke: the throughput table has no CPU-time "
                       "columns\n${out}")
+endif()
+# The dpor section: plain dfs against dfs, every seed scenario, and no case
+# where the two searches concluded differently.
+if(NOT out MATCHES "dpor: geometric mean ratio ${number} over [0-9]+ cases; 0 verdict mismatches")
+  message(FATAL_ERROR "bench_smoke: the dpor section is missing or reports "
+                      "a verdict mismatch\n${out}")
 endif()
 message(STATUS "bench_smoke: ${last}")

@@ -562,6 +562,12 @@ TEST(Gate, ControlledModeMeetsTheTableInBothDirections) {
     if (c.at("expected") == "clean") {
       EXPECT_EQ(c.at("schedules"), 1000)
           << c.at("subject") << " x " << c.at("scenario");
+    } else if (c.at("expected") == "verified") {
+      // A fixed row of a seed scenario: dfs exhausted its search.
+      EXPECT_EQ(c.at("observed"), "verified")
+          << c.at("subject") << " x " << c.at("scenario");
+      EXPECT_TRUE(c.at("verified").get<bool>());
+      EXPECT_EQ(c.at("preemption_bound"), 2);
     } else {
       EXPECT_TRUE(c.contains("trace"))
           << c.at("subject") << " x " << c.at("scenario");
@@ -579,6 +585,35 @@ TEST(Gate, ControlledModeMeetsTheTableInBothDirections) {
                 .get<std::string>()
                 .find("'shared_mutex 1'"),
             std::string::npos);
+}
+
+// dfs proves a fixed store's seed scenario (verified, not only clean), a
+// budget too small to finish is a mismatch, and the buggy store's bug is
+// still caught.
+TEST(Run, DfsVerifiesAFixedSeedScenarioAndStillCatchesTheBug) {
+  REQUIRE_TSAN_BUILD();
+  const std::string args =
+      " run --mode controlled --strategy dfs --scenario "
+      "same_session_first_commit --subject ";
+  Output proved = run(kRacelab + args + "checkpoint/mutex");
+  ASSERT_EQ(proved.status, 0) << proved.out << proved.err;
+  EXPECT_NE(proved.out.find("observed verified, expected verified"),
+            std::string::npos)
+      << proved.out;
+  EXPECT_NE(proved.out.find("schedules that matter of this program, within "
+                            "2 preemptions"),
+            std::string::npos)
+      << proved.out;
+  Output cut = run(kRacelab + args + "checkpoint/mutex --budget 10");
+  EXPECT_EQ(cut.status, 1) << cut.out << cut.err;
+  EXPECT_NE(cut.out.find("expected verified, but the search was not "
+                         "exhausted"),
+            std::string::npos)
+      << cut.out;
+  Output caught = run(kRacelab + args + "checkpoint/split_lock");
+  EXPECT_EQ(caught.status, 0) << caught.out << caught.err;
+  EXPECT_NE(caught.out.find("observed not_linearizable"), std::string::npos)
+      << caught.out;
 }
 
 TEST(Gate, AllModesLandInOneResultsFile) {

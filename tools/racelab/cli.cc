@@ -1,5 +1,4 @@
 // The racelab command line; see cli.h.
-#include "racelab/program_explorer.h"
 #include "racelab/cli.h"
 
 #include <signal.h>
@@ -29,6 +28,7 @@
 #include "racelab/demo.h"
 #include "racelab/gate.h"
 #include "racelab/json.h"
+#include "racelab/program_explorer.h"
 #include "racelab/report.h"
 #include "racelab/runner.h"
 #include "racelab/sanitizer_capture.h"
@@ -134,8 +134,9 @@ void check_flags_apply(const CLI::App& cmd, bool stress, bool controlled,
     return cmd.get_option_no_throw(flag) != nullptr && cmd.count(flag) > 0;
   };
   if (!controlled) {
-    for (const char* flag : {"--strategy", "--depth", "--preemptions",
-                             "--budget", "--no-shrink", "--controlled-runs"}) {
+    for (const char* flag :
+         {"--strategy", "--depth", "--preemptions", "--no-preemption-bound",
+          "--budget", "--no-shrink", "--controlled-runs"}) {
       if (given(flag)) {
         throw UsageError(absl::StrCat(
             flag, ": applies to controlled mode only, not to --mode stress"));
@@ -146,9 +147,17 @@ void check_flags_apply(const CLI::App& cmd, bool stress, bool controlled,
       throw UsageError(absl::StrCat(
           "--depth: applies to --strategy pct only, not to ", strategy));
     }
-    if (given("--preemptions") && strategy != "dfs") {
+    if (given("--no-preemption-bound") && strategy != "dfs") {
       throw UsageError(absl::StrCat(
-          "--preemptions: applies to --strategy dfs only, not to ", strategy));
+          "--no-preemption-bound: applies to --strategy dfs only, not to ",
+          strategy));
+    }
+    if (given("--preemptions") && strategy != "dfs" &&
+        strategy != "plain-dfs") {
+      throw UsageError(
+          absl::StrCat("--preemptions: applies to --strategy dfs only (or "
+                       "plain-dfs), not to ",
+                       strategy));
     }
   }
   if (!stress) {
@@ -264,7 +273,10 @@ void print_truth_table(const Registry& registry, std::ostream& out) {
         e.modes, ", ",
         [](std::string* o, Mode m) { absl::StrAppend(o, to_string(m)); });
     out << "| " << e.subject << " | " << e.scenario << " | " << modes << " | "
-        << (e.catches.empty() ? "clean" : "caught") << " |";
+        << (!e.catches.empty() ? "caught"
+            : e.verified       ? "clean, verified in controlled"
+                               : "clean")
+        << " |";
     for (OracleSet column : truth_table_columns()) {
       out << " " << to_string(duty_of(e, column)) << " |";
     }
@@ -300,6 +312,15 @@ void print_case(const CaseResult& c, std::ostream& out) {
     if (c.first_failing >= 0)
       out << ", first failing: schedule " << c.first_failing + 1;
     out << "\n";
+    if (c.verified) {
+      out << "  verified: all " << c.schedules
+          << " schedules that matter of this program"
+          << (c.preemption_bound >= 0
+                  ? absl::StrCat(", within ", c.preemption_bound,
+                                 " preemptions")
+                  : std::string())
+          << " (dfs, partial-order reduction)\n";
+    }
   }
   if (!c.schedule.trace.rows.empty() && !c.findings.empty()) {
     out << "  minimal failing schedule (" << c.schedule.preemptions
@@ -378,8 +399,9 @@ void add_run_options(CLI::App* cmd, RunOptions& run) {
 void add_controlled_options(CLI::App* cmd, RunOptions& run) {
   RunRequest& r = run.request;
   cmd->add_option("--strategy", r.strategy,
-                  "controlled mode: random, pct or dfs")
-      ->check(CLI::IsMember({"random", "pct", "dfs"}));
+                  "controlled mode: random, pct, dfs (exhaustive, with "
+                  "partial-order reduction) or plain-dfs (every schedule)")
+      ->check(CLI::IsMember({"random", "pct", "dfs", "plain-dfs"}));
   cmd->add_option_function<std::string>(
          "--threads",
          [&r](const std::string& name) {
@@ -392,7 +414,14 @@ void add_controlled_options(CLI::App* cmd, RunOptions& run) {
   add_number_option(cmd, "--depth", r.depth, 1, 100,
                     "pct: bug depth d (d-1 priority change points)");
   add_number_option(cmd, "--preemptions", r.preemptions, 0, 100,
-                    "dfs: preemption bound");
+                    "dfs, plain-dfs: preemption bound");
+  cmd->add_flag_function(
+         "--no-preemption-bound",
+         [&r](std::int64_t) {
+           r.preemptions = sched::DporStrategy::kUnbounded;
+         },
+         "dfs: no preemption bound (every class of schedules)")
+      ->excludes("--preemptions");
   add_number_option(cmd, "--budget", r.budget, 1, 100000000,
                     "controlled mode: schedules to try");
   cmd->add_flag("--no-shrink{false}", r.shrink,
@@ -588,8 +617,7 @@ Subcommand add_explore_command(CLI::App& app) {
                     "schedules (one process each) to try; default 100");
   cmd->add_option("--seed", options->seed,
                   "the first schedule's seed (schedule i uses seed + i)");
-  add_number_option(cmd, "--depth", options->depth, 1, 100,
-                    "pct: bug depth d");
+  add_number_option(cmd, "--depth", options->depth, 1, 100, "pct: bug depth d");
   add_number_option(cmd, "--max-steps", options->max_steps, 1, 100000000,
                     "decisions before a schedule is a livelock");
   add_number_option(cmd, "--hang-seconds", options->hang_seconds, 1, 86400,
@@ -805,14 +833,10 @@ int run_cli(const Registry& registry, int argc, char** argv,
   }
   app.require_subcommand(1);
   const std::vector<Subcommand> subcommands = {
-      add_list_command(app, registry),
-      add_run_command(app, registry),
-      add_replay_command(app, registry),
-      add_explore_command(app),
-      add_gate_command(app, registry),
-      add_merge_command(app),
-      add_demo_command(app, registry),
-      add_child_command(app, registry)};
+      add_list_command(app, registry),   add_run_command(app, registry),
+      add_replay_command(app, registry), add_explore_command(app),
+      add_gate_command(app, registry),   add_merge_command(app),
+      add_demo_command(app, registry),   add_child_command(app, registry)};
 
   std::set<std::string> commands;
   for (const Subcommand& s : subcommands) commands.insert(s.cmd->get_name());

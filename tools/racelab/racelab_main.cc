@@ -31,10 +31,18 @@ int bench_command(const racelab::Registry& registry, int argc, char** argv) {
       ->check(CLI::Range(1, 600000));
   app.add_option(
       "--sections", options.sections,
-      "comma list of throughput, switch, startup, first, oracles, fuzz (default all)");
+      "comma list of throughput, switch, startup, first, oracles, dpor, fuzz "
+      "(default all)");
   app.add_option(
       "--filter", options.case_filter,
-      "first finding: only cases whose subject or scenario contains this");
+      "first finding, dpor: only cases whose subject or scenario contains "
+      "this");
+  app.add_option("--preemptions", options.preemptions,
+                 "dpor: preemption bound of plain dfs and of dfs")
+      ->check(CLI::Range(0, 100));
+  app.add_option("--dpor-budget", options.dpor_budget,
+                 "dpor: schedules per search")
+      ->check(CLI::Range(1, 100000000));
   app.add_option("--fuzz-dir", options.fuzz_dir,
                  "folder of the fuzz_* binaries (default build/fuzz/fuzz)");
   app.add_option("--fuzz-seconds", options.fuzz_seconds,

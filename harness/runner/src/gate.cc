@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -18,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "atomic_file.h"
+#include "racelab/defaults.h"
 #include "racelab/json.h"
 
 namespace racelab {
@@ -125,6 +127,15 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
         run.runs = options.controlled_runs;
       const Expectation* e = registry.find_expectation(
           jobs[i].spec->subject, jobs[i].spec->scenario, run.request.mode);
+      if (e != nullptr && e->verified &&
+          run.request.mode == Mode::kControlled) {
+        // A row that must be verified is searched exhaustively: dfs with
+        // partial-order reduction, within the preemption bound, with the
+        // budget a proof needs (random and pct stay for generated programs).
+        run.request.strategy = "dfs";
+        run.request.budget =
+            std::max(run.request.budget, defaults::kVerifyBudget);
+      }
       try {
         cases[i] = run_case(*jobs[i].spec, e, run);
       } catch (const std::exception& error) {
@@ -185,7 +196,10 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
         registry.find_expectation(spec.subject, spec.scenario, jobs[i].mode);
     result.not_run.push_back(
         {spec.family, spec.subject, spec.scenario, jobs[i].mode,
-         e != nullptr ? describe_expected(*e) : std::string("(no expectation)"),
+         e != nullptr
+             ? describe_expected(
+                   *e, e->verified && jobs[i].mode == Mode::kControlled)
+             : std::string("(no expectation)"),
          jobs[i].index, spec.source});
   }
   result.interrupted = !result.not_run.empty();

@@ -173,6 +173,8 @@ nlohmann::json to_json(const CaseResult& r) {
   if (r.mode == Mode::kControlled) {
     j["schedules"] = r.schedules;
     j["first_failing_schedule"] = r.first_failing;
+    j["verified"] = r.verified;
+    if (r.verified) j["preemption_bound"] = r.preemption_bound;
   }
   if (!r.schedule.trace.rows.empty()) {
     j["trace"] = to_json(r.schedule.trace);
@@ -209,7 +211,7 @@ CaseResult case_result_from_json(const nlohmann::json& j) {
     }
   }
   const std::string observed = j.at("observed").get<std::string>();
-  if (observed != "clean") {
+  if (observed != "clean" && observed != "verified") {
     for (std::size_t at = 0; at <= observed.size();) {
       std::size_t comma = observed.find(',', at);
       if (comma == std::string::npos) comma = observed.size();
@@ -234,6 +236,13 @@ CaseResult case_result_from_json(const nlohmann::json& j) {
     r.findings.push_back({finding_from_json(f), f.at("runs").get<int>()});
   r.schedules = j.value("schedules", 0);
   r.first_failing = j.value("first_failing_schedule", -1);
+  r.verified = j.value("verified", false);
+  if (r.verified != (observed == "verified")) {
+    throw nlohmann::json::other_error::create(
+        501, "verified and observed disagree", &j);
+  }
+  if (r.verified) r.exhaustive_runs = r.runs;
+  r.preemption_bound = j.value("preemption_bound", -1);
   if (j.contains("trace")) r.schedule.trace = trace_from_json(j.at("trace"));
   if (j.contains("schedule")) read_schedule_json(j.at("schedule"), r.schedule);
   r.schedule_file = j.value("schedule_file", std::string());
@@ -256,6 +265,7 @@ std::string run_done_line(const RunObservation& observation) {
   if (observation.schedules > 0) {
     j["schedules"] = observation.schedules;
     j["first_failing"] = observation.first_failing;
+    j["exhaustive"] = observation.exhaustive;
   }
   if (!observation.schedule.empty()) {
     j["schedule"] = schedule_json(observation.schedule);
@@ -268,6 +278,7 @@ void observation_from_json(const nlohmann::json& j, RunObservation& out) {
   out.operations = j.value("operations", 0);
   out.schedules = j.value("schedules", 0);
   out.first_failing = j.value("first_failing", -1);
+  out.exhaustive = j.value("exhaustive", false);
   if (j.contains("schedule")) {
     read_schedule_json(j.at("schedule"), out.schedule);
     out.schedule.trace = trace_from_json(j.at("trace"));

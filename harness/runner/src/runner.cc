@@ -207,7 +207,7 @@ FindingKind kind_of_asan(std::string_view description) {
 }  // namespace
 
 std::string CaseResult::observed() const {
-  if (kinds.empty()) return "clean";
+  if (kinds.empty()) return verified ? "verified" : "clean";
   return absl::StrJoin(kinds, ",", [](std::string* out, FindingKind k) {
     absl::StrAppend(out, to_string(k));
   });
@@ -509,6 +509,8 @@ RunObservation run_in_child(const CaseSpec& spec, const RunOptions& options,
 void add_run(CaseResult& result, RunObservation run) {
   ++result.runs;
   result.schedules += run.schedules;
+  if (run.exhaustive && run.findings.empty()) ++result.exhaustive_runs;
+  result.verified = result.exhaustive_runs == result.runs;
   if (result.schedule.trace.rows.empty() && !run.schedule.trace.rows.empty() &&
       !run.findings.empty()) {
     result.first_failing = run.first_failing;
@@ -551,8 +553,15 @@ CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
   result.scenario = spec.scenario;
   result.source = spec.source;
   result.mode = options.request.mode;
-  result.expected =
-      expectation ? describe_expected(*expectation) : "(no expectation)";
+  const bool verify =
+      expectation != nullptr &&
+      must_verify(*expectation, result.mode, options.request.strategy);
+  result.expected = expectation ? describe_expected(*expectation, verify)
+                                : "(no expectation)";
+  if (options.request.strategy == "dfs" ||
+      options.request.strategy == "plain-dfs") {
+    result.preemption_bound = options.request.preemptions;
+  }
   if (expectation) {
     result.expected_kinds.emplace();
     for (FindingKind k : expectation->catches) result.expected_kinds->insert(k);
@@ -566,8 +575,9 @@ CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
     run += static_cast<int>(batch.size());
     for (RunObservation& r : batch) add_run(result, std::move(r));
   }
-  result.mismatch = expectation ? judge(*expectation, result.kinds)
-                                : "no expectation for this case in the table";
+  result.mismatch =
+      expectation ? judge(*expectation, verify, result.kinds, result.verified)
+                  : "no expectation for this case in the table";
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

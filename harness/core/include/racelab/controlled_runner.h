@@ -213,7 +213,7 @@ RunObservation run_schedule(
       int index = 0;
       for (const Op& op : program.threads[t]) {
         sched::ControlledScheduler::begin_operation(index++);
-        yield_point("op");
+        yield_point("op", kOperationBoundary);
         sched::ControlledScheduler::note(F::describe(op));
         // The operation's own event; the calls it made from inside follow.
         const std::size_t own = per_thread[t].size();

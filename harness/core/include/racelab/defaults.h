@@ -19,6 +19,9 @@ inline constexpr int kPreemptions = 2;  // dfs: preemption bound
 // Schedules one search tries at most (in one process: the kit, explore, a
 // case's child).
 inline constexpr int kBudget = 1000;
+// The gate: schedules a search that must prove a case `verified` (dfs over a
+// fixed subject's seed scenario, expectation.h) may try at least.
+inline constexpr int kVerifyBudget = 10000;
 // What logical threads run on: real OS threads, so thread_local variables,
 // thread ids and per-thread caches are per logical thread.
 inline constexpr sched::Substrate kThreads = sched::Substrate::kOsThreads;

@@ -26,6 +26,55 @@ enum class LockMode { kExclusive, kShared };
 // can run, until some thread makes progress.
 enum class PointEffect { kProgress, kNoProgress, kYield };
 
+// What a scheduling point touches: the object the step that follows it
+// acts on first (the lock a thread is about to take, the atomic it is about
+// to load or write, the condition variable it notifies or waits on, the
+// thread it joins), and how. The controlled scheduler records these, and the
+// objects a step touches on its way to the next point (a lock it releases,
+// a condition variable it waits on, the history clock), for strategies that
+// reason about which steps commute (sched::DporStrategy).
+enum class ObjectKind {
+  kNone,        // nothing another thread can observe (a thread's start)
+  kLock,        // a mutex or rwlock, by the address of the primitive
+  kAtomic,      // an atomic variable, by its address
+  kCondition,   // a condition variable, by its address
+  kThread,      // a logical thread (its end, a join of it)
+  kOperations,  // the history's clock: an operation's call or return
+  kUnknown,     // anything (a yield, a sleep, a fence, a named point)
+};
+enum class AccessKind {
+  kRead,   // an atomic load, a shared lock taken or released
+  kWrite,  // everything else
+};
+struct PointAccess {
+  ObjectKind object_kind = ObjectKind::kUnknown;
+  const void* object = nullptr;
+  AccessKind access = AccessKind::kWrite;
+
+  static constexpr PointAccess unknown() { return {}; }
+  static constexpr PointAccess none() {
+    return {ObjectKind::kNone, nullptr, AccessKind::kRead};
+  }
+  friend bool operator==(const PointAccess&, const PointAccess&) = default;
+};
+
+// Whether the order of two accesses by different threads can matter: the
+// same object and at least one write (so two shared acquisitions of a lock
+// commute, a lock and an unlock of it do not); an operation's call or return
+// against another's only; kUnknown against anything; kNone against nothing.
+constexpr bool dependent(const PointAccess& a, const PointAccess& b) {
+  if (a.object_kind == ObjectKind::kNone ||
+      b.object_kind == ObjectKind::kNone) {
+    return false;
+  }
+  if (a.object_kind == ObjectKind::kUnknown ||
+      b.object_kind == ObjectKind::kUnknown) {
+    return true;
+  }
+  if (a.object_kind != b.object_kind || a.object != b.object) return false;
+  return a.access == AccessKind::kWrite || b.access == AccessKind::kWrite;
+}
+
 // The `lock` passed to every hook is the address of the underlying primitive
 // (the pthread_mutex_t or pthread_rwlock_t inside the std::mutex or
 // std::shared_mutex), so the scheduler can tell ThreadSanitizer about it
@@ -43,6 +92,17 @@ class SchedulingHooks {
   // `what` is a static string naming the point for traces ("set", "lock").
   virtual void yield_point(const char* what,
                            PointEffect effect = PointEffect::kProgress) = 0;
+  // The same, for a point whose next step touches `access` (the interposed
+  // primitives pass it; the two-argument form says kUnknown). Hooks that do
+  // not record accesses ignore it.
+  virtual void access_point(const char* what, PointEffect effect,
+                            PointAccess access) {
+    static_cast<void>(access);
+    yield_point(what, effect);
+  }
+  // The running step touched `access` on its way to the next point (the
+  // engine's history clock; see ControlledScheduler::touch).
+  virtual void touched(PointAccess access) { static_cast<void>(access); }
 
   // What the last no-progress point did changed something after all (a
   // compare-and-swap that succeeded).

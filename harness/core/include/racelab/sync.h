@@ -24,6 +24,15 @@ namespace racelab {
 // A scheduling point for user code: in controlled mode the scheduler may switch
 // threads here; in stress mode it runs the stress yield hook, if any.
 void yield_point(const char* what = "yield_point");
+// The same, for a point whose next step touches `access` (the engine's
+// operation boundaries).
+void yield_point(const char* what, PointAccess access);
+
+// What an operation boundary touches: the history's clock. Boundaries of
+// different threads are dependent (they decide the history's real-time
+// order), and independent of everything else.
+inline constexpr PointAccess kOperationBoundary{ObjectKind::kOperations,
+                                                nullptr, AccessKind::kWrite};
 
 namespace sync_internal {
 #if defined(_LIBCPP_VERSION)

@@ -8,6 +8,7 @@
 #include <array>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "racelab/case.h"
@@ -26,6 +27,13 @@ struct Expectation {
   // bug (a corrupted map may crash). Any other kind is a mismatch.
   std::vector<FindingKind> may_also;
   std::string why;
+  // Controlled mode must also prove it: the search (dfs, with partial-order
+  // reduction) must be exhausted without a finding, so that every schedule
+  // that matters, within the preemption bound, is clean (`verified`), not
+  // only the schedules a budget allowed (`clean`). The table's rule: every
+  // row that expects clean for a seed scenario (not `generated`, whose
+  // program changes from schedule to schedule) and covers controlled mode.
+  bool verified = false;
 };
 
 // A short list of enum values fixed at compile time, in the order written.
@@ -101,13 +109,28 @@ enum class OracleDuty { kMust, kOneOf, kMay, kSilent };
 OracleDuty duty_of(const Expectation& e, OracleSet column);
 const char* to_string(OracleDuty duty);
 
-// "clean", or the kinds joined with " or ".
+// "clean", or the kinds joined with " or "; for a row that must be verified,
+// "clean (controlled: verified)".
 std::string describe_expected(const Expectation& e);
+// Whether a case of row `e` in `mode`, searched with `strategy`, must come
+// out verified: the row says so, the mode is controlled and the strategy
+// can exhaust a search (dfs, plain-dfs; random and pct cannot, so their
+// clean cases are judged clean).
+bool must_verify(const Expectation& e, Mode mode, std::string_view strategy);
+// What such a case must show: "verified" when it must be verified, else as
+// above.
+std::string describe_expected(const Expectation& e, bool verify);
 
 // Judges the kinds observed over all runs of a case. Returns an empty string
 // when they meet the expectation, else the reason for the mismatch.
 std::string judge(const Expectation& e,
                   const std::vector<FindingKind>& observed);
+// The same for a case in `mode` whose searches were all exhausted without a
+// finding (`verified`) or not: a row that must be verified and is only clean
+// is a mismatch, and so is a verified case whose row does not say verified
+// (the table is out of date).
+std::string judge(const Expectation& e, bool verify,
+                  const std::vector<FindingKind>& observed, bool verified);
 
 }  // namespace racelab
 

@@ -63,6 +63,8 @@ std::vector<std::string> to_lines(const sched::ShrinkProgram& program) {
 
 std::uint64_t next_tick() {
   NotSchedulingPoints harness;
+  // The order of two threads' ticks is the history's real-time order.
+  sched::ControlledScheduler::touch(kOperationBoundary);
   return clock().fetch_add(1, std::memory_order_relaxed) + 1;
 }
 void reset_clock() {

@@ -46,12 +46,15 @@ Oracle oracle_of(FindingKind k) {
 
 Expectation expectation_of(const std::string& subject,
                            const ExpectationRow& row) {
-  return Expectation{subject,
-                     row.scenario,
-                     row.modes.to_vector(),
-                     row.catches.to_vector(),
-                     row.may_also.to_vector(),
-                     row.why};
+  Expectation e{subject,
+                row.scenario,
+                row.modes.to_vector(),
+                row.catches.to_vector(),
+                row.may_also.to_vector(),
+                row.why};
+  e.verified = row.catches.empty() && row.modes.contains(Mode::kControlled) &&
+               std::string_view(row.scenario) != "generated";
+  return e;
 }
 
 const std::vector<OracleSet>& truth_table_columns() {
@@ -107,7 +110,34 @@ const char* to_string(OracleDuty duty) {
 }
 
 std::string describe_expected(const Expectation& e) {
+  if (e.verified) return "clean (controlled: verified)";
   return e.catches.empty() ? "clean" : join_kinds(e.catches, " or ");
+}
+
+bool must_verify(const Expectation& e, Mode mode, std::string_view strategy) {
+  return e.verified && mode == Mode::kControlled &&
+         (strategy == "dfs" || strategy == "plain-dfs");
+}
+
+std::string describe_expected(const Expectation& e, bool verify) {
+  if (verify) return "verified";
+  return e.catches.empty() ? "clean" : join_kinds(e.catches, " or ");
+}
+
+std::string judge(const Expectation& e, bool verify,
+                  const std::vector<FindingKind>& observed, bool verified) {
+  std::string verdict = judge(e, observed);
+  if (!verdict.empty()) return verdict;
+  if (verify && !verified) {
+    return "expected verified, but the search was not exhausted: clean only "
+           "over the schedules tried (raise --budget, or run the gate's "
+           "dfs)";
+  }
+  if (!e.verified && verified) {
+    return "verified, but the table expects only clean (a row that is "
+           "verified must say so)";
+  }
+  return "";
 }
 
 std::string judge(const Expectation& e,

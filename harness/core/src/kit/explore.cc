@@ -166,7 +166,8 @@ ChildOutcome search(const std::function<void()>& body,
       break;
     }
     if (!run.more_schedules) {
-      outcome.exhausted = strategy.name() == "dfs";
+      outcome.exhausted =
+          strategy.name() == "dfs" || strategy.name() == "plain-dfs";
       break;
     }
   }
@@ -190,9 +191,9 @@ std::string schedule_path(const ExploreOptions& options) {
 
 std::string save(const ExploreOptions& options,
                  const std::vector<int>& decisions) {
-  sched::ScheduleFile file = program_schedule_file(
-      options.name.empty() ? "explore" : options.name, options.strategy,
-      options.seed, decisions);
+  sched::ScheduleFile file =
+      program_schedule_file(options.name.empty() ? "explore" : options.name,
+                            options.strategy, options.seed, decisions);
   file.extra = {{"depth", std::to_string(options.depth)},
                 {"preemptions", std::to_string(options.preemptions)}};
   const std::string path = schedule_path(options);

@@ -386,8 +386,12 @@ void compose_message(CheckResult& result, const std::string& store,
       << ", oracles " << to_string(options.oracles) << "): ";
   if (result.clean()) {
     if (controlled && result.exhaustive) {
-      out << "exhaustive: all " << result.schedules << " schedules within "
-          << options.preemptions << " preemptions are clean ("
+      out << "exhaustive: all " << result.schedules << " schedules "
+          << (options.preemptions >= 0
+                  ? "within " + std::to_string(options.preemptions) +
+                        " preemptions"
+                  : std::string("that matter"))
+          << " are clean ("
           << options.strategy << ", seed " << options.seed << ")\n";
     } else if (controlled) {
       out << "clean over " << result.schedules << " schedules ("

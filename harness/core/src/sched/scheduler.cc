@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -117,7 +118,8 @@ class SchedulerCore {
                 const std::function<void()>* program, Strategy& strategy);
 
   bool owns_calling_thread() const;
-  void yield_point(const char* what, PointEffect effect);
+  void yield_point(const char* what, PointEffect effect, PointAccess access);
+  void touched(PointAccess access);
   void progressed();
   bool block_on(const void* lock, const char* lock_name, LockMode mode,
                 bool timed);
@@ -168,6 +170,9 @@ class SchedulerCore {
     int spin = 0;         // consecutive no-progress points
     const char* site = "start";  // the scheduling point it stopped at last
     int operation = -1;          // from begin_operation()
+    // What its step touches: the access of the point it stopped at, then
+    // what it touched while it ran (Strategy::step_finished).
+    sched::Footprint step{PointAccess::none()};
   };
   // The OS thread of a logical thread (Substrate::kOsThreads).
   struct OsThread {
@@ -197,7 +202,7 @@ class SchedulerCore {
   int enter_hook(const char* hook) const;
   void run_thread();
   void run_body(int me);
-  int decide(int me, const char* what);
+  int decide(int me, const char* what, PointAccess at = PointAccess::unknown());
   int end_run();
   Fiber* fiber_of(int thread) const;
   Baton& baton_of(int thread);
@@ -288,6 +293,17 @@ thread_local int t_me = -1;
 [[noreturn]] void die(const char* message) {
   std::fprintf(stderr, "racelab: controlled scheduler: %s\n", message);
   std::abort();
+}
+
+// The access of taking or releasing `lock` in `mode`: shared ones commute.
+PointAccess lock_access(const void* lock, LockMode mode) {
+  return {ObjectKind::kLock, lock,
+          mode == LockMode::kShared ? AccessKind::kRead : AccessKind::kWrite};
+}
+
+// A logical thread as an object (its end, a join of it).
+const void* thread_object(int thread) {
+  return reinterpret_cast<const void*>(static_cast<std::uintptr_t>(thread) + 1);
 }
 
 const char* mode_name(LockMode mode) {
@@ -475,7 +491,12 @@ SchedulerCore::LockState& SchedulerCore::lock_state(const void* lock,
 
 // Harness scope held. Returns the thread to run next (possibly `me`), or
 // kToCaller when the run is over.
-int SchedulerCore::decide(int me, const char* what) {
+int SchedulerCore::decide(int me, const char* what, PointAccess at) {
+  if (me >= 0) {
+    LogicalThread& running = threads_[static_cast<std::size_t>(me)];
+    strategy_->step_finished(me, running.step);
+    running.step.assign(1, at);
+  }
   enabled_.clear();
   bool all_finished = true;
   bool any_fresh = false;  // an enabled thread under the fairness bound
@@ -740,6 +761,8 @@ void SchedulerCore::os_thread_finished(void* os_thread) {
 
 void SchedulerCore::finished(int me) {
   threads_[static_cast<std::size_t>(me)].status = Status::kFinished;
+  threads_[static_cast<std::size_t>(me)].step.push_back(
+      {ObjectKind::kThread, thread_object(me), AccessKind::kWrite});
   add_row(me, TraceKind::kSwitch, "finished");
   for (LogicalThread& thread : threads_) {
     if (thread.status == Status::kBlocked && thread.wait == Wait::kJoin &&
@@ -755,7 +778,7 @@ void SchedulerCore::finish_os_thread(int me) {
   {
     HarnessScope harness;
     finished(me);
-    to = decide(me, "finish");
+    to = decide(me, "finish", PointAccess::none());
   }
   set_active(nullptr);
   t_me = -1;
@@ -897,7 +920,7 @@ void SchedulerCore::run_thread() {
   {
     HarnessScope harness;
     finished(me);
-    to = decide(me, "finish");
+    to = decide(me, "finish", PointAccess::none());
   }
   // A finished thread is not enabled, so `to` is another fiber or the caller.
   // This fiber is resumed only when a later run gives it a new thread.
@@ -924,7 +947,8 @@ void SchedulerCore::run_body(int me) {
   add_row(me, TraceKind::kException, error);
 }
 
-void SchedulerCore::yield_point(const char* what, PointEffect effect) {
+void SchedulerCore::yield_point(const char* what, PointEffect effect,
+                                PointAccess access) {
   const int me = enter_hook("yield_point");
   int to;
   {
@@ -937,9 +961,16 @@ void SchedulerCore::yield_point(const char* what, PointEffect effect) {
     } else {
       for (LogicalThread& thread : threads_) thread.spin = 0;
     }
-    to = decide(me, what);
+    to = decide(me, what, access);
   }
   switch_away(me, to);
+}
+
+void SchedulerCore::touched(PointAccess access) {
+  const int me = os_threads() ? t_me : current();
+  if (me < 0) return;
+  HarnessScope harness;
+  threads_[static_cast<std::size_t>(me)].step.push_back(access);
 }
 
 void SchedulerCore::progressed() {
@@ -962,7 +993,7 @@ bool SchedulerCore::block_on(const void* lock, const char* lock_name,
     thread.waiting_mode = mode;
     LockState& state = lock_state(lock, lock_name);
     add_lock_row(me, TraceKind::kLockWaited, "blocked on", state.name, mode);
-    to = decide(me, "block");
+    to = decide(me, "block", lock_access(lock, mode));
   }
   // Resumed once a release made this thread runnable again and the strategy
   // picked it (the caller retries its try-lock), or, timed, picked while the
@@ -1032,6 +1063,8 @@ void SchedulerCore::released(const void* lock, LockMode mode) {
     state.holders.erase(holder);
   }
   add_lock_row(me, TraceKind::kLockReleased, "released", state.name, mode);
+  threads_[static_cast<std::size_t>(me)].step.push_back(
+      lock_access(lock, mode));
   // Waiters retry; those that still find the lock busy block again.
   wake_waiters_of(lock);
 }
@@ -1052,7 +1085,9 @@ bool SchedulerCore::cond_wait(const void* cond, bool timed) {
     add_row(me, TraceKind::kLockWaited,
             std::string(timed ? "waits (timed) on '" : "waits on '") +
                 it->second + "'");
-    to = decide(me, "wait");
+    const PointAccess access{ObjectKind::kCondition, cond, AccessKind::kWrite};
+    thread.step.push_back(access);
+    to = decide(me, "wait", access);
   }
   switch_away(me, to);
   return end_wait(me, Wait::kCond);
@@ -1061,6 +1096,8 @@ bool SchedulerCore::cond_wait(const void* cond, bool timed) {
 void SchedulerCore::cond_notify(const void* cond, bool all) {
   const int me = enter_hook("cond_notify");
   HarnessScope harness;
+  threads_[static_cast<std::size_t>(me)].step.push_back(
+      {ObjectKind::kCondition, cond, AccessKind::kWrite});
   std::vector<int> woken;
   for (;;) {
     int oldest = -1;
@@ -1131,7 +1168,7 @@ bool SchedulerCore::spawn(pthread_t* thread, const pthread_attr_t* attr,
     *thread = os_[static_cast<std::size_t>(id)]->handle;
   }
   *result = 0;
-  yield_point("spawn", PointEffect::kProgress);
+  yield_point("spawn", PointEffect::kProgress, PointAccess::unknown());
   return true;
 }
 
@@ -1157,7 +1194,9 @@ bool SchedulerCore::join(pthread_t thread) {
     } else {
       for (LogicalThread& t : threads_) t.spin = 0;
     }
-    to = decide(me, "join");
+    to =
+        decide(me, "join",
+               {ObjectKind::kThread, thread_object(target), AccessKind::kRead});
   }
   switch_away(me, to);
   HarnessScope harness;
@@ -1388,7 +1427,22 @@ bool ControlledScheduler::owns_calling_thread() const {
 }
 
 void ControlledScheduler::yield_point(const char* what, PointEffect effect) {
-  core_->yield_point(what, effect);
+  core_->yield_point(what, effect, PointAccess::unknown());
+}
+
+void ControlledScheduler::access_point(const char* what, PointEffect effect,
+                                       PointAccess access) {
+  core_->yield_point(what, effect, access);
+}
+
+void ControlledScheduler::touched(PointAccess access) {
+  core_->touched(access);
+}
+
+void ControlledScheduler::touch(PointAccess access) {
+  if (internal::SchedulerCore* core = internal::t_active) {
+    core->touched(access);
+  }
 }
 
 void ControlledScheduler::progressed() { core_->progressed(); }

@@ -1,4 +1,5 @@
-// Scheduling strategies: random walk, PCT, preemption-bounded DFS, replay.
+// Scheduling strategies: random walk, PCT, DFS with partial-order reduction,
+// preemption-bounded plain DFS, replay.
 #include "racelab/sched/strategy.h"
 
 #include <algorithm>
@@ -41,6 +42,15 @@ int SeededRandom::below(int bound) {
     value = next();
   } while (value >= limit);
   return static_cast<int>(value % range);
+}
+
+bool dependent(const Footprint& a, const Footprint& b) {
+  for (const PointAccess& x : a) {
+    for (const PointAccess& y : b) {
+      if (racelab::dependent(x, y)) return true;
+    }
+  }
+  return false;
 }
 
 int fallback_choice(const std::vector<int>& enabled, int current) {
@@ -183,6 +193,258 @@ bool DfsStrategy::end_schedule() {
   return true;
 }
 
+// --- dpor -----------------------------------------------------------------
+
+DporStrategy::DporStrategy(int preemption_bound) : bound_(preemption_bound) {
+  if (preemption_bound < kUnbounded) {
+    throw std::invalid_argument(
+        "dfs: the preemption bound must be >= 0 (or unbounded)");
+  }
+}
+
+void DporStrategy::begin_schedule(int thread_count) {
+  if (exhausted_) {
+    exhausted_ = false;
+    path_.clear();
+    replay_ = 0;
+  }
+  threads_ = std::max(thread_count, 0);
+  fresh_ = replay_ > 0 ? replay_ - 1 : 0;
+  step_ = 0;
+  preemptions_ = 0;
+  blocked_ = false;
+}
+
+bool DporStrategy::allowed(const Node& node, int thread) const {
+  if (bound_ < 0 || thread == node.current) return true;
+  if (!contains(node.enabled, node.current)) return true;
+  return node.preemptions < bound_;
+}
+
+bool DporStrategy::asleep(const Node& node, int thread) const {
+  for (const Asleep& a : node.sleep) {
+    if (a.thread == thread) return true;
+  }
+  for (const Asleep& a : node.done) {
+    if (a.thread == thread) return true;
+  }
+  return false;
+}
+
+int DporStrategy::pick(const std::vector<int>& enabled, int current) {
+  const bool current_enabled = contains(enabled, current);
+  int choice;
+  if (step_ < replay_) {
+    const Node& node = path_[step_];
+    if (node.enabled != enabled || node.current != current) {
+      throw ScheduleError(
+          "dfs: the program does not behave the same when rerun: at step " +
+          std::to_string(step_) + " thread " + std::to_string(current) +
+          " is current with threads {" + join(enabled) +
+          "} enabled, where the last run had thread " +
+          std::to_string(node.current) + " with {" + join(node.enabled) + "}");
+    }
+    choice = node.chosen;
+  } else {
+    path_.resize(step_);
+    Node node;
+    node.enabled = enabled;
+    node.current = current;
+    node.preemptions = preemptions_;
+    if (step_ > 0 && !blocked_) {
+      // A thread asleep at the parent, or explored there before the step
+      // just taken, stays asleep while the steps taken since are independent
+      // of its own.
+      const Node& parent = path_[step_ - 1];
+      auto inherit = [&](const std::vector<Asleep>& from) {
+        for (const Asleep& a : from) {
+          if (a.thread == parent.chosen) continue;
+          if (!sched::dependent(a.footprint, parent.footprint)) {
+            node.sleep.push_back(a);
+          }
+        }
+      };
+      inherit(parent.sleep);
+      inherit(parent.done);
+    }
+    std::vector<int> awake;
+    for (int thread : enabled) {
+      if (!asleep(node, thread) && allowed(node, thread)) {
+        awake.push_back(thread);
+      }
+    }
+    if (current_enabled && bound_ >= 0 && preemptions_ >= bound_) {
+      // At the bound: the current thread goes on, asleep or not.
+      choice = current;
+    } else if (awake.empty()) {
+      // Every enabled thread sleeps: this schedule repeats an explored class.
+      // Run it to its end without sleep sets.
+      if (!blocked_) ++sleep_blocked_;
+      blocked_ = true;
+      node.sleep.clear();
+      choice = fallback_choice(enabled, current);
+    } else {
+      choice = contains(awake, current) ? current : awake.front();
+    }
+    node.chosen = choice;
+    node.backtrack.push_back(choice);
+    path_.push_back(std::move(node));
+  }
+  if (current_enabled && choice != current) ++preemptions_;
+  ++step_;
+  return choice;
+}
+
+void DporStrategy::step_finished(int thread, const Footprint& footprint) {
+  if (step_ == 0 || step_ > path_.size()) return;
+  Node& node = path_[step_ - 1];
+  if (node.chosen == thread) node.footprint = footprint;
+}
+
+// Happens-before of the schedule's steps as vector clocks (clocks[j][u]: the
+// last step of thread u ordered before or at step j), and every race: steps i
+// < j of different threads, dependent, with no step between that orders
+// them. Only races that end in a step this schedule chose anew are new.
+void DporStrategy::find_races() {
+  const std::size_t n = path_.size();
+  int count = threads_;
+  for (const Node& node : path_) count = std::max(count, node.chosen + 1);
+  std::vector<std::vector<int>> clocks(n);
+  std::vector<int> last(static_cast<std::size_t>(count), -1);
+  std::vector<int> clock;
+  for (std::size_t j = 0; j < n; ++j) {
+    const auto t = static_cast<std::size_t>(path_[j].chosen);
+    if (last[t] >= 0) {
+      clock = clocks[static_cast<std::size_t>(last[t])];
+    } else {
+      clock.assign(static_cast<std::size_t>(count), -1);
+    }
+    for (std::size_t k = j; k-- > 0;) {
+      const Node& earlier = path_[k];
+      if (earlier.chosen == path_[j].chosen) continue;
+      const auto u = static_cast<std::size_t>(earlier.chosen);
+      if (clock[u] >= static_cast<int>(k)) continue;  // already ordered
+      if (!sched::dependent(earlier.footprint, path_[j].footprint)) continue;
+      if (j >= fresh_) reverse_race(k, j, clocks, clock);
+      const std::vector<int>& other = clocks[k];
+      for (std::size_t w = 0; w < clock.size(); ++w) {
+        clock[w] = std::max(clock[w], other[w]);
+      }
+    }
+    clock[t] = static_cast<int>(j);
+    clocks[j] = clock;
+    last[t] = static_cast<int>(j);
+  }
+}
+
+// Race (i, j): at step i, make sure some thread that can start the schedule
+// "the steps after i that do not depend on step i, then step j" is explored
+// (a source set: its initials).
+// `clock_j`: what orders step j so far (the steps after i it depends on).
+void DporStrategy::reverse_race(std::size_t i, std::size_t j,
+                                const std::vector<std::vector<int>>& clocks,
+                                const std::vector<int>& clock_j) {
+  Node& at = path_[i];
+  const auto ti = static_cast<std::size_t>(at.chosen);
+  auto after_i = [&](std::size_t k) {
+    return clocks[k][ti] >= static_cast<int>(i);
+  };
+  std::vector<std::size_t> v;
+  for (std::size_t k = i + 1; k < j; ++k) {
+    if (!after_i(k)) v.push_back(k);
+  }
+  v.push_back(j);
+  std::vector<int> initials;
+  std::vector<int> seen;
+  for (std::size_t a = 0; a < v.size(); ++a) {
+    const int u = path_[v[a]].chosen;
+    if (contains(seen, u)) continue;
+    seen.push_back(u);
+    const std::vector<int>& before = v[a] == j ? clock_j : clocks[v[a]];
+    bool first = true;
+    for (std::size_t b = 0; b < a && first; ++b) {
+      const auto w = static_cast<std::size_t>(path_[v[b]].chosen);
+      if (before[w] >= static_cast<int>(v[b])) first = false;
+    }
+    if (first) initials.push_back(u);
+  }
+  std::vector<int> usable;
+  for (int u : initials) {
+    if (contains(at.enabled, u) && allowed(at, u)) usable.push_back(u);
+  }
+  for (int u : usable) {
+    if (contains(at.backtrack, u)) return;
+  }
+  if (!usable.empty()) {
+    int pick = usable.front();
+    for (int u : usable) {
+      if (!asleep(at, u)) {
+        pick = u;
+        break;
+      }
+    }
+    at.backtrack.push_back(pick);
+    return;
+  }
+  const int tj = path_[j].chosen;
+  if (!contains(at.enabled, tj) && i + 1 < path_.size() &&
+      contains(path_[i + 1].enabled, tj)) {
+    return;  // step i enabled step j's thread (a release, a notify)
+  }
+  bool any_initial_enabled = false;
+  for (int u : initials) {
+    if (contains(at.enabled, u)) any_initial_enabled = true;
+  }
+  if (any_initial_enabled) {
+    // Only beyond the preemption bound here: try the reversal's threads at
+    // the latest earlier point where choosing them costs no preemption
+    // beyond the bound (bounded partial-order reduction, as in Coons,
+    // Musuvathi and McKinley, OOPSLA 2013).
+    for (std::size_t k = i; k-- > 0;) {
+      Node& earlier = path_[k];
+      for (int u : initials) {
+        if (!contains(earlier.enabled, u) || !allowed(earlier, u)) continue;
+        if (!contains(earlier.backtrack, u)) earlier.backtrack.push_back(u);
+        return;
+      }
+    }
+    return;
+  }
+  // No initial is enabled here: every enabled thread (sound, not minimal).
+  for (int u : at.enabled) {
+    if (allowed(at, u) && !contains(at.backtrack, u)) {
+      at.backtrack.push_back(u);
+    }
+  }
+}
+
+bool DporStrategy::end_schedule() {
+  ++explored_;
+  path_.resize(std::min(path_.size(), step_));
+  find_races();
+  while (!path_.empty()) {
+    Node& node = path_.back();
+    node.done.push_back({node.chosen, node.footprint});
+    int next = -1;
+    for (int thread : node.backtrack) {
+      if (!asleep(node, thread) && allowed(node, thread)) {
+        next = thread;
+        break;
+      }
+    }
+    if (next >= 0) {
+      node.chosen = next;
+      node.footprint.clear();
+      replay_ = path_.size();
+      return true;
+    }
+    path_.pop_back();
+  }
+  replay_ = 0;
+  exhausted_ = true;
+  return false;
+}
+
 // --- replay ---------------------------------------------------------------
 
 ReplayStrategy::ReplayStrategy(std::vector<int> decisions, ReplayMode mode)
@@ -226,12 +488,16 @@ std::unique_ptr<Strategy> make_strategy(std::string_view name,
                                         std::vector<int> decisions) {
   if (name == "random") return std::make_unique<RandomStrategy>(seed);
   if (name == "pct") return std::make_unique<PctStrategy>(seed, depth);
-  if (name == "dfs") return std::make_unique<DfsStrategy>(preemption_bound);
+  if (name == "dfs") return std::make_unique<DporStrategy>(preemption_bound);
+  if (name == "plain-dfs") {
+    return std::make_unique<DfsStrategy>(preemption_bound);
+  }
   if (name == "replay") {
     return std::make_unique<ReplayStrategy>(std::move(decisions));
   }
-  throw std::invalid_argument("unknown strategy '" + std::string(name) +
-                              "' (expected random, pct, dfs or replay)");
+  throw std::invalid_argument(
+      "unknown strategy '" + std::string(name) +
+      "' (expected random, pct, dfs, plain-dfs or replay)");
 }
 
 }  // namespace racelab::sched

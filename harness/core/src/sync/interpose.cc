@@ -227,6 +227,21 @@ int real_pthread_join(pthread_t thread, void** result) {
 
 namespace {
 
+// What taking or releasing `lock` in `mode` touches: shared ones commute.
+racelab::PointAccess lock_access(const void* lock, LockMode mode) {
+  return {racelab::ObjectKind::kLock, lock,
+          mode == LockMode::kShared ? racelab::AccessKind::kRead
+                                    : racelab::AccessKind::kWrite};
+}
+
+// The release is recorded by the hook (released()); the step after the point
+// touches nothing of the lock's.
+constexpr racelab::PointAccess kAfterUnlock = racelab::PointAccess::none();
+
+racelab::PointAccess cond_access(const void* cond) {
+  return {racelab::ObjectKind::kCondition, cond, racelab::AccessKind::kWrite};
+}
+
 // Takes a lock the way racelab::Mutex always has: a scheduling point, then
 // try-locks until one succeeds, blocked in between. `timed`: the scheduler
 // may end the wait instead (ETIMEDOUT).
@@ -234,7 +249,7 @@ template <class TryLock>
 int take(SchedulingHooks* hooks, const void* lock, LockMode mode,
          const char* point, TryLock try_lock, bool timed = false,
          const char* name = racelab::kUnnamedMutex) {
-  hooks->yield_point(point);
+  hooks->access_point(point, PointEffect::kProgress, lock_access(lock, mode));
   while (try_lock() != 0) {
     if (hooks->block_on(lock, name, mode, timed)) return ETIMEDOUT;
   }
@@ -298,7 +313,8 @@ int pthread_mutex_lock(pthread_mutex_t* mu) {
 int pthread_mutex_trylock(pthread_mutex_t* mu) {
   SchedulingHooks* hooks = controlling();
   if (hooks == nullptr) return real_pthread_mutex_trylock()(mu);
-  hooks->yield_point("try_lock", PointEffect::kNoProgress);
+  hooks->access_point("try_lock", PointEffect::kNoProgress,
+                      lock_access(mu, LockMode::kExclusive));
   return try_take(hooks, mu, LockMode::kExclusive, racelab::kUnnamedMutex,
                   real_pthread_mutex_trylock()(mu));
 }
@@ -324,7 +340,7 @@ int pthread_mutex_unlock(pthread_mutex_t* mu) {
   }
   if (hooks != nullptr && result == 0) {
     hooks->released(mu, LockMode::kExclusive);
-    hooks->yield_point("unlock");
+    hooks->access_point("unlock", PointEffect::kProgress, kAfterUnlock);
   }
   return result;
 }
@@ -373,7 +389,8 @@ RACELAB_RWLOCK_TAKE(pthread_rwlock_clockwrlock, LockMode::kExclusive, "lock",
 int pthread_rwlock_tryrdlock(pthread_rwlock_t* rw) {
   SchedulingHooks* hooks = controlling();
   if (hooks == nullptr) return real_pthread_rwlock_tryrdlock()(rw);
-  hooks->yield_point("try_lock_shared", PointEffect::kNoProgress);
+  hooks->access_point("try_lock_shared", PointEffect::kNoProgress,
+                      lock_access(rw, LockMode::kShared));
   return try_take(hooks, rw, LockMode::kShared, racelab::kUnnamedSharedMutex,
                   real_pthread_rwlock_tryrdlock()(rw));
 }
@@ -381,7 +398,8 @@ int pthread_rwlock_tryrdlock(pthread_rwlock_t* rw) {
 int pthread_rwlock_trywrlock(pthread_rwlock_t* rw) {
   SchedulingHooks* hooks = controlling();
   if (hooks == nullptr) return real_pthread_rwlock_trywrlock()(rw);
-  hooks->yield_point("try_lock", PointEffect::kNoProgress);
+  hooks->access_point("try_lock", PointEffect::kNoProgress,
+                      lock_access(rw, LockMode::kExclusive));
   return try_take(hooks, rw, LockMode::kExclusive,
                   racelab::kUnnamedSharedMutex,
                   real_pthread_rwlock_trywrlock()(rw));
@@ -396,7 +414,7 @@ int pthread_rwlock_unlock(pthread_rwlock_t* rw) {
   if (hooks != nullptr && result == 0) {
     // The scheduler knows in which mode this thread held it.
     hooks->released(rw, LockMode::kExclusive);
-    hooks->yield_point("unlock");
+    hooks->access_point("unlock", PointEffect::kProgress, kAfterUnlock);
   }
   return result;
 }
@@ -424,7 +442,8 @@ int pthread_cond_clockwait(pthread_cond_t* cond, pthread_mutex_t* mu,
 
 int pthread_cond_signal(pthread_cond_t* cond) {
   if (SchedulingHooks* hooks = controlling()) {
-    hooks->yield_point("notify_one");
+    hooks->access_point("notify_one", PointEffect::kProgress,
+                        cond_access(cond));
     hooks->cond_notify(cond, false);
   }
   return real_pthread_cond_signal()(cond);
@@ -432,7 +451,8 @@ int pthread_cond_signal(pthread_cond_t* cond) {
 
 int pthread_cond_broadcast(pthread_cond_t* cond) {
   if (SchedulingHooks* hooks = controlling()) {
-    hooks->yield_point("notify_all");
+    hooks->access_point("notify_all", PointEffect::kProgress,
+                        cond_access(cond));
     hooks->cond_notify(cond, true);
   }
   return real_pthread_cond_broadcast()(cond);
@@ -500,8 +520,14 @@ using a64 = long long;
 using a128 = __int128;
 using morder = int;
 
-inline void before_atomic(const char* what, PointEffect effect) {
-  if (SchedulingHooks* hooks = controlling()) hooks->yield_point(what, effect);
+inline void before_atomic(const char* what, PointEffect effect,
+                          const volatile void* address, bool read) {
+  if (SchedulingHooks* hooks = controlling()) {
+    hooks->access_point(
+        what, effect,
+        {racelab::ObjectKind::kAtomic, const_cast<const void*>(address),
+         read ? racelab::AccessKind::kRead : racelab::AccessKind::kWrite});
+  }
 }
 // A compare-and-swap ends a lock-free operation's window between reading a
 // value and publishing what it computed from it, as a lock acquisition ends a
@@ -510,9 +536,12 @@ inline void before_atomic(const char* what, PointEffect effect) {
 // For the fairness bound a compare-and-swap changes something only when it
 // succeeds (a failed one in a retry loop is a spin): the point counts as no
 // progress, and after_cas() reports a success.
-inline SchedulingHooks* before_cas() {
+inline SchedulingHooks* before_cas(const volatile void* address) {
   if (SchedulingHooks* hooks = controlling()) {
-    hooks->yield_point("atomic compare_exchange", PointEffect::kNoProgress);
+    hooks->access_point(
+        "atomic compare_exchange", PointEffect::kNoProgress,
+        {racelab::ObjectKind::kAtomic, const_cast<const void*>(address),
+         racelab::AccessKind::kWrite});
     return hooks;
   }
   racelab::interpose_internal::stress_lock_point("atomic compare_exchange");
@@ -527,13 +556,13 @@ inline void after_cas(SchedulingHooks* hooks, bool succeeded) {
   extern "C" T __real___tsan_atomic##N##_load(const volatile T*, morder);     \
   extern "C" T __wrap___tsan_atomic##N##_load(const volatile T* a,            \
                                               morder mo) {                    \
-    before_atomic("atomic load", PointEffect::kNoProgress);                   \
+    before_atomic("atomic load", PointEffect::kNoProgress, a, true);          \
     return __real___tsan_atomic##N##_load(a, mo);                             \
   }                                                                           \
   extern "C" void __real___tsan_atomic##N##_store(volatile T*, T, morder);    \
   extern "C" void __wrap___tsan_atomic##N##_store(volatile T* a, T v,         \
                                                   morder mo) {                \
-    before_atomic("atomic store", PointEffect::kProgress);                    \
+    before_atomic("atomic store", PointEffect::kProgress, a, false);          \
     __real___tsan_atomic##N##_store(a, v, mo);                                \
   }                                                                           \
   RACELAB_ATOMIC_RMW(T, N, exchange)                                          \
@@ -549,7 +578,7 @@ inline void after_cas(SchedulingHooks* hooks, bool succeeded) {
       volatile T*, T, T, morder, morder);                                     \
   extern "C" T __wrap___tsan_atomic##N##_compare_exchange_val(                \
       volatile T* a, T c, T v, morder mo, morder fail_mo) {                   \
-    SchedulingHooks* hooks = before_cas();                                    \
+    SchedulingHooks* hooks = before_cas(a);                                   \
     const T seen =                                                            \
         __real___tsan_atomic##N##_compare_exchange_val(a, c, v, mo, fail_mo); \
     after_cas(hooks, seen == c);                                              \
@@ -560,7 +589,7 @@ inline void after_cas(SchedulingHooks* hooks, bool succeeded) {
   extern "C" T __real___tsan_atomic##N##_##op(volatile T*, T, morder);      \
   extern "C" T __wrap___tsan_atomic##N##_##op(volatile T* a, T v,           \
                                               morder mo) {                  \
-    before_atomic("atomic " #op, PointEffect::kProgress);                   \
+    before_atomic("atomic " #op, PointEffect::kProgress, a, false);         \
     return __real___tsan_atomic##N##_##op(a, v, mo);                        \
   }
 
@@ -569,7 +598,7 @@ inline void after_cas(SchedulingHooks* hooks, bool succeeded) {
                                                 morder);                      \
   extern "C" int __wrap___tsan_atomic##N##_##op(volatile T* a, T* c, T v,     \
                                                 morder mo, morder fail_mo) {  \
-    SchedulingHooks* hooks = before_cas();                                    \
+    SchedulingHooks* hooks = before_cas(a);                                   \
     const int swapped = __real___tsan_atomic##N##_##op(a, c, v, mo, fail_mo); \
     after_cas(hooks, swapped != 0);                                           \
     return swapped;                                                           \
@@ -583,7 +612,9 @@ RACELAB_ATOMIC_SIZE(a128, 128)
 
 extern "C" void __real___tsan_atomic_thread_fence(morder);
 extern "C" void __wrap___tsan_atomic_thread_fence(morder mo) {
-  before_atomic("atomic fence", PointEffect::kNoProgress);
+  if (SchedulingHooks* hooks = controlling()) {
+    hooks->yield_point("atomic fence", PointEffect::kNoProgress);
+  }
   __real___tsan_atomic_thread_fence(mo);
 }
 #endif  // RACELAB_INTERPOSE_TSAN_ATOMICS

@@ -63,6 +63,14 @@ void yield_point(const char* what) {
   }
 }
 
+void yield_point(const char* what, PointAccess access) {
+  if (SchedulingHooks* hooks = active_scheduling_hooks()) {
+    hooks->access_point(what, PointEffect::kProgress, access);
+  } else if (StressYieldHook hook =
+                 __atomic_load_n(&g_stress_yield_hook, __ATOMIC_ACQUIRE)) {
+    hook(what);
+  }
+}
 
 namespace sync_internal {
 

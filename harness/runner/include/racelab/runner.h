@@ -79,8 +79,16 @@ struct CaseResult {
   int schedules = 0;  // controlled mode: schedules tried over all runs
   int first_failing =
       -1;  // controlled mode: index of the first failing schedule
+  // Controlled mode: runs whose search was exhausted without a finding
+  // (RunObservation::exhaustive), and whether every run was: then the case
+  // is `verified` (every schedule that matters of its program, within the
+  // preemption bound when one was given), not only `clean`.
+  int exhaustive_runs = 0;
+  bool verified = false;
+  int preemption_bound = -1;  // of a verified case's search; -1: none
 
-  std::string observed() const;  // "clean" or kinds joined with ","
+  // "verified", "clean" or the kinds joined with ",".
+  std::string observed() const;
 };
 
 // Runs `runs` runs of the case, from `first_run` on, in one child process,

@@ -148,9 +148,9 @@ class ControlledScheduler final : public SchedulingHooks {
   // with EAGAIN). When `main` returns, that is a scheduling point ("exit")
   // where the other threads may still run; once main is picked again the
   // run ends, and threads still running are abandoned, as a process exit
-  // ends them. The run also ends at a deadlock or at the step limit. Needs Substrate::kOsThreads (throws
-  // std::logic_error otherwise). The strategy is told kMaxProgramThreads
-  // threads.
+  // ends them. The run also ends at a deadlock or at the step limit. Needs
+  // Substrate::kOsThreads (throws std::logic_error otherwise). The strategy is
+  // told kMaxProgramThreads threads.
   RunResult run_program(const std::function<void()>& main, Strategy& strategy);
 
   // Installs (or, with nullptr, removes) the observer of every scheduling
@@ -167,12 +167,21 @@ class ControlledScheduler final : public SchedulingHooks {
   // outside a controlled run.
   static void begin_operation(int index);
 
+  // The running logical thread's step touched `access` (the engine's history
+  // clock: every call and return takes a tick): part of its footprint
+  // (Strategy::step_finished). Not a scheduling point; does nothing outside a
+  // controlled run.
+  static void touch(PointAccess access);
+
   // The running logical thread, or -1 when not inside a controlled run.
   static int current_thread();
 
   // SchedulingHooks, called by the interposed primitives and yield_point().
   bool owns_calling_thread() const override;
   void yield_point(const char* what, PointEffect effect) override;
+  void access_point(const char* what, PointEffect effect,
+                    PointAccess access) override;
+  void touched(PointAccess access) override;
   void progressed() override;
   bool block_on(const void* lock, const char* lock_name, LockMode mode,
                 bool timed) override;

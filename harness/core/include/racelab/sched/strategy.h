@@ -1,10 +1,12 @@
 // Strategies: how the controlled scheduler picks the next logical thread.
 //
 // random: uniform random walk. pct: probabilistic concurrency testing
-// (Burckhardt et al., ASPLOS 2010). dfs: exhaustive search over schedules with
-// at most P preemptions (CHESS). replay: follows a recorded decision list.
-// All are deterministic: the same seed (or decision list) and the same program
-// give the same schedules.
+// (Burckhardt et al., ASPLOS 2010). dfs: exhaustive search with partial-order
+// reduction (DporStrategy: source sets and sleep sets, Abdulla et al., POPL
+// 2014), optionally within P preemptions. plain-dfs: every schedule with at
+// most P preemptions (CHESS; DfsStrategy). replay: follows a recorded
+// decision list. All are deterministic: the same seed (or decision list) and
+// the same program give the same schedules.
 #ifndef RACELAB_SCHED_STRATEGY_H_
 #define RACELAB_SCHED_STRATEGY_H_
 
@@ -15,7 +17,17 @@
 #include <string_view>
 #include <vector>
 
+#include "racelab/scheduling_hooks.h"
+
 namespace racelab::sched {
+
+// What one step of a logical thread touched: the access of the scheduling
+// point it was picked at, then every object it touched on its way to the next
+// point (scheduling_hooks.h).
+using Footprint = std::vector<PointAccess>;
+
+// Whether some access of `a` depends on some access of `b`.
+bool dependent(const Footprint& a, const Footprint& b);
 
 // A schedule cannot be followed: a replayed decision names a thread that does
 // not exist or is not enabled, or a program behaves differently when rerun.
@@ -28,7 +40,7 @@ class Strategy {
  public:
   virtual ~Strategy() = default;
 
-  // "random", "pct", "dfs", "replay".
+  // "random", "pct", "dfs", "plain-dfs", "replay".
   virtual std::string_view name() const = 0;
 
   // A schedule of `thread_count` logical threads begins.
@@ -40,6 +52,14 @@ class Strategy {
   // at the start. Picking another thread while `current` is enabled is a
   // preemption.
   virtual int pick(const std::vector<int>& enabled, int current) = 0;
+
+  // The step `thread` ran since it was last picked touched `footprint`.
+  // Called at every scheduling point reached by a running thread, before
+  // pick(), and at the end of the last step of a run.
+  virtual void step_finished(int thread, const Footprint& footprint) {
+    static_cast<void>(thread);
+    static_cast<void>(footprint);
+  }
 
   // The schedule ended. Returns whether there are more schedules to explore
   // (false once dfs has exhausted its tree, and for replay).
@@ -94,15 +114,15 @@ class PctStrategy final : public Strategy {
   std::size_t changes_done_ = 0;
 };
 
-// Depth-first search over all schedules with at most `preemption_bound`
-// preemptions. At each point the first choice is to let the current thread
-// continue (or the lowest enabled thread when it cannot); the others are
-// explored in ascending order. end_schedule() returns false when the tree is
-// exhausted; the next schedule then starts the search over.
+// Plain depth-first search ("plain-dfs") over all schedules with at most
+// `preemption_bound` preemptions. At each point the first choice is to let the
+// current thread continue (or the lowest enabled thread when it cannot); the
+// others are explored in ascending order. end_schedule() returns false when the
+// tree is exhausted; the next schedule then starts the search over.
 class DfsStrategy final : public Strategy {
  public:
   explicit DfsStrategy(int preemption_bound);
-  std::string_view name() const override { return "dfs"; }
+  std::string_view name() const override { return "plain-dfs"; }
   void begin_schedule(int thread_count) override;
   int pick(const std::vector<int>& enabled, int current) override;
   bool end_schedule() override;
@@ -122,6 +142,86 @@ class DfsStrategy final : public Strategy {
   std::size_t step_ = 0;
   int preemptions_ = 0;
   int explored_ = 0;
+  bool exhausted_ = false;
+};
+
+// Dynamic partial-order reduction: explores one schedule of every class of
+// schedules that differ only in the order of independent steps (steps of
+// different threads whose footprints are not dependent(), e.g. two threads
+// on different locks), using source sets and sleep sets (Abdulla, Aronis,
+// Jonsson and Sagonas, "Optimal dynamic partial order reduction", POPL 2014,
+// Algorithm 1). After each schedule it finds the races (dependent steps of
+// different threads not ordered by other steps) and adds, where the earlier
+// one was taken, a thread that starts their reversal; a thread already
+// explored there sleeps in every later sibling until a step dependent on its
+// own runs. The footprint of a step is what the scheduler recorded while it
+// ran (Strategy::step_finished).
+//
+// Soundness. The search covers every behaviour of a program whose
+// conflicting plain-memory accesses are ordered by the synchronisation the
+// scheduler models (locks, atomics, condition variables, joins, the history
+// clock): steps are atomic only up to such accesses. A program with an
+// unordered conflicting access has a data race, which ThreadSanitizer reports
+// in the schedules explored. A step whose scheduling point names no object
+// (a yield, a sleep, a pause, a point the program named) is dependent on
+// everything. Operation boundaries and the history clock (every call and
+// return takes a tick) are dependent on each other, so every real-time order
+// of the operations the linearizability verdict depends on is explored.
+//
+// With a preemption bound (>= 0) a reversal that would need more
+// preemptions is not explored. DPOR within a bound is not complete in
+// general (a class may be reachable within the bound only through schedules
+// the reduction skipped): a clean search is "verified within the bound".
+// Without one (kUnbounded) an exhausted search has explored every class.
+class DporStrategy final : public Strategy {
+ public:
+  static constexpr int kUnbounded = -1;
+  explicit DporStrategy(int preemption_bound = kUnbounded);
+  std::string_view name() const override { return "dfs"; }
+  void begin_schedule(int thread_count) override;
+  int pick(const std::vector<int>& enabled, int current) override;
+  void step_finished(int thread, const Footprint& footprint) override;
+  bool end_schedule() override;
+
+  int schedules_explored() const { return explored_; }
+  bool exhausted() const { return exhausted_; }
+  int preemption_bound() const { return bound_; }
+  // Schedules in which every enabled thread was asleep at some point: they
+  // repeat a class already explored and were run to their end anyway.
+  int sleep_blocked() const { return sleep_blocked_; }
+
+ private:
+  struct Asleep {
+    int thread;
+    Footprint footprint;  // of the step it took from where it fell asleep
+  };
+  struct Node {
+    std::vector<int> enabled;
+    int current = -1;
+    int preemptions = 0;  // before this decision
+    int chosen = -1;
+    Footprint footprint;         // of the chosen thread's step
+    std::vector<int> backtrack;  // threads to explore here (chosen included)
+    std::vector<Asleep> sleep;   // asleep on arrival
+    std::vector<Asleep> done;    // explored here, with the step each took
+  };
+  bool allowed(const Node& node, int thread) const;
+  bool asleep(const Node& node, int thread) const;
+  void find_races();
+  void reverse_race(std::size_t i, std::size_t j,
+                    const std::vector<std::vector<int>>& clocks,
+                    const std::vector<int>& clock_j);
+
+  int bound_;
+  std::vector<Node> path_;
+  std::size_t replay_ = 0;  // path_ entries the next schedule follows
+  std::size_t fresh_ = 0;   // the first step this schedule chose anew
+  std::size_t step_ = 0;
+  int preemptions_ = 0;
+  bool blocked_ = false;
+  int threads_ = 0;
+  int explored_ = 0;
+  int sleep_blocked_ = 0;
   bool exhausted_ = false;
 };
 
@@ -161,8 +261,10 @@ class ReplayStrategy final : public Strategy {
 int fallback_choice(const std::vector<int>& enabled, int current);
 
 // Makes a strategy by name: "random" (seed), "pct" (seed, depth >= 1), "dfs"
-// (preemption_bound >= 0), "replay" (decisions, strict). Throws
-// std::invalid_argument on an unknown name or an out-of-range parameter.
+// (DporStrategy; preemption_bound >= 0, or DporStrategy::kUnbounded),
+// "plain-dfs" (DfsStrategy; preemption_bound >= 0), "replay" (decisions,
+// strict). Throws std::invalid_argument on an unknown name or an
+// out-of-range parameter.
 std::unique_ptr<Strategy> make_strategy(std::string_view name,
                                         std::uint64_t seed, int depth = 3,
                                         int preemption_bound = 2,
