@@ -37,6 +37,8 @@ esac
 cxxflags=${CXXFLAGS//-stdlib=libc++/}
 # No coverage in the sanitizer-option callbacks (see coverage_ignorelist.txt).
 cxxflags="$cxxflags -fsanitize-coverage-ignorelist=$here/coverage_ignorelist.txt"
+# No coverage in the harness that drives the stores (harness_coverage_ignorelist.txt).
+cxxflags="$cxxflags -fsanitize-coverage-ignorelist=$here/harness_coverage_ignorelist.txt"
 
 build=$WORK/racelab-fuzz-build
 mkdir -p "$OUT" "$build"

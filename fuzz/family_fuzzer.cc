@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -50,14 +51,21 @@ struct Report {
   RunObservation run;
 };
 
+// The operation kinds of the program's threads ("commit", "all", ...), the
+// name of each operation's text up to its '(' (what the interleaving counters
+// hash).
+template <class F>
 std::vector<std::vector<std::string>> op_kinds(
-    const std::vector<std::string>& program_lines) {
-  // The operation kinds, from the encoded threads ("commit(a,p0.0); ...").
+    const Program<typename F::Op>& program) {
   std::vector<std::vector<std::string>> kinds;
-  for (std::size_t i = 1; i + 1 < program_lines.size(); ++i) {
+  kinds.reserve(program.threads.size());
+  for (const auto& ops : program.threads) {
     std::vector<std::string> thread;
-    for (const std::string& op : split_program_line(program_lines[i])) {
-      thread.push_back(op.substr(0, op.find('(')));
+    thread.reserve(ops.size());
+    for (const auto& op : ops) {
+      std::string text = F::describe(op);
+      text.resize(std::min(text.size(), text.find('(')));
+      thread.push_back(std::move(text));
     }
     kinds.push_back(std::move(thread));
   }
@@ -66,7 +74,8 @@ std::vector<std::vector<std::string>> op_kinds(
 
 template <class F, class Store, class Check>
 Report run_family(const std::vector<SubjectEntry<Store>>& subjects,
-                  FuzzCase<typename F::Op> c, Check check) {
+                  FuzzCase<typename F::Op> c, Check check,
+                  bool always_describe) {
   std::size_t index = c.selector % subjects.size();
   if (!g_config.variant.empty()) {
     for (std::size_t i = 0; i < subjects.size(); ++i) {
@@ -81,19 +90,25 @@ Report run_family(const std::vector<SubjectEntry<Store>>& subjects,
                        {Mode::kControlled}};
   Report report;
   report.subject = absl::StrCat(F::kName, "/", subject.variant);
-  std::vector<std::string> program = encode_program<F>(c.program);
   ByteStrategy strategy(std::move(c.schedule));
-  InterleavingCoverage coverage(op_kinds(program),
+  InterleavingCoverage coverage(op_kinds<F>(c.program),
                                 g_config.interleaving_coverage);
   coverage.attach(scheduler());
   report.run = run_schedule<F>(scenario, subject.make, c.program,
                                OracleSet::selectable(), scheduler(), strategy,
                                take_tsan_findings);
-  report.run.schedule.program = std::move(program);
+  // The program's text is for the report: only a finding or a replay prints
+  // it.
+  if (!report.run.findings.empty() || always_describe) {
+    report.run.schedule.program = encode_program<F>(c.program);
+  }
   return report;
 }
 
-Report run_input(const std::uint8_t* data, std::size_t size) {
+// `always_describe`: the report's program text even when the run is clean
+// (--replay prints it).
+Report run_input(const std::uint8_t* data, std::size_t size,
+                 bool always_describe) {
   if (!g_configured) {
     std::fprintf(stderr, "racelab fuzz: configure() was not called\n");
     std::abort();
@@ -101,11 +116,11 @@ Report run_input(const std::uint8_t* data, std::size_t size) {
   if (g_config.family == "checkpoint") {
     return run_family<checkpoint::CheckpointFamily>(
         checkpoint_subjects(), decode_checkpoint_input(data, size),
-        checkpoint::check_checkpoint_invariants);
+        checkpoint::check_checkpoint_invariants, always_describe);
   }
-  return run_family<state::StateFamily>(state_subjects(),
-                                        decode_state_input(data, size),
-                                        state::check_state_invariants);
+  return run_family<state::StateFamily>(
+      state_subjects(), decode_state_input(data, size),
+      state::check_state_invariants, always_describe);
 }
 
 template <class Store>
@@ -142,14 +157,14 @@ void configure(TargetConfig config) {
 }
 
 int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
-  Report report = run_input(data, size);
+  Report report = run_input(data, size, /*always_describe=*/false);
   return finish_fuzz_input(
       report.subject, report.run,
       "; replay it with: <this binary> --replay <crash file>");
 }
 
 int replay_input(const std::uint8_t* data, std::size_t size) {
-  Report report = run_input(data, size);
+  Report report = run_input(data, size, /*always_describe=*/true);
   std::string text = format_fuzz_report(report.subject, report.run);
   std::fputs(text.c_str(), stdout);
   std::fflush(stdout);

@@ -2,7 +2,10 @@
 // fuzz target that is built (fuzz_* in the fuzz preset's build folder). Each
 // runs for a few seconds from an empty corpus; the figure is libFuzzer's own
 // final stat::average_exec_per_sec (or its last "exec/s:" when a target stops
-// at a finding before it prints final stats).
+// at a finding before it prints final stats), and beside it the executions
+// per second of CPU time the target used (user + system), which a busy
+// machine does not lower.
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -71,8 +74,25 @@ double last_number_after(const std::string& text, const std::string& key) {
 struct FuzzRun {
   double exec_per_second = -1;
   double executions = -1;
+  double cpu_seconds = -1;     // user + system of the target (and its shell)
   bool stopped_early = false;  // a finding (crash, report) ended it
 };
+
+// User + system seconds of the waited-for children so far.
+double children_cpu_seconds() {
+  struct rusage usage {};
+  if (::getrusage(RUSAGE_CHILDREN, &usage) != 0) return -1;
+  auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+// Executions per CPU second, or -1 when either figure is missing.
+double per_cpu_second(const FuzzRun& run) {
+  if (run.executions < 0 || run.cpu_seconds <= 0) return -1;
+  return run.executions / run.cpu_seconds;
+}
 
 FuzzRun run_target(const fs::path& target, int seconds,
                    const std::string& artifacts) {
@@ -82,6 +102,7 @@ FuzzRun run_target(const fs::path& target, int seconds,
       "' -max_total_time=", seconds,
       " -print_final_stats=1 -artifact_prefix=", artifacts, "/ 2>&1");
   FuzzRun run;
+  const double cpu_before = children_cpu_seconds();
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return run;
   std::string text;
@@ -91,6 +112,9 @@ FuzzRun run_target(const fs::path& target, int seconds,
     text.append(buffer.data(), n);
   }
   const int status = ::pclose(pipe);
+  const double cpu_after = children_cpu_seconds();
+  if (cpu_before >= 0 && cpu_after >= 0)
+    run.cpu_seconds = cpu_after - cpu_before;
   run.stopped_early = status != 0;
   run.exec_per_second = last_number_after(text, "stat::average_exec_per_sec:");
   if (run.exec_per_second < 0) {
@@ -118,15 +142,21 @@ void fuzz_section(const BenchOptions& options, std::ostream& out) {
   char pattern[] = "/tmp/racelab-bench-fuzz-XXXXXX";
   const char* artifacts = ::mkdtemp(pattern);
   if (artifacts == nullptr) artifacts = "/tmp";
-  out << absl::StrFormat("%-44s %12s %12s %s\n", "target", "exec/s",
-                         "executions", "");
+  out << "exec/cpu-s = executions / (user + system seconds of the target): "
+         "what one core gives, whatever the load\n";
+  out << absl::StrFormat("%-44s %12s %12s %8s %12s %s\n", "target", "exec/s",
+                         "executions", "cpu s", "exec/cpu-s", "");
   for (const fs::path& target : targets) {
     FuzzRun run = run_target(target, options.fuzz_seconds, artifacts);
+    const double per_cpu = per_cpu_second(run);
     out << absl::StrFormat(
-               "%-44s %12s %12s %s\n", target.filename().string(),
+               "%-44s %12s %12s %8s %12s %s\n", target.filename().string(),
                run.exec_per_second < 0 ? "-" : fmt(run.exec_per_second),
                run.executions < 0 ? "-"
                                   : absl::StrFormat("%.0f", run.executions),
+               run.cpu_seconds < 0 ? "-"
+                                   : absl::StrFormat("%.2f", run.cpu_seconds),
+               per_cpu < 0 ? "-" : fmt(per_cpu),
                run.stopped_early ? "(stopped at a finding or error)" : "")
         << std::flush;
   }

@@ -2,10 +2,19 @@
 # Short libFuzzer runs for CTest.
 #   fuzz_smoke.sh clean TARGET CORPUS   2000 runs over a copy of the seed
 #                                       corpus; must exit 0 (no finding)
-#   fuzz_smoke.sh finds TARGET          from an empty corpus, bounded runs;
+#   fuzz_smoke.sh finds TARGET [KIND]   from an empty corpus, bounded runs;
 #                                       must write a crash-* file, and
 #                                       TARGET --replay on it must report a
-#                                       finding (exit 1)
+#                                       finding (exit 1); the crash
+#                                       report must print the program
+#                                       (and a finding of KIND, e.g.
+#                                       data_race, when given)
+#   fuzz_smoke.sh scope TARGET CORPUS   runs the corpus once with
+#                                       -print_coverage=1: the subject's code
+#                                       must be covered, the harness's
+#                                       (scheduler, oracles, kit, sync,
+#                                       linearizability search) must carry no
+#                                       coverage (harness_coverage_ignorelist)
 set -uo pipefail
 mode=$1 target=$2
 work=$(mktemp -d /tmp/racelab-fuzz-smoke.XXXXXX)
@@ -34,6 +43,17 @@ case $mode in
       exit 1
     fi
     grep -m1 -E '^racelab fuzz: [0-9]+ finding' -A1 "$work/log"
+    kind=${3:-}
+    if [[ -n $kind ]] && ! grep -q -E "^  $kind \(" "$work/log"; then
+      grep -E '^  [a-z_]+ \(' "$work/log" | head -10
+      echo "fuzz_smoke: $target found no $kind" >&2
+      exit 1
+    fi
+    if ! grep -q -E '^  thread 0: [a-z]+\(' "$work/log"; then
+      tail -40 "$work/log"
+      echo "fuzz_smoke: the crash report of $target does not print the program" >&2
+      exit 1
+    fi
     "$target" --replay "$crash" >"$work/replay" 2>&1
     status=$?
     if [[ $status -ne 1 ]]; then
@@ -42,8 +62,26 @@ case $mode in
       exit 1
     fi
     ;;
+  scope)
+    cp -r "$3"/. "$work/corpus/"
+    "$target" -runs=0 -print_coverage=1 -artifact_prefix="$work/artifacts/" \
+      "$work/corpus" >"$work/log" 2>&1
+    grep '^COVERED_FUNC' "$work/log" >"$work/covered"
+    if ! grep -q '/subjects/' "$work/covered"; then
+      tail -20 "$work/log"
+      echo "fuzz_smoke: $target covers no subject code" >&2
+      exit 1
+    fi
+    harness='/harness/core/src/(sched/scheduler|sched/fiber|oracle/|kit/|sync/)|/racelab/linearizability\.h'
+    if grep -E "$harness" "$work/covered" >"$work/harness"; then
+      head -20 "$work/harness"
+      echo "fuzz_smoke: $target carries coverage of harness code ($(wc -l <"$work/harness") functions)" >&2
+      exit 1
+    fi
+    echo "covered functions: $(wc -l <"$work/covered"), none in the harness"
+    ;;
   *)
-    echo "usage: fuzz_smoke.sh clean TARGET CORPUS | finds TARGET" >&2
+    echo "usage: fuzz_smoke.sh clean TARGET CORPUS | finds TARGET | scope TARGET CORPUS" >&2
     exit 2
     ;;
 esac
