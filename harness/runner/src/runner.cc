@@ -25,6 +25,7 @@
 #include "racelab/sanitizer_capture.h"
 #include "racelab_sanitizer_options.h"
 #include "result_channel.h"
+#include "run_logs.h"
 #include "schedule_source.h"
 
 extern char** environ;
@@ -32,7 +33,6 @@ extern char** environ;
 namespace racelab {
 namespace {
 
-constexpr size_t kMaxLog = 64 * 1024;  // a child's stderr kept for the report
 constexpr size_t kMaxResults =
     256ull << 20;  // its result channel (traces can be long)
 constexpr int kGraceMs = 2000;
@@ -215,62 +215,6 @@ std::string CaseResult::observed() const {
 
 namespace {
 
-// A child's stderr, cut at the runs' markers: each run's part, capped.
-class RunLogs {
- public:
-  explicit RunLogs(int first) : current_(first) {}
-  void append(std::string_view data) {
-    pending_.append(data);
-    for (;;) {
-      const std::size_t at = pending_.find("== racelab run ");
-      if (at == std::string::npos) {
-        // Keep a possible marker's beginning for the next piece.
-        const std::size_t keep = std::min<std::size_t>(pending_.size(), 32);
-        add(pending_.substr(0, pending_.size() - keep));
-        pending_.erase(0, pending_.size() - keep);
-        return;
-      }
-      const std::size_t end = pending_.find(" ==\n", at);
-      if (end == std::string::npos) {
-        add(pending_.substr(0, at));
-        pending_.erase(0, at);
-        return;
-      }
-      add(pending_.substr(0, at));
-      int run = current_;
-      const std::string number = pending_.substr(at + 15, end - at - 15);
-      if (!number.empty() &&
-          number.find_first_not_of("0123456789") == std::string::npos &&
-          number.size() < 9) {
-        run = std::stoi(number);
-      }
-      current_ = run;
-      pending_.erase(0, end + 4);
-    }
-  }
-  std::string take(int run) {
-    if (run == current_) {
-      add(pending_);
-      pending_.clear();
-    }
-    auto it = logs_.find(run);
-    if (it == logs_.end()) return "";
-    std::string out = std::move(it->second);
-    logs_.erase(it);
-    return out;
-  }
-
- private:
-  void add(std::string_view text) {
-    std::string& log = logs_[current_];
-    if (log.size() < kMaxLog)
-      log.append(text.substr(0, std::min(text.size(), kMaxLog - log.size())));
-  }
-  int current_;
-  std::string pending_;
-  std::map<int, std::string> logs_;
-};
-
 // The end of a log, from the start of a line, as a finding's detail.
 std::string log_tail(const std::string& log) {
   std::size_t tail = log.size() > 8192 ? log.size() - 8192 : 0;
@@ -327,7 +271,7 @@ std::vector<RunObservation> run_batch_in_child(const CaseSpec& spec,
 
   // Collect until both pipes close or the deadline passes.
   std::string results;
-  RunLogs logs(first_run);
+  RunLogs logs(first_run, kMaxLog);
   // Any line from the child (controlled mode writes one per second as it
   // goes) pushes the deadline back: the limit is on silence, not on work.
   const auto limit =
