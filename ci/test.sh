@@ -26,5 +26,6 @@ echo "== fuzz (smoke)"
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j "$jobs" --target racelab_fuzz_tests \
   fuzz_checkpoint_mutex fuzz_state_snapshot fuzz_checkpoint_split_lock \
+  fuzz_checkpoint_unsynchronized \
   fuzz_state_unlock_during_iteration fuzz_schedule_file fuzz_program_text
 ctest --preset fuzz -j "$jobs" --timeout 300
