@@ -31,8 +31,8 @@ int bench_command(const racelab::Registry& registry, int argc, char** argv) {
       ->check(CLI::Range(1, 600000));
   app.add_option(
       "--sections", options.sections,
-      "comma list of throughput, switch, startup, first, oracles, dpor, fuzz "
-      "(default all)");
+      "comma list of throughput, gate, switch, startup, first, oracles, dpor, "
+      "fuzz (default all)");
   app.add_option(
       "--filter", options.case_filter,
       "first finding, dpor: only cases whose subject or scenario contains "
