@@ -23,6 +23,7 @@
 #include "racelab/child_registry.h"
 #include "racelab/json.h"
 #include "racelab/sanitizer_capture.h"
+#include "racelab/symbol_cache.h"
 #include "racelab_sanitizer_options.h"
 #include "result_channel.h"
 #include "run_logs.h"
@@ -56,7 +57,8 @@ std::vector<std::string> child_environment(const RunOptions& options) {
   const char* asan = std::getenv("ASAN_OPTIONS");
   for (char** e = environ; *e != nullptr; ++e) {
     if (std::strncmp(*e, "TSAN_OPTIONS=", 13) == 0 ||
-        std::strncmp(*e, "ASAN_OPTIONS=", 13) == 0) {
+        std::strncmp(*e, "ASAN_OPTIONS=", 13) == 0 ||
+        std::strncmp(*e, "RACELAB_SYMBOL_CACHE_FD=", 24) == 0) {
       continue;
     }
     env.emplace_back(*e);
@@ -71,6 +73,10 @@ std::vector<std::string> child_environment(const RunOptions& options) {
                    ":suppress_equal_stacks=0:suppress_equal_addresses=0"));
   env.push_back(absl::StrCat("ASAN_OPTIONS=", RACELAB_ASAN_OPTIONS, ":",
                              asan ? asan : ""));
+  // Every child of this command symbolizes through one cache
+  // (racelab/symbol_cache.h): a frame looked up once is never asked again.
+  if (std::string cache = symbol_cache_environment(); !cache.empty())
+    env.push_back(std::move(cache));
   return env;
 }
 

@@ -69,6 +69,8 @@ using SharedMutexImpl = std::shared_mutex;
 // report a thread that requests a lock it already holds instead of hanging.
 void before_lock(const void* lock, const char* name, LockMode mode);
 void after_unlock(const void* lock);
+// Whether the calling OS thread holds a lock (stress mode's bookkeeping).
+bool holds_a_lock();
 }  // namespace sync_internal
 
 class ABSL_LOCKABLE Mutex {

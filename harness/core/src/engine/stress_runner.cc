@@ -43,8 +43,10 @@ constexpr unsigned kNudgeEvery = 4;
 constexpr int kNudgeMaxMs = 20;
 
 void nudge() {
-  // Alone, there is nobody to let in.
+  // Alone, there is nobody to let in; holding a lock, the others most likely
+  // wait for it, so waiting for them would only burn the limit.
   if (running_threads().load(std::memory_order_relaxed) < 2) return;
+  if (sync_internal::holds_a_lock()) return;
   if (thread_rng()() % kNudgeEvery != 0) return;
   const std::uint64_t seen = progress_steps();
   const auto until =

@@ -105,6 +105,8 @@ void before_interposed_lock(const void* lock, const char* name, LockMode mode,
   if (t_held_count < kMaxHeld) t_held[t_held_count++] = {lock, mode};
 }
 
+bool holds_a_lock() { return t_held_count > 0; }
+
 void after_unlock(const void* lock) {
   for (int i = t_held_count - 1; i >= 0; --i) {
     if (t_held[i].lock != lock) continue;
