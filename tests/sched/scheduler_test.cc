@@ -3,6 +3,7 @@
 #include "racelab/sched/scheduler.h"
 
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <memory>
 #include <set>
@@ -98,6 +99,35 @@ TEST(SchedulerTest, RunsEveryThreadToCompletion) {
   EXPECT_TRUE(result.deadlock_report.empty());
   EXPECT_TRUE(result.more_schedules);
   EXPECT_EQ(ControlledScheduler::current_thread(), -1);
+}
+
+// OS threads take turns, so a run's threads all run on the CPU its caller was
+// on when it began (a hand-off is then a switch on one CPU), and the caller
+// gets its own affinity back.
+TEST(SchedulerTest, OsThreadsOfARunShareOneCpuAndTheCallerGetsItsCpusBack) {
+  cpu_set_t before;
+  ASSERT_EQ(sched_getaffinity(0, sizeof before, &before), 0);
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kOsThreads});
+  RandomStrategy random(1);
+  std::vector<int> cpus_allowed(3, 0), cpu_on(3, -1);
+  Threads threads;
+  for (int t = 0; t < 3; ++t) {
+    threads.push_back([t, &cpus_allowed, &cpu_on] {
+      racelab::yield_point("a");
+      cpu_set_t mine;
+      sched_getaffinity(0, sizeof mine, &mine);
+      cpus_allowed[static_cast<std::size_t>(t)] = CPU_COUNT(&mine);
+      cpu_on[static_cast<std::size_t>(t)] = sched_getcpu();
+    });
+  }
+  ASSERT_EQ(scheduler.run(threads, random).status, Status::kCompleted);
+  EXPECT_EQ(cpus_allowed, (std::vector<int>{1, 1, 1}));
+  EXPECT_EQ(cpu_on[0], cpu_on[1]);
+  EXPECT_EQ(cpu_on[1], cpu_on[2]);
+  cpu_set_t after;
+  ASSERT_EQ(sched_getaffinity(0, sizeof after, &after), 0);
+  EXPECT_TRUE(CPU_EQUAL(&before, &after));
 }
 
 TEST(SchedulerTest, EmptyProgramCompletes) {

@@ -14,6 +14,8 @@
 // abandoning or parking a fiber leaks nothing of the harness's.
 #include "racelab/sched/scheduler.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -244,6 +246,7 @@ class SchedulerCore {
   // State of the current run.
   std::unique_ptr<Fiber> caller_;  // the context that called run()
   Baton caller_baton_;             // OS threads: the caller's turn
+  int run_cpu_ = -1;               // OS threads: the CPU they all run on
   Baton abandon_done_;             // OS threads: an abandoned one parked
   std::vector<std::unique_ptr<OsThread>> os_;
   const std::function<void()>* program_ = nullptr;  // run_program's main
@@ -581,6 +584,47 @@ int SchedulerCore::end_run() {
   return kToCaller;
 }
 
+namespace {
+
+// The OS threads of a controlled run take turns: only the one that holds the
+// baton runs. On one CPU a hand-off is a switch on that CPU's run queue;
+// across CPUs it is a wake-up sent to another CPU (an interprocessor
+// interrupt, on a virtual machine an exit to the hypervisor), which then has
+// to be scheduled there. So a run's threads all run on the CPU its caller was
+// on when the run began; the caller gets its own affinity back at the end.
+// Nothing of the run's semantics changes: one thread runs at a time anyway.
+class PinnedToOneCpu {
+ public:
+  explicit PinnedToOneCpu(bool enabled) {
+    if (!enabled) return;
+    cpu_ = sched_getcpu();
+    if (cpu_ < 0 || sched_getaffinity(0, sizeof saved_, &saved_) != 0 ||
+        !pin_calling_thread(cpu_)) {
+      cpu_ = -1;
+    }
+  }
+  ~PinnedToOneCpu() {
+    if (cpu_ >= 0) sched_setaffinity(0, sizeof saved_, &saved_);
+  }
+  PinnedToOneCpu(const PinnedToOneCpu&) = delete;
+  PinnedToOneCpu& operator=(const PinnedToOneCpu&) = delete;
+  int cpu() const { return cpu_; }
+
+  static bool pin_calling_thread(int cpu) {
+    if (cpu < 0 || cpu >= CPU_SETSIZE) return false;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    return sched_setaffinity(0, sizeof one, &one) == 0;
+  }
+
+ private:
+  int cpu_ = -1;
+  cpu_set_t saved_{};
+};
+
+}  // namespace
+
 RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
                              const std::function<void()>* program,
                              Strategy& strategy) {
@@ -628,6 +672,8 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   strategy_ = &strategy;
   set_active(this);
   int first;
+  const PinnedToOneCpu pinned(os_threads());
+  run_cpu_ = pinned.cpu();
   if (os_threads()) {
     os_.clear();
     // Spawn: pthread_create makes the caller's past happen before each thread.
@@ -728,6 +774,7 @@ void* SchedulerCore::os_thread_main(void* os_thread) {
   const std::string name = "racelab thread " + std::to_string(os->id);
   AnnotateThreadName(__FILE__, __LINE__, name.c_str());
 #endif
+  PinnedToOneCpu::pin_calling_thread(core->run_cpu_);
   os->baton.wait();
   bool abandoned;
   {
