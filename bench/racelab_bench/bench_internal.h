@@ -58,6 +58,16 @@ Measured measure(int ms, Fn fn) {
   return m;
 }
 
+// Calls `fn` once (work measured as a whole, such as a batch of child runs)
+// and says what it took.
+template <class Fn>
+Measured measure_once(Fn fn) {
+  const double cpu = cpu_seconds();
+  const auto start = Clock::now();
+  fn();
+  return {1, seconds_since(start), cpu_seconds() - cpu};
+}
+
 // Calls per second of wall time (see measure).
 template <class Fn>
 double per_second(int ms, Fn fn) {

@@ -31,13 +31,12 @@ struct Spent {
 };
 
 Spent run_case_as_the_gate_does(const CaseSpec& spec, RunOptions options) {
-  const double cpu = cpu_seconds();
-  const auto start = Clock::now();
-  const std::vector<RunObservation> runs =
-      run_batch_in_child(spec, options, 0, options.runs);
+  std::vector<RunObservation> runs;
+  const Measured m = measure_once(
+      [&] { runs = run_batch_in_child(spec, options, 0, options.runs); });
   Spent spent;
-  spent.wall_s = seconds_since(start);
-  spent.cpu_s = cpu_seconds() - cpu;
+  spent.wall_s = m.wall_s;
+  spent.cpu_s = m.cpu_s;
   for (const RunObservation& r : runs) {
     spent.units += options.request.mode == Mode::kControlled ? r.schedules : 1;
     spent.finding = spent.finding || !r.findings.empty();

@@ -21,11 +21,8 @@ struct Cost {
 
 template <class Fn>
 Cost per_run(int runs, Fn fn) {
-  const double cpu = cpu_seconds();
-  const auto start = Clock::now();
-  fn();
-  return {1e3 * seconds_since(start) / runs,
-          1e3 * (cpu_seconds() - cpu) / runs};
+  const Measured m = measure_once(fn);
+  return {1e3 * m.wall_s / runs, 1e3 * m.cpu_s / runs};
 }
 
 }  // namespace

@@ -127,8 +127,7 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
         run.runs = options.controlled_runs;
       const Expectation* e = registry.find_expectation(
           jobs[i].spec->subject, jobs[i].spec->scenario, run.request.mode);
-      if (e != nullptr && e->verified &&
-          run.request.mode == Mode::kControlled) {
+      if (e != nullptr && asks_to_verify(*e, run.request.mode)) {
         // A row that must be verified is searched exhaustively: dfs with
         // partial-order reduction, within the preemption bound, with the
         // budget a proof needs (random and pct stay for generated programs).
@@ -196,10 +195,8 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
         registry.find_expectation(spec.subject, spec.scenario, jobs[i].mode);
     result.not_run.push_back(
         {spec.family, spec.subject, spec.scenario, jobs[i].mode,
-         e != nullptr
-             ? describe_expected(
-                   *e, e->verified && jobs[i].mode == Mode::kControlled)
-             : std::string("(no expectation)"),
+         e != nullptr ? describe_expected(*e, asks_to_verify(*e, jobs[i].mode))
+                      : std::string("(no expectation)"),
          jobs[i].index, spec.source});
   }
   result.interrupted = !result.not_run.empty();

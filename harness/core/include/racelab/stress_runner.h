@@ -96,7 +96,11 @@ RunObservation run_stress(const Scenario<F>& scenario,
       stress_internal::StressContext ctx(t, request.pause_us);
       stress_internal::running_threads().fetch_add(1,
                                                    std::memory_order_relaxed);
+      // The barrier's atomics are the harness's, not lock points where a
+      // thread would be nudged aside (and wait for threads still arriving).
+      interpose_internal::enter_harness();
       start.arrive_and_wait();
+      interpose_internal::leave_harness();
       for (const Op& op : program.threads[t]) {
         if (request.jitter) stress_internal::jitter();
         run_op(op, ctx, per_thread[t]);

@@ -112,6 +112,9 @@ const char* to_string(OracleDuty duty);
 // "clean", or the kinds joined with " or "; for a row that must be verified,
 // "clean (controlled: verified)".
 std::string describe_expected(const Expectation& e);
+// Whether row `e` asks, in `mode`, for a search that proves it clean: the row
+// says verified and the mode is controlled.
+bool asks_to_verify(const Expectation& e, Mode mode);
 // Whether a case of row `e` in `mode`, searched with `strategy`, must come
 // out verified: the row says so, the mode is controlled and the strategy
 // can exhaust a search (dfs, plain-dfs; random and pct cannot, so their

@@ -84,6 +84,7 @@ struct GoMapFaults {
 // thread to let in) and the jitter settings of the current run.
 struct StressState {
   std::atomic<int> running_threads{0};
+  std::atomic<int> stepping_aside{0};  // threads waiting in a nudge
   std::atomic<bool> jitter{false};
   std::atomic<std::uint64_t> jitter_seed{0};
 };

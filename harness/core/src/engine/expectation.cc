@@ -114,8 +114,12 @@ std::string describe_expected(const Expectation& e) {
   return e.catches.empty() ? "clean" : join_kinds(e.catches, " or ");
 }
 
+bool asks_to_verify(const Expectation& e, Mode mode) {
+  return e.verified && mode == Mode::kControlled;
+}
+
 bool must_verify(const Expectation& e, Mode mode, std::string_view strategy) {
-  return e.verified && mode == Mode::kControlled &&
+  return asks_to_verify(e, mode) &&
          (strategy == "dfs" || strategy == "plain-dfs");
 }
 

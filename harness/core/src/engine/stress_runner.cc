@@ -45,14 +45,23 @@ constexpr int kNudgeMaxMs = 20;
 void nudge() {
   // Alone, there is nobody to let in; holding a lock, the others most likely
   // wait for it, so waiting for them would only burn the limit.
-  if (running_threads().load(std::memory_order_relaxed) < 2) return;
+  std::atomic<int>& running = running_threads();
+  if (running.load(std::memory_order_relaxed) < 2) return;
   if (sync_internal::holds_a_lock()) return;
   if (thread_rng()() % kNudgeEvery != 0) return;
+  // Once every running thread is stepping aside, nobody is left to let in:
+  // all stop waiting at once instead of each sitting out the limit.
+  std::atomic<int>& aside = stress_state().stepping_aside;
+  aside.fetch_add(1, std::memory_order_relaxed);
   const std::uint64_t seen = progress_steps();
   const auto until =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(kNudgeMaxMs);
-  while (progress_steps() == seen && std::chrono::steady_clock::now() < until)
+  while (progress_steps() == seen &&
+         aside.load(std::memory_order_relaxed) <
+             running.load(std::memory_order_relaxed) &&
+         std::chrono::steady_clock::now() < until)
     std::this_thread::sleep_for(std::chrono::microseconds(20));
+  aside.fetch_sub(1, std::memory_order_relaxed);
 }
 
 void stress_hook(const char* what) {
