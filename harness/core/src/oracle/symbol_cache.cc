@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "racelab_sanitizer_options.h"
@@ -91,6 +92,24 @@ int g_tool_fd = -1;
 int g_tool_starts = 0;
 std::size_t g_hits = 0, g_misses = 0;
 
+// syscall() reads every argument as a long, and an int passed through its
+// varargs leaves the upper half undefined (the sixth argument, on the stack,
+// really does hold garbage there): every argument goes through as a long.
+template <class T>
+RACELAB_RUNTIME_SIDE long as_long(T value) {
+  if constexpr (std::is_null_pointer_v<T>) {
+    return 0;
+  } else if constexpr (std::is_pointer_v<T>) {
+    return reinterpret_cast<long>(value);
+  } else {
+    return static_cast<long>(value);
+  }
+}
+template <class... Args>
+RACELAB_RUNTIME_SIDE long raw_syscall(long number, Args... args) {
+  return syscall(number, as_long(args)...);
+}
+
 RACELAB_RUNTIME_SIDE std::size_t length(const char* s) {
   std::size_t n = 0;
   while (s[n] != '\0') ++n;
@@ -106,10 +125,11 @@ RACELAB_RUNTIME_SIDE void copy(char* to, const char* from, std::size_t n) {
 }
 
 RACELAB_RUNTIME_SIDE void* map_cache(int fd) {
-  const long p = syscall(SYS_mmap, nullptr, kCacheBytes, PROT_READ | PROT_WRITE,
-                         fd < 0 ? MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE
-                                : MAP_SHARED | MAP_NORESERVE,
-                         fd, 0);
+  const long p =
+      raw_syscall(SYS_mmap, nullptr, kCacheBytes, PROT_READ | PROT_WRITE,
+                  fd < 0 ? MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE
+                         : MAP_SHARED | MAP_NORESERVE,
+                  fd, 0);
   return p < 0 && p > -4096 ? nullptr : reinterpret_cast<void*>(p);
 }
 
@@ -124,7 +144,7 @@ RACELAB_RUNTIME_SIDE Cache* cache() {
     for (const char* c = *e + prefix; *c >= '0' && *c <= '9'; ++c)
       fd = fd * 10 + (*c - '0');
     struct stat st {};
-    if (syscall(SYS_fstat, fd, &st) != 0 ||
+    if (raw_syscall(SYS_fstat, fd, &st) != 0 ||
         static_cast<std::size_t>(st.st_size) != kCacheBytes)
       break;
     void* p = map_cache(static_cast<int>(fd));
@@ -132,7 +152,7 @@ RACELAB_RUNTIME_SIDE Cache* cache() {
       g_shared = true;
       return g_cache = static_cast<Cache*>(p);
     }
-    if (p != nullptr) syscall(SYS_munmap, p, kCacheBytes);
+    if (p != nullptr) raw_syscall(SYS_munmap, p, kCacheBytes);
     break;
   }
   g_cache = static_cast<Cache*>(map_cache(-1));
@@ -258,24 +278,26 @@ RACELAB_RUNTIME_SIDE bool start_tool() {
                "external_symbolizer_path", path, sizeof path);
   if (path[0] == '\0') return false;
   int sv[2];
-  if (syscall(SYS_socketpair, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+  if (raw_syscall(SYS_socketpair, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) !=
+      0)
     return false;
   char inlines[] = "--inlines", no_inlines[] = "--no-inlines";
   char arch[] = "--default-arch=x86_64", no_demangle[] = "--no-demangle";
   char* argv[] = {path, g_inline_frames ? inlines : no_inlines, arch,
                   g_demangle ? nullptr : no_demangle, nullptr};
-  const long pid = syscall(SYS_fork);
+  const long pid = raw_syscall(SYS_fork);
   if (pid == 0) {
     // The copy only execs: raw calls, nothing the runtime would notice.
-    if (syscall(SYS_dup2, sv[1], 0) < 0 || syscall(SYS_dup2, sv[1], 1) < 0)
-      syscall(SYS_exit_group, 127);
-    syscall(SYS_close_range, 3, ~0u, 0);
-    syscall(SYS_execve, path, argv, environ);
-    syscall(SYS_exit_group, 127);
+    if (raw_syscall(SYS_dup2, sv[1], 0) < 0 ||
+        raw_syscall(SYS_dup2, sv[1], 1) < 0)
+      raw_syscall(SYS_exit_group, 127);
+    raw_syscall(SYS_close_range, 3, ~0u, 0);
+    raw_syscall(SYS_execve, path, argv, environ);
+    raw_syscall(SYS_exit_group, 127);
   }
-  syscall(SYS_close, sv[1]);
+  raw_syscall(SYS_close, sv[1]);
   if (pid < 0) {
-    syscall(SYS_close, sv[0]);
+    raw_syscall(SYS_close, sv[0]);
     return false;
   }
   g_tool_fd = sv[0];
@@ -283,7 +305,7 @@ RACELAB_RUNTIME_SIDE bool start_tool() {
 }
 
 RACELAB_RUNTIME_SIDE void stop_tool() {
-  if (g_tool_fd >= 0) syscall(SYS_close, g_tool_fd);
+  if (g_tool_fd >= 0) raw_syscall(SYS_close, g_tool_fd);
   g_tool_fd = -1;
 }
 
@@ -312,7 +334,7 @@ RACELAB_RUNTIME_SIDE long ask_tool(const char* module, std::uint64_t offset,
   *p++ = '\n';
   for (const char* q = request; q < p;) {
     const long w =
-        syscall(SYS_sendto, g_tool_fd, q, p - q, MSG_NOSIGNAL, nullptr, 0);
+        raw_syscall(SYS_sendto, g_tool_fd, q, p - q, MSG_NOSIGNAL, nullptr, 0);
     if (w <= 0) {
       stop_tool();
       return -1;
@@ -325,7 +347,7 @@ RACELAB_RUNTIME_SIDE long ask_tool(const char* module, std::uint64_t offset,
       stop_tool();
       return -1;
     }
-    const long r = syscall(SYS_read, g_tool_fd, out + got, max - 1 - got);
+    const long r = raw_syscall(SYS_read, g_tool_fd, out + got, max - 1 - got);
     if (r <= 0) {
       stop_tool();
       return -1;
@@ -366,8 +388,8 @@ std::string symbol_cache_environment() {
   static std::once_flag once;
   static std::string entry;
   std::call_once(once, [] {
-    const int made =
-        static_cast<int>(syscall(SYS_memfd_create, "racelab-symbol-cache", 0));
+    const int made = static_cast<int>(
+        raw_syscall(SYS_memfd_create, "racelab-symbol-cache", 0));
     if (made < 0) return;
     // Above the descriptors a child's start-up rearranges (0 to 4).
     const int fd = ::fcntl(made, F_DUPFD, 10);
