@@ -22,6 +22,7 @@
 #include "racelab/sanitizer_capture.h"
 #include "racelab/sched/strategy.h"
 #include "racelab/session.h"
+#include "racelab/symbol_cache.h"
 #include "racelab/sync.h"
 #include "result_channel.h"
 
@@ -78,6 +79,9 @@ class Watchdog {
   static constexpr int kAfterReportMs = 1000;
   static constexpr int kReportMs = 1000;
   static constexpr std::int64_t kTellEveryNs = 1'000'000'000;
+  // One symbol lookup counts as progress for this long at most: a
+  // symbolizer that never answers is a hang again.
+  static constexpr std::int64_t kLookupNs = 30'000'000'000;
 
   // `hang_after_report`: stress mode, where a race can corrupt a container
   // into an endless loop. (Controlled mode runs serially; its reports are
@@ -101,6 +105,8 @@ class Watchdog {
   void watch(int timeout_ms, bool hang_after_report) {
     std::uint64_t seen = progress_steps();
     std::int64_t still_since = now_ns(), last_told = still_since;
+    std::size_t lookups_seen = symbolizer_activity().lookups;
+    std::int64_t lookup_since = still_since;
     int still_ticks = 0;
     bool reported = false;
     std::unique_lock lock(mu_);
@@ -109,7 +115,16 @@ class Watchdog {
       if (done_) break;
       const std::int64_t now = now_ns();
       const std::uint64_t steps = progress_steps();
-      if (steps != seen) {
+      // A report being symbolized (a crash's, say) is progress too.
+      const SymbolizerActivity symbols = symbolizer_activity();
+      bool symbolizing = symbols.lookups != lookups_seen;
+      if (symbolizing) {
+        lookups_seen = symbols.lookups;
+        lookup_since = now;
+      }
+      symbolizing =
+          symbolizing || (symbols.busy && now - lookup_since < kLookupNs);
+      if (steps != seen || symbolizing) {
         seen = steps;
         still_since = now;
         still_ticks = 0;

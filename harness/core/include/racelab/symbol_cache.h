@@ -44,6 +44,17 @@ struct SymbolCacheStats {
 };
 SymbolCacheStats symbol_cache_stats();
 
+// For a run's watchdog: how many lookups this process has begun, and whether
+// one is under way. A report being symbolized is a run that progresses, even
+// while the symbolizer starts (it reads the binary's debug information first,
+// which takes long on a busy machine); a crash's report must not be mistaken
+// for a hang.
+struct SymbolizerActivity {
+  std::size_t lookups = 0;
+  bool busy = false;
+};
+SymbolizerActivity symbolizer_activity();
+
 }  // namespace racelab
 
 #endif  // RACELAB_SYMBOL_CACHE_H_

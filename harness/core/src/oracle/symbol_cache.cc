@@ -91,6 +91,9 @@ bool g_demangle = true;
 int g_tool_fd = -1;
 int g_tool_starts = 0;
 std::size_t g_hits = 0, g_misses = 0;
+// Read by the watchdog's thread while the hooks run: atomic accesses only.
+std::size_t g_lookups = 0;
+int g_busy = 0;
 
 // syscall() reads every argument as a long, and an int passed through its
 // varargs leaves the upper half undefined (the sixth argument, on the stack,
@@ -358,8 +361,21 @@ RACELAB_RUNTIME_SIDE long ask_tool(const char* module, std::uint64_t offset,
   return got;
 }
 
+bool look_up_or_ask(const char* module, std::uint64_t offset, bool data,
+                    char* out, int max);
+
 RACELAB_RUNTIME_SIDE bool symbolize(const char* module, std::uint64_t offset,
                                     bool data, char* out, int max) {
+  __atomic_fetch_add(&g_lookups, 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&g_busy, 1, __ATOMIC_RELAXED);
+  const bool found = look_up_or_ask(module, offset, data, out, max);
+  __atomic_store_n(&g_busy, 0, __ATOMIC_RELAXED);
+  return found;
+}
+
+RACELAB_RUNTIME_SIDE bool look_up_or_ask(const char* module,
+                                         std::uint64_t offset, bool data,
+                                         char* out, int max) {
   if (module == nullptr || out == nullptr || max < 2) return false;
   const std::uint32_t flags = (data ? kData : 0) |
                               (g_inline_frames ? 0 : kNoInlines) |
@@ -413,6 +429,11 @@ std::string symbol_cache_environment() {
 #else
   return "";
 #endif
+}
+
+SymbolizerActivity symbolizer_activity() {
+  return {__atomic_load_n(&g_lookups, __ATOMIC_RELAXED),
+          __atomic_load_n(&g_busy, __ATOMIC_RELAXED) != 0};
 }
 
 SymbolCacheStats symbol_cache_stats() {
