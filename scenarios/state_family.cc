@@ -25,9 +25,10 @@ StateResult StateFamily::execute(Store& store, const Op& op, OpContext& ctx,
         result.entries.emplace_back(key, value);
         if (op.write_back && !key.ends_with('\'')) {
           Op inner = Op::set(key + "'", value);
-          Event<Op, Result> event{ctx.thread(), true, inner, {}, ctx.now(), 0};
+          Event<Op, Result> event{ctx.thread(),         true, inner, {},
+                                  ctx.now(Tick::kCall), 0};
           store.set(inner.key, inner.value);
-          event.ret = ctx.now();
+          event.ret = ctx.now(Tick::kReturn);
           if (nested != nullptr) nested->push_back(std::move(event));
         }
         if (op.pause_each) ctx.pause();

@@ -34,7 +34,7 @@ class SequentialContext : public CallContext {
       : spec_(spec), store_(store) {}
   int thread() const override { return 0; }
   void pause() override {}
-  std::uint64_t now() override { return ++clock_; }
+  std::uint64_t now(Tick) override { return ++clock_; }
   void run_nested(const PlannedCall& planned) override {
     const DeclaredCall c = testing::declared(spec_, planned);
     spec_->ops[static_cast<std::size_t>(c.op)].run(store_, c.args.get(), *this);

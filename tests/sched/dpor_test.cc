@@ -33,7 +33,8 @@ const PointAccess kSharedA{ObjectKind::kLock, &x_object, AccessKind::kRead};
 const PointAccess kAtomicA{ObjectKind::kAtomic, &x_object, AccessKind::kWrite};
 const PointAccess kNone = PointAccess::none();
 const PointAccess kUnknown = PointAccess::unknown();
-const PointAccess kOp{ObjectKind::kOperations, nullptr, AccessKind::kWrite};
+const PointAccess kCall = kOperationCall;  // what the engine's ticks touch
+const PointAccess kReturn = kOperationReturn;
 const PointAccess kWriteZ{ObjectKind::kAtomic, &z_object, AccessKind::kWrite};
 
 // Runs one schedule of `program` under `strategy`; returns the threads picked.
@@ -231,12 +232,20 @@ TEST(DporStrategyTest, SleepSetsPreventRedundantSchedules) {
   EXPECT_EQ(dpor.sleep_blocked(), 0);
 }
 
-// Operation boundaries are ordered against each other only; a point that
-// names no object is ordered against everything, a local step against
-// nothing.
+// On the history clock a call is ordered against another thread's return
+// only (the real-time order is which operation returned before which was
+// called); a point that names no object is ordered against everything, a
+// local step against nothing.
 TEST(DporStrategyTest, OperationBoundariesAndUnknownPoints) {
-  EXPECT_EQ(expect_one_schedule_per_trace({{{kOp}}, {{kOp}}}), 2);
-  EXPECT_EQ(expect_one_schedule_per_trace({{{kOp}}, {{kLockA}}}), 1);
+  EXPECT_EQ(expect_one_schedule_per_trace({{{kCall}}, {{kReturn}}}), 2);
+  EXPECT_EQ(expect_one_schedule_per_trace({{{kCall}}, {{kCall}}}), 1);
+  EXPECT_EQ(expect_one_schedule_per_trace({{{kReturn}}, {{kReturn}}}), 1);
+  EXPECT_EQ(expect_one_schedule_per_trace({{{kReturn, kCall}}, {{kCall}}}), 2);
+  EXPECT_EQ(expect_one_schedule_per_trace({{{kCall}}, {{kLockA}}}), 1);
+  // One operation per thread: A before B, B before A, or overlapping.
+  EXPECT_EQ(expect_one_schedule_per_trace(
+                {{{kCall}, {kReturn}}, {{kCall}, {kReturn}}}),
+            3);
   EXPECT_EQ(expect_one_schedule_per_trace({{{kUnknown}}, {{kLockA}}}), 2);
   EXPECT_EQ(expect_one_schedule_per_trace({{{kUnknown}}, {{kNone}}}), 1);
 }

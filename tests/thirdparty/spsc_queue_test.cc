@@ -91,7 +91,7 @@ TEST(SpscQueue, OneThreadFollowsTheModel) {
   struct : racelab::OpContext {
     int thread() const override { return 0; }
     void pause() override {}
-    std::uint64_t now() override { return 0; }
+    std::uint64_t now(racelab::Tick) override { return 0; }
   } ctx;
   const std::vector<QueueOp> ops = {
       push_op(1), push_op(2), pop_op(), push_op(3), push_op(4), push_op(5),

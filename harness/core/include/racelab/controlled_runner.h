@@ -38,15 +38,19 @@ namespace controlled_internal {
 // The logical clock of a controlled run: every call and return takes the next
 // tick, so the history's times are unique and strictly increasing. Relaxed
 // atomics: the clock must not add happens-before between logical threads.
-std::uint64_t next_tick();
+std::uint64_t next_tick(Tick tick);
 void reset_clock();
 
 class ControlledContext final : public OpContext {
  public:
   explicit ControlledContext(int thread) : thread_(thread) {}
   int thread() const override { return thread_; }
-  void pause() override { yield_point("pause"); }
-  std::uint64_t now() override { return next_tick(); }
+  // A pause touches nothing another thread can observe: what the step after
+  // it reads, it reads under the synchronization the scheduler sees (or the
+  // program has a data race, which ThreadSanitizer reports), so it commutes
+  // with every other step (sched::DporStrategy).
+  void pause() override { yield_point("pause", PointAccess::none()); }
+  std::uint64_t now(Tick tick) override { return next_tick(tick); }
 
  private:
   int thread_;
@@ -213,7 +217,7 @@ RunObservation run_schedule(
       int index = 0;
       for (const Op& op : program.threads[t]) {
         sched::ControlledScheduler::begin_operation(index++);
-        yield_point("op", kOperationBoundary);
+        yield_point("op", kOperationCall);
         sched::ControlledScheduler::note(F::describe(op));
         // The operation's own event; the calls it made from inside follow.
         const std::size_t own = per_thread[t].size();

@@ -34,11 +34,12 @@ void run_operation(typename F::Store& store, const typename F::Op& op,
     sched::HarnessScope harness;
     return o;
   };
-  EventT event{ctx.thread(),         false,     harness_copy(op),
-               typename F::Result{}, ctx.now(), 0};
+  EventT event{ctx.thread(),         false,
+               harness_copy(op),     typename F::Result{},
+               ctx.now(Tick::kCall), 0};
   History<typename F::Op, typename F::Result> nested;
   event.result = F::execute(store, op, ctx, &nested);
-  event.ret = ctx.now();
+  event.ret = ctx.now(Tick::kReturn);
   note_progress();
   out.push_back(std::move(event));
   for (EventT& e : nested) out.push_back(std::move(e));

@@ -8,6 +8,9 @@
 
 namespace racelab {
 
+// Which end of an operation a history tick stamps.
+enum class Tick { kCall, kReturn };
+
 class OpContext {
  public:
   virtual ~OpContext() = default;
@@ -15,8 +18,9 @@ class OpContext {
   virtual int thread() const = 0;
   // A deliberate pause inside an operation (a slow reader).
   virtual void pause() = 0;
-  // The history clock, for stamping operations nested in a callback.
-  virtual std::uint64_t now() = 0;
+  // The history clock, for stamping operations nested in a callback: the time
+  // of `tick`, the call or the return of an operation.
+  virtual std::uint64_t now(Tick tick) = 0;
 
   // A value an operation leaves for the next operation of the same thread
   // (the checkpoint family: the id of the last commit, for a later lookup).

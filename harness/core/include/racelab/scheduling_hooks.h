@@ -60,8 +60,10 @@ struct PointAccess {
 
 // Whether the order of two accesses by different threads can matter: the
 // same object and at least one write (so two shared acquisitions of a lock
-// commute, a lock and an unlock of it do not); an operation's call or return
-// against another's only; kUnknown against anything; kNone against nothing.
+// commute, a lock and an unlock of it do not); on the history's clock
+// (kOperations: a call is a kRead, a return a kWrite) a call against a
+// return only, as the real-time order is the set of return-before-call
+// pairs; kUnknown against anything; kNone against nothing.
 constexpr bool dependent(const PointAccess& a, const PointAccess& b) {
   if (a.object_kind == ObjectKind::kNone ||
       b.object_kind == ObjectKind::kNone) {
@@ -72,6 +74,7 @@ constexpr bool dependent(const PointAccess& a, const PointAccess& b) {
     return true;
   }
   if (a.object_kind != b.object_kind || a.object != b.object) return false;
+  if (a.object_kind == ObjectKind::kOperations) return a.access != b.access;
   return a.access == AccessKind::kWrite || b.access == AccessKind::kWrite;
 }
 

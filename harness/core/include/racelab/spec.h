@@ -329,7 +329,7 @@ class ModelContext final : public CallContext {
  public:
   int thread() const override { return 0; }
   void pause() override {}
-  std::uint64_t now() override { return 0; }
+  std::uint64_t now(Tick) override { return 0; }
   void run_nested(const PlannedCall&) override {}
 };
 

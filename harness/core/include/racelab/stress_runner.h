@@ -54,7 +54,7 @@ class StressContext final : public OpContext {
     note_progress();  // a pause is a step of an operation that goes on
     std::this_thread::sleep_for(std::chrono::microseconds(pause_us_));
   }
-  std::uint64_t now() override { return monotonic_ns(); }
+  std::uint64_t now(Tick) override { return monotonic_ns(); }
 
  private:
   int thread_;

@@ -28,11 +28,15 @@ void yield_point(const char* what = "yield_point");
 // operation boundaries).
 void yield_point(const char* what, PointAccess access);
 
-// What an operation boundary touches: the history's clock. Boundaries of
-// different threads are dependent (they decide the history's real-time
-// order), and independent of everything else.
-inline constexpr PointAccess kOperationBoundary{ObjectKind::kOperations,
-                                                nullptr, AccessKind::kWrite};
+// What an operation's call and its return touch: the history's clock. The
+// history's real-time order is the set of pairs "A returned before B was
+// called", so a call and a return of different threads are dependent, while
+// two calls, or two returns, commute (scheduling_hooks.h: dependent()). Both
+// are independent of everything else.
+inline constexpr PointAccess kOperationCall{ObjectKind::kOperations, nullptr,
+                                            AccessKind::kRead};
+inline constexpr PointAccess kOperationReturn{ObjectKind::kOperations, nullptr,
+                                              AccessKind::kWrite};
 
 namespace sync_internal {
 #if defined(_LIBCPP_VERSION)

@@ -61,10 +61,12 @@ std::vector<std::string> to_lines(const sched::ShrinkProgram& program) {
 
 }  // namespace
 
-std::uint64_t next_tick() {
+std::uint64_t next_tick(Tick tick) {
   NotSchedulingPoints harness;
-  // The order of two threads' ticks is the history's real-time order.
-  sched::ControlledScheduler::touch(kOperationBoundary);
+  // The order of one thread's return and another's call is the history's
+  // real-time order.
+  sched::ControlledScheduler::touch(tick == Tick::kCall ? kOperationCall
+                                                        : kOperationReturn);
   return clock().fetch_add(1, std::memory_order_relaxed) + 1;
 }
 void reset_clock() {

@@ -312,16 +312,16 @@ class EngineCallContext final : public CallContext {
 
   int thread() const override { return engine_.thread(); }
   void pause() override { engine_.pause(); }
-  std::uint64_t now() override { return engine_.now(); }
+  std::uint64_t now(Tick tick) override { return engine_.now(tick); }
   void run_nested(const PlannedCall& planned) override {
     DeclaredCall call = resolve(spec_, "a nested call", planned);
     // Moved, not copied: a copy's shared_ptr count would be an atomic, and
     // so a scheduling point the operation does not have.
-    Event<DeclaredCall, DeclaredValue> e{thread(), true,  std::move(call),
-                                         {},       now(), 0};
+    Event<DeclaredCall, DeclaredValue> e{
+        thread(), true, std::move(call), {}, now(Tick::kCall), 0};
     e.result.value = spec_.ops[static_cast<std::size_t>(e.op.op)].run(
         store_.object.get(), e.op.args.get(), *this);
-    e.ret = now();
+    e.ret = now(Tick::kReturn);
     if (nested_ != nullptr) nested_->push_back(std::move(e));
   }
 

@@ -162,11 +162,14 @@ class DfsStrategy final : public Strategy {
 // scheduler models (locks, atomics, condition variables, joins, the history
 // clock): steps are atomic only up to such accesses. A program with an
 // unordered conflicting access has a data race, which ThreadSanitizer reports
-// in the schedules explored. A step whose scheduling point names no object
-// (a yield, a sleep, a pause, a point the program named) is dependent on
-// everything. Operation boundaries and the history clock (every call and
-// return takes a tick) are dependent on each other, so every real-time order
-// of the operations the linearizability verdict depends on is explored.
+// in the schedules explored. For the same reason a scenario's pause inside
+// an operation touches nothing (kNone). A step whose scheduling point names
+// no object (a yield, a sleep, a point the program named) is dependent on
+// everything. On the history clock (every call and return takes a tick) a
+// call and a return of different threads are dependent, so every real-time
+// order of the operations (which operation returned before which was called),
+// all the linearizability verdict depends on, is explored; two calls or two
+// returns commute.
 //
 // With a preemption bound (>= 0) a reversal that would need more
 // preemptions is not explored. DPOR within a bound is not complete in
