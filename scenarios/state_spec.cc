@@ -3,6 +3,7 @@
 #include "state_spec.h"
 
 #include <algorithm>
+#include <map>
 #include <random>
 #include <set>
 
@@ -69,16 +70,16 @@ std::string to_string(const Entries& entries) {
 }
 
 void MapModel::set(const std::string& key, const std::string& value) {
-  entries_[key] = value;
+  entries_.set(key, value);
 }
 
 std::optional<std::string> MapModel::get(const std::string& key) const {
-  auto it = entries_.find(key);
-  if (it == entries_.end()) return std::nullopt;
-  return it->second;
+  const std::string* value = entries_.find(key);
+  if (value == nullptr) return std::nullopt;
+  return *value;
 }
 
-bool MapModel::erase(const std::string& key) { return entries_.erase(key) > 0; }
+bool MapModel::erase(const std::string& key) { return entries_.erase(key); }
 
 bool MapModel::may_yield(const AllFlags& flags, const Entries& entries) const {
   const std::size_t want_size =
@@ -89,9 +90,8 @@ bool MapModel::may_yield(const AllFlags& flags, const Entries& entries) const {
   if (entries.items.size() != want_size) return false;
   std::set<std::string> seen;
   for (const auto& [k, v] : entries.items) {
-    auto it = entries_.find(k);
-    if (it == entries_.end() || it->second != v || !seen.insert(k).second)
-      return false;
+    const std::string* value = entries_.find(k);
+    if (value == nullptr || *value != v || !seen.insert(k).second) return false;
   }
   return true;
 }
@@ -100,13 +100,14 @@ std::string to_string(const MapModel& model) {
   constexpr std::size_t kShown = 8;
   std::string out = "{";
   std::size_t n = 0;
-  for (const auto& [k, v] : model.entries_) {
+  model.entries_.for_each([&](const std::string& k, const std::string& v) {
     if (n++ == kShown) {
       absl::StrAppend(&out, ", ... ", model.entries_.size(), " entries in all");
-      break;
+      return false;
     }
     absl::StrAppend(&out, n > 1 ? ", " : "", k, "=", v);
-  }
+    return true;
+  });
   return out + "}";
 }
 

@@ -11,13 +11,13 @@
 #ifndef RACELAB_SCENARIOS_STATE_SPEC_H_
 #define RACELAB_SCENARIOS_STATE_SPEC_H_
 
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "racelab/persistent_map.h"
 #include "racelab/spec.h"
 #include "state/state_store.h"
 
@@ -60,7 +60,8 @@ class MapModel {
   friend std::string to_string(const MapModel& model);  // "{k0=0, k1=1}"
 
  private:
-  std::map<std::string, std::string> entries_;
+  // Persistent: the search keeps a copy of the model at every step.
+  PersistentMap<std::string, std::string> entries_;
 };
 
 using StateSpec = Spec<StateStore, MapModel>;

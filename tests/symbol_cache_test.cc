@@ -8,6 +8,7 @@
 #include <sanitizer/common_interface_defs.h>
 #include <stdio.h>
 
+#include <cstring>
 #include <string>
 
 #include "gtest/gtest.h"
@@ -52,6 +53,43 @@ TEST(SymbolCache, TheRuntimeAsksRacelabAndAFrameIsLookedUpOnce) {
 
 // The child's side of the next test, which alone runs it: symbolize, then
 // print what it took.
+// An answer longer than the runtime's buffer keeps every frame's lines, the
+// long ones cut short; before, the symbolizer was restarted (and after three
+// restarts the process gave up symbolizing).
+TEST(SymbolCache, AnAnswerTooLongForTheRuntimeKeepsEveryLine) {
+  const std::string name(3000, 'f');
+  std::string answer;
+  for (int frame = 0; frame < 8; ++frame) {
+    answer += name + std::to_string(frame) + "\n";
+    answer += "/src/store.h:" + std::to_string(frame + 10) + ":5\n";
+  }
+  answer += "\n";
+  char out[4096];
+  const long n = symbol_cache_internal::fit_answer(
+      answer.data(), static_cast<long>(answer.size()), out, sizeof out);
+  ASSERT_GT(n, 0);
+  ASSERT_LT(n, static_cast<long>(sizeof out));
+  const std::string fitted(out, static_cast<std::size_t>(n));
+  EXPECT_EQ(fitted.size(), std::strlen(out));
+  EXPECT_TRUE(fitted.ends_with(":5\n\n")) << fitted;
+  for (int frame = 0; frame < 8; ++frame) {
+    EXPECT_NE(
+        fitted.find("/src/store.h:" + std::to_string(frame + 10) + ":5\n"),
+        std::string::npos);
+  }
+  EXPECT_NE(fitted.find("fff...\n"), std::string::npos);
+  // One that fits is copied as it is.
+  const std::string small = "main\n/src/main.cc:3:1\n\n";
+  ASSERT_EQ(symbol_cache_internal::fit_answer(
+                small.data(), static_cast<long>(small.size()), out, sizeof out),
+            static_cast<long>(small.size()));
+  EXPECT_EQ(std::string(out), small);
+  // So many frames that not even their locations fit: no answer.
+  EXPECT_EQ(symbol_cache_internal::fit_answer(
+                answer.data(), static_cast<long>(answer.size()), out, 64),
+            -1);
+}
+
 TEST(SymbolCacheChild, DISABLED_PrintsWhatItLookedUp) {
   const std::string text = called_from_here();
   const SymbolCacheStats s = symbol_cache_stats();

@@ -55,6 +55,13 @@ struct SymbolizerActivity {
 };
 SymbolizerActivity symbolizer_activity();
 
+namespace symbol_cache_internal {
+// Copies a symbolizer's answer `text` (lines, then an empty line) into a
+// buffer of `max` bytes, cutting its longest lines short (with "...") when
+// it does not fit; returns the length written, -1 when it cannot fit.
+long fit_answer(const char* text, long len, char* out, int max);
+}  // namespace symbol_cache_internal
+
 }  // namespace racelab
 
 #endif  // RACELAB_SYMBOL_CACHE_H_

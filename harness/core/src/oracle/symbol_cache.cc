@@ -317,6 +317,66 @@ RACELAB_RUNTIME_SIDE char* put(char* at, const char* end, const char* text) {
   return at;
 }
 
+// One answer of the symbolizer, read whole before it is fitted to the
+// runtime's buffer (the hooks run under the runtime's symbolizer lock, one
+// at a time).
+constexpr long kAnswerBytes = 1 << 18;
+char g_answer[kAnswerBytes];
+
+// The length `text` takes when every line is cut to `limit` characters and
+// "..." (each line keeps its newline).
+RACELAB_RUNTIME_SIDE long fitted_length(const char* text, long len,
+                                        long limit) {
+  long total = 0, line = 0;
+  for (long i = 0; i < len; ++i) {
+    if (text[i] == '\n') {
+      total += (line > limit ? limit + 3 : line) + 1;
+      line = 0;
+    } else {
+      ++line;
+    }
+  }
+  return total;
+}
+
+// Copies the answer `text` (ending with an empty line) into the runtime's
+// buffer `out` of `max` bytes. An answer that does not fit (the inlined
+// frames of a deeply templated function can take more than the runtime's
+// 16 KiB) keeps every frame, with its long lines (the function names) cut
+// short, so that the runtime still gets every file and line. Returns the
+// length written, or -1 when even that does not fit.
+RACELAB_RUNTIME_SIDE long fit_into(const char* text, long len, char* out,
+                                   int max) {
+  long limit = len;
+  if (len >= max) {
+    long low = 16, high = len;  // the longest limit that fits
+    if (fitted_length(text, len, low) >= max) return -1;
+    while (low < high) {
+      const long mid = low + (high - low + 1) / 2;
+      if (fitted_length(text, len, mid) < max) {
+        low = mid;
+      } else {
+        high = mid - 1;
+      }
+    }
+    limit = low;
+  }
+  long at = 0, line = 0;
+  for (long i = 0; i < len; ++i) {
+    if (text[i] == '\n') {
+      if (line > limit) {
+        for (int d = 0; d < 3; ++d) out[at++] = '.';
+      }
+      out[at++] = '\n';
+      line = 0;
+    } else if (line++ < limit) {
+      out[at++] = text[i];
+    }
+  }
+  out[at] = '\0';
+  return at;
+}
+
 // Asks this process's symbolizer, as the runtime itself would:
 // `CODE "module" 0xoffset` (or DATA); the answer ends with an empty line.
 RACELAB_RUNTIME_SIDE long ask_tool(const char* module, std::uint64_t offset,
@@ -345,20 +405,21 @@ RACELAB_RUNTIME_SIDE long ask_tool(const char* module, std::uint64_t offset,
     q += w;
   }
   long got = 0;
-  while (got < 2 || out[got - 1] != '\n' || out[got - 2] != '\n') {
-    if (got + 1 >= max) {  // longer than the runtime's buffer: resynchronize
+  char* answer = g_answer;
+  while (got < 2 || answer[got - 1] != '\n' || answer[got - 2] != '\n') {
+    if (got >= kAnswerBytes) {  // beyond any frame: resynchronize
       stop_tool();
       return -1;
     }
-    const long r = raw_syscall(SYS_read, g_tool_fd, out + got, max - 1 - got);
+    const long r =
+        raw_syscall(SYS_read, g_tool_fd, answer + got, kAnswerBytes - got);
     if (r <= 0) {
       stop_tool();
       return -1;
     }
     got += r;
   }
-  out[got] = '\0';
-  return got;
+  return fit_into(answer, got, out, max);
 }
 
 bool look_up_or_ask(const char* module, std::uint64_t offset, bool data,
@@ -446,6 +507,12 @@ SymbolCacheStats symbol_cache_stats() {
   s.shared = g_shared;
   return s;
 }
+
+namespace symbol_cache_internal {
+long fit_answer(const char* text, long len, char* out, int max) {
+  return fit_into(text, len, out, max);
+}
+}  // namespace symbol_cache_internal
 
 }  // namespace racelab
 

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace racelab {
@@ -419,7 +422,9 @@ class Rewriter {
 
 }  // namespace
 
-std::string readable_symbol(std::string_view demangled, bool parameters) {
+namespace {
+
+std::string rewrite_symbol(std::string_view demangled, bool parameters) {
   // A name the symbolizer cut at its front (a very long template name)
   // starts inside an argument list: keep only its last component.
   // It closes more template argument lists than it opens.
@@ -452,6 +457,24 @@ std::string readable_symbol(std::string_view demangled, bool parameters) {
   // symbolizer's text of a very long template name): whatever is left of
   // it, with the library's spellings short.
   return readable_library_spelling(rewriter.ok() ? out : clean);
+}
+
+}  // namespace
+
+std::string readable_symbol(std::string_view demangled, bool parameters) {
+  // Every report names the same few functions again (a run's reports share
+  // their frames, and so do the schedules a shrinker tries), and rewriting a
+  // library name of a thousand characters is dear under ThreadSanitizer: the
+  // rewritten names are kept, per thread (no lock), up to a bound.
+  constexpr std::size_t kKept = 4096;
+  thread_local std::unordered_map<std::string, std::string> memo[2];
+  auto& names = memo[parameters ? 1 : 0];
+  std::string key(demangled);
+  if (auto it = names.find(key); it != names.end()) return it->second;
+  std::string readable = rewrite_symbol(demangled, parameters);
+  if (names.size() >= kKept) names.clear();
+  names.emplace(std::move(key), readable);
+  return readable;
 }
 
 namespace {

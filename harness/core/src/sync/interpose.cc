@@ -80,9 +80,17 @@ thread_local bool t_in_run = false;
 thread_local const void* t_call_sites[kCallSiteDepth + 1] = {};
 }  // namespace
 
-void enter_harness() { ++t_harness_depth; }
+// Not instrumented: TSan's report callback calls them (NotSchedulingPoints),
+// and the counter is the thread's own.
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) void
+enter_harness() {
+  ++t_harness_depth;
+}
 void set_thread_in_run(bool in_run) { t_in_run = in_run; }
-void leave_harness() { --t_harness_depth; }
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) void
+leave_harness() {
+  --t_harness_depth;
+}
 const void* const* call_sites() { return t_call_sites; }
 
 // Walks the frame pointers (every racelab build keeps them) from the
@@ -157,19 +165,19 @@ F resolve(F interceptor, const char* name) {
 
 // Declares the interceptor (weak: absent in builds without the sanitizer) and
 // a cached pointer to the real function, real_<name>.
-#define RACELAB_REAL(ret, name, params)                                      \
-  extern "C" ret __interceptor_##name params __attribute__((weak));         \
-  namespace {                                                                \
-  using name##_fn = ret(*) params;                                           \
-  name##_fn real_##name() {                                                  \
-    static name##_fn fn = nullptr;                                           \
-    name##_fn found = __atomic_load_n(&fn, __ATOMIC_RELAXED);                \
-    if (found == nullptr) {                                                  \
-      found = resolve<name##_fn>(&__interceptor_##name, #name);              \
-      __atomic_store_n(&fn, found, __ATOMIC_RELAXED);                        \
-    }                                                                        \
-    return found;                                                            \
-  }                                                                          \
+#define RACELAB_REAL(ret, name, params)                             \
+  extern "C" ret __interceptor_##name params __attribute__((weak)); \
+  namespace {                                                       \
+  using name##_fn = ret(*) params;                                  \
+  name##_fn real_##name() {                                         \
+    static name##_fn fn = nullptr;                                  \
+    name##_fn found = __atomic_load_n(&fn, __ATOMIC_RELAXED);       \
+    if (found == nullptr) {                                         \
+      found = resolve<name##_fn>(&__interceptor_##name, #name);     \
+      __atomic_store_n(&fn, found, __ATOMIC_RELAXED);               \
+    }                                                               \
+    return found;                                                   \
+  }                                                                 \
   }
 
 RACELAB_REAL(int, pthread_mutex_lock, (pthread_mutex_t*))
@@ -346,18 +354,18 @@ int pthread_mutex_unlock(pthread_mutex_t* mu) {
 }
 
 #define RACELAB_RWLOCK_TAKE(name, mode, point, try_name, timed, params, args) \
-  int name params {                                                            \
-    SchedulingHooks* hooks = controlling();                                    \
-    if (hooks == nullptr) {                                                    \
-      racelab::interpose_internal::stress_lock_point(point);                   \
-      racelab::interpose_internal::stress_before_lock(                         \
-          rw, racelab::kUnnamedSharedMutex, mode);                             \
-      return real_##name() args;                                               \
-    }                                                                          \
-    capture_call_sites();    \
-    return take(                                                               \
-        hooks, rw, mode, point, [&] { return real_##try_name()(rw); }, timed,  \
-        racelab::kUnnamedSharedMutex);                                         \
+  int name params {                                                           \
+    SchedulingHooks* hooks = controlling();                                   \
+    if (hooks == nullptr) {                                                   \
+      racelab::interpose_internal::stress_lock_point(point);                  \
+      racelab::interpose_internal::stress_before_lock(                        \
+          rw, racelab::kUnnamedSharedMutex, mode);                            \
+      return real_##name() args;                                              \
+    }                                                                         \
+    capture_call_sites();                                                     \
+    return take(                                                              \
+        hooks, rw, mode, point, [&] { return real_##try_name()(rw); }, timed, \
+        racelab::kUnnamedSharedMutex);                                        \
   }
 
 RACELAB_RWLOCK_TAKE(pthread_rwlock_rdlock, LockMode::kShared, "lock_shared",
@@ -400,8 +408,7 @@ int pthread_rwlock_trywrlock(pthread_rwlock_t* rw) {
   if (hooks == nullptr) return real_pthread_rwlock_trywrlock()(rw);
   hooks->access_point("try_lock", PointEffect::kNoProgress,
                       lock_access(rw, LockMode::kExclusive));
-  return try_take(hooks, rw, LockMode::kExclusive,
-                  racelab::kUnnamedSharedMutex,
+  return try_take(hooks, rw, LockMode::kExclusive, racelab::kUnnamedSharedMutex,
                   real_pthread_rwlock_trywrlock()(rw));
 }
 
@@ -509,9 +516,10 @@ unsigned sleep(unsigned seconds) {
 }  // extern "C"
 
 #ifdef RACELAB_INTERPOSE_TSAN_ATOMICS
-// TSan's atomic entry points (compiler-rt/include/sanitizer/tsan_interface_atomic.h).
-// Every one is a scheduling point before the access; a load, a fence or a
-// signal fence changes nothing and counts toward the fairness bound.
+// TSan's atomic entry points
+// (compiler-rt/include/sanitizer/tsan_interface_atomic.h). Every one is a
+// scheduling point before the access; a load, a fence or a signal fence changes
+// nothing and counts toward the fairness bound.
 namespace {
 using a8 = char;
 using a16 = short;
@@ -585,12 +593,11 @@ inline void after_cas(SchedulingHooks* hooks, bool succeeded) {
     return seen;                                                              \
   }
 
-#define RACELAB_ATOMIC_RMW(T, N, op)                                        \
-  extern "C" T __real___tsan_atomic##N##_##op(volatile T*, T, morder);      \
-  extern "C" T __wrap___tsan_atomic##N##_##op(volatile T* a, T v,           \
-                                              morder mo) {                  \
-    before_atomic("atomic " #op, PointEffect::kProgress, a, false);         \
-    return __real___tsan_atomic##N##_##op(a, v, mo);                        \
+#define RACELAB_ATOMIC_RMW(T, N, op)                                           \
+  extern "C" T __real___tsan_atomic##N##_##op(volatile T*, T, morder);         \
+  extern "C" T __wrap___tsan_atomic##N##_##op(volatile T* a, T v, morder mo) { \
+    before_atomic("atomic " #op, PointEffect::kProgress, a, false);            \
+    return __real___tsan_atomic##N##_##op(a, v, mo);                           \
   }
 
 #define RACELAB_ATOMIC_CAS(T, N, op)                                          \

@@ -19,13 +19,17 @@ State* default_state() {
 
 // Process-wide on purpose: which state is current is what every callback
 // and subject thread reads to find it.
-std::atomic<State*> g_current{nullptr};
+// Read and written with the atomic builtins, not std::atomic: its members
+// are out-of-line functions in an instrumented build, and current() runs
+// inside TSan's report callback, where an instrumented call made the runtime
+// wait (for its background thread's 100 ms tick) on every report of a fiber.
+State* g_current = nullptr;
 
 }  // namespace
 
 __attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) State&
 current() {
-  State* state = g_current.load(std::memory_order_acquire);
+  State* state = __atomic_load_n(&g_current, __ATOMIC_ACQUIRE);
   return state != nullptr ? *state : *default_state();
 }
 
@@ -33,8 +37,9 @@ current() {
 
 Session::Session() : state_(std::make_unique<session_internal::State>()) {
   session_internal::State* expected = nullptr;
-  if (!session_internal::g_current.compare_exchange_strong(
-          expected, state_.get(), std::memory_order_acq_rel)) {
+  if (!__atomic_compare_exchange_n(&session_internal::g_current, &expected,
+                                   state_.get(), /*weak=*/false,
+                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
     throw std::logic_error(
         "racelab: a check is already running in this process (one check at "
         "a time: the controlled scheduler's hooks and the sanitizer "
@@ -43,11 +48,12 @@ Session::Session() : state_(std::make_unique<session_internal::State>()) {
 }
 
 Session::~Session() {
-  session_internal::g_current.store(nullptr, std::memory_order_release);
+  __atomic_store_n(&session_internal::g_current, nullptr, __ATOMIC_RELEASE);
 }
 
 bool Session::active() {
-  return session_internal::g_current.load(std::memory_order_acquire) != nullptr;
+  return __atomic_load_n(&session_internal::g_current, __ATOMIC_ACQUIRE) !=
+         nullptr;
 }
 
 }  // namespace racelab
