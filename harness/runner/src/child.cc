@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "child_request.h"
 #include "racelab/progress.h"
+#include "racelab/raw_syscall.h"
 #include "racelab/runner.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/sched/strategy.h"
@@ -47,7 +48,7 @@ void write_line(const std::string& line) {
 // Ends the process at once, from any thread, without the sanitizers'
 // exit-time work (TSan's at-exit sleep would let the stuck threads run on).
 [[noreturn]] void exit_now() {
-  syscall(SYS_exit_group, 0);
+  raw_syscall(SYS_exit_group, 0);
   __builtin_unreachable();
 }
 
@@ -167,7 +168,7 @@ class Watchdog {
       // their notices, and records the timeout.)
       itimerval alarm{};
       alarm.it_value.tv_usec = kReportMs * 1000;
-      syscall(SYS_setitimer, ITIMER_REAL, &alarm, nullptr);
+      raw_syscall(SYS_setitimer, ITIMER_REAL, &alarm, nullptr);
       RunObservation observation;
       observation.findings = take_tsan_findings();
       observation.findings.push_back({FindingKind::kTimeout,

@@ -22,6 +22,7 @@
 #include "child_request.h"
 #include "racelab/child_registry.h"
 #include "racelab/json.h"
+#include "racelab/raw_syscall.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/symbol_cache.h"
 #include "racelab_sanitizer_options.h"
@@ -114,34 +115,35 @@ bool drain(int fd, std::string& out, size_t cap) {
 [[noreturn]] __attribute__((no_sanitize("thread", "address"))) void exec_child(
     char* const* argv, char* const* envp, pid_t parent, int log_fd,
     int result_fd, int request_fd, int error_fd) {
-  syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-  if (syscall(SYS_getppid) != parent) syscall(SYS_exit_group, 127);
+  raw_syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+  if (raw_syscall(SYS_getppid) != parent) raw_syscall(SYS_exit_group, 127);
   // Signals as a fresh process has them: nothing blocked, SIGPIPE default
   // (the gate ignores it for itself; exec keeps ignored signals ignored).
   sigset_t none;
   __builtin_memset(&none, 0, sizeof none);
-  syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, nullptr, sizeof(long));
+  raw_syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, nullptr, sizeof(long));
   struct {
     void* handler;
     unsigned long flags;
     void* restorer;
     unsigned long mask;
   } dfl = {nullptr, 0, nullptr, 0};  // handler 0 is SIG_DFL
-  syscall(SYS_rt_sigaction, SIGPIPE, &dfl, nullptr, sizeof(long));
+  raw_syscall(SYS_rt_sigaction, SIGPIPE, &dfl, nullptr, sizeof(long));
   int in = static_cast<int>(
-      syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY | O_CLOEXEC));
-  if (in < 0 || syscall(SYS_dup2, in, 0) < 0 ||
-      syscall(SYS_dup2, log_fd, 1) < 0 || syscall(SYS_dup2, log_fd, 2) < 0 ||
-      syscall(SYS_dup2, result_fd, 3) < 0 ||
-      syscall(SYS_dup2, request_fd, kChildRequestFd) < 0) {
+      raw_syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY | O_CLOEXEC));
+  if (in < 0 || raw_syscall(SYS_dup2, in, 0) < 0 ||
+      raw_syscall(SYS_dup2, log_fd, 1) < 0 ||
+      raw_syscall(SYS_dup2, log_fd, 2) < 0 ||
+      raw_syscall(SYS_dup2, result_fd, 3) < 0 ||
+      raw_syscall(SYS_dup2, request_fd, kChildRequestFd) < 0) {
     int e = errno;
-    syscall(SYS_write, error_fd, &e, sizeof e);
-    syscall(SYS_exit_group, 127);
+    raw_syscall(SYS_write, error_fd, &e, sizeof e);
+    raw_syscall(SYS_exit_group, 127);
   }
-  syscall(SYS_execve, argv[0], argv, envp);
+  raw_syscall(SYS_execve, argv[0], argv, envp);
   int e = errno;
-  syscall(SYS_write, error_fd, &e, sizeof e);
-  syscall(SYS_exit_group, 127);
+  raw_syscall(SYS_write, error_fd, &e, sizeof e);
+  raw_syscall(SYS_exit_group, 127);
   __builtin_unreachable();
 }
 
@@ -158,7 +160,7 @@ pid_t spawn_child(char* const* argv, char* const* envp, int log_fd,
   const pid_t parent = ::getpid();
   // A raw fork: the copy only execs, so the sanitizers' fork handling (which
   // stops the world of a TSan process) is not needed.
-  const long pid = syscall(SYS_fork);
+  const long pid = raw_syscall(SYS_fork);
   if (pid == 0) {
     exec_child(argv, envp, parent, log_fd, result_fd, request_fd,
                error_pipe[1]);

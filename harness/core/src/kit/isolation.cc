@@ -22,6 +22,7 @@
 #include "absl/strings/str_cat.h"
 #include "racelab/process_output.h"
 #include "racelab/progress.h"
+#include "racelab/raw_syscall.h"
 
 namespace racelab::isolation {
 namespace {
@@ -68,7 +69,7 @@ void copy_progress(Channel* channel) {
 // exit(): the child ends there with that status, before any other exit-time
 // work (static destructors, the sanitizers' leak check, atexit handlers)
 // that could block on a lock the store or a suspended logical thread holds.
-void end_at_exit(int status, void*) { syscall(SYS_exit_group, status); }
+void end_at_exit(int status, void*) { raw_syscall(SYS_exit_group, status); }
 
 void write_all(int fd, std::string_view text) {
   while (!text.empty()) {
@@ -167,7 +168,7 @@ ChildOutcome run_in_child(const std::function<std::string()>& body,
     // outliving the test binary.
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) syscall(SYS_exit_group, 1);
+    if (getppid() != parent) raw_syscall(SYS_exit_group, 1);
     if (err >= 0) dup2(err, STDERR_FILENO);
     g_channel = channel;
     on_exit(&end_at_exit, nullptr);
@@ -178,7 +179,7 @@ ChildOutcome run_in_child(const std::function<std::string()>& body,
     std::fflush(nullptr);
     // Not _exit: TSan's interceptor of it would turn the reports it saw into
     // exit status 66; the result is in the channel already.
-    syscall(SYS_exit_group, 0);
+    raw_syscall(SYS_exit_group, 0);
   }
   setpgid(pid, pid);  // either side may win the race; both set the same
 

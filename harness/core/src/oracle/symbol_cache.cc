@@ -19,9 +19,9 @@
 
 #include <cstdint>
 #include <mutex>
-#include <type_traits>
 
 #include "absl/strings/str_cat.h"
+#include "racelab/raw_syscall.h"
 #include "racelab_sanitizer_options.h"
 
 #if defined(__has_feature)
@@ -94,24 +94,6 @@ std::size_t g_hits = 0, g_misses = 0;
 // Read by the watchdog's thread while the hooks run: atomic accesses only.
 std::size_t g_lookups = 0;
 int g_busy = 0;
-
-// syscall() reads every argument as a long, and an int passed through its
-// varargs leaves the upper half undefined (the sixth argument, on the stack,
-// really does hold garbage there): every argument goes through as a long.
-template <class T>
-RACELAB_RUNTIME_SIDE long as_long(T value) {
-  if constexpr (std::is_null_pointer_v<T>) {
-    return 0;
-  } else if constexpr (std::is_pointer_v<T>) {
-    return reinterpret_cast<long>(value);
-  } else {
-    return static_cast<long>(value);
-  }
-}
-template <class... Args>
-RACELAB_RUNTIME_SIDE long raw_syscall(long number, Args... args) {
-  return syscall(number, as_long(args)...);
-}
 
 RACELAB_RUNTIME_SIDE std::size_t length(const char* s) {
   std::size_t n = 0;
