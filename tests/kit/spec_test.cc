@@ -507,6 +507,45 @@ TEST(Spec, NestedCallsAreRecordedAndPlaced) {
   EXPECT_GT(nested_seen, 0);
 }
 
+// A store whose one operation touches nothing another thread sees, and
+// pauses once in the middle.
+class Quiet {
+ public:
+  int read() { return 7; }
+};
+
+// dfs explores one schedule per real-time order of the operations, which is
+// all a history's verdict depends on: a call depends on another thread's
+// return only, and a pause touches nothing. One operation per thread: 3
+// orders for two threads (A before B, B before A, overlapping), 19 for
+// three (the interval orders of three operations). Were every tick of the
+// history clock dependent on every other, the two threads' four steps
+// would have 6 orders.
+TEST(Spec, DfsRunsEachRealTimeOrderOfTheOperationsOnce) {
+  const std::vector<int> thread_counts = {2, 3};
+  const std::vector<int> orders = {3, 19};
+  for (std::size_t i = 0; i < thread_counts.size(); ++i) {
+    std::vector<std::vector<racelab::PlannedCall>> threads(
+        static_cast<std::size_t>(thread_counts[i]), {call("read")});
+    auto spec = racelab::Spec<Quiet>("quiet")
+                    .op("read",
+                        [](Quiet& q, racelab::CallContext& ctx) {
+                          ctx.pause();
+                          return q.read();
+                        })
+                    .without_random_scenario()
+                    .scenario("readers", Plan{{}, threads, {}});
+    CheckOptions options = controlled();
+    options.strategy = "dfs";
+    options.preemptions = -1;  // no bound
+    options.budget = 1000;
+    const CheckResult result = spec.check("readers", options);
+    EXPECT_TRUE(result.clean()) << result.message;
+    EXPECT_TRUE(result.exhaustive) << result.message;
+    EXPECT_EQ(result.schedules, orders[i]) << thread_counts[i] << " threads";
+  }
+}
+
 // A trace shows each operation's own result, not that of the last call it
 // made from inside (whose result has another type).
 TEST(Spec, ATracedResultIsTheOperationsOwnNotItsNestedCalls) {
