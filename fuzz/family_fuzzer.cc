@@ -94,9 +94,16 @@ Report run_family(const std::vector<SubjectEntry<Store>>& subjects,
   InterleavingCoverage coverage(op_kinds<F>(c.program),
                                 g_config.interleaving_coverage);
   coverage.attach(scheduler());
-  report.run = run_schedule<F>(scenario, subject.make, c.program,
-                               OracleSet::selectable(), scheduler(), strategy,
-                               take_tsan_findings);
+  strategy.set_records_trace(false);  // with_trace replays a failing input
+  report.run =
+      with_trace(run_schedule<F>(scenario, subject.make, c.program,
+                                 OracleSet::selectable(), scheduler(), strategy,
+                                 take_tsan_findings),
+                 [&](sched::Strategy& replay) {
+                   return run_schedule<F>(scenario, subject.make, c.program,
+                                          OracleSet::selectable(), scheduler(),
+                                          replay, take_tsan_findings);
+                 });
   // The program's text is for the report: only a finding or a replay prints
   // it.
   if (!report.run.findings.empty() || always_describe) {

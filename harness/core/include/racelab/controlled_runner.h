@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -179,6 +180,22 @@ Program<typename F::Op> decode_program(const std::vector<std::string>& lines) {
   return program;
 }
 
+// A schedule that ran without its trace (Strategy::records_trace off, as a
+// fuzz input's does) and failed runs once more, replaying its decisions with
+// the trace on, so that its report shows what happened; `rerun` runs the same
+// program under the strategy it is given. Controlled runs are deterministic:
+// the replay's observation is kept when it followed every decision and failed
+// too, otherwise the first one, without a trace.
+template <class Rerun>
+RunObservation with_trace(RunObservation untraced, const Rerun& rerun) {
+  if (untraced.findings.empty()) return untraced;
+  sched::ReplayStrategy replay(untraced.schedule.decisions,
+                               sched::ReplayMode::kStrict);
+  RunObservation traced = rerun(replay);
+  if (replay.diverged() || traced.findings.empty()) return untraced;
+  return traced;
+}
+
 // Runs one schedule of `program` against a fresh store under `strategy` and
 // judges it (judge_run). A schedule that deadlocked or was cut off keeps its
 // store forever (abandon) and is judged without its finale.
@@ -218,12 +235,15 @@ RunObservation run_schedule(
       for (const Op& op : program.threads[t]) {
         sched::ControlledScheduler::begin_operation(index++);
         yield_point("op", kOperationCall);
-        sched::ControlledScheduler::note(F::describe(op));
+        const bool tracing = sched::ControlledScheduler::tracing();
+        if (tracing) sched::ControlledScheduler::note(F::describe(op));
         // The operation's own event; the calls it made from inside follow.
         const std::size_t own = per_thread[t].size();
         run_operation<F>(*store, op, ctx, per_thread[t]);
-        sched::ControlledScheduler::note(
-            "-> " + F::describe(op, per_thread[t][own].result));
+        if (tracing) {
+          sched::ControlledScheduler::note(
+              "-> " + F::describe(op, per_thread[t][own].result));
+        }
       }
     });
   }
@@ -263,12 +283,21 @@ RunObservation run_controlled(
   // In an isolated check's child, the parent sees every schedule's program
   // and decisions as they happen (racelab/isolation.h).
   isolation::observe_decisions(scheduler);
+  // A program that ignores the seed is built once for the whole search.
+  std::optional<Program<typename F::Op>> built;
+  auto program_for = [&](std::uint64_t seed) -> const Program<typename F::Op>& {
+    if (!built || scenario.seeded) {
+      built = scenario.program(seed, ProgramSize::kSmall);
+    }
+    return *built;
+  };
   controlled_internal::ScheduleRunner runner =
       [&](std::uint64_t seed, const std::vector<std::string>* recorded,
           sched::Strategy& strategy) {
-        Program<typename F::Op> program =
-            recorded ? decode_program<F>(*recorded)
-                     : scenario.program(seed, ProgramSize::kSmall);
+        std::optional<Program<typename F::Op>> decoded;
+        if (recorded) decoded = decode_program<F>(*recorded);
+        const Program<typename F::Op>& program =
+            decoded ? *decoded : program_for(seed);
         if (isolation::in_child()) {
           const std::vector<std::string> lines =
               recorded ? *recorded : encode_program<F>(program);
@@ -278,7 +307,7 @@ RunObservation run_controlled(
                                scheduler, strategy, take_sanitizer_findings);
       };
   controlled_internal::ProgramEncoder encoder = [&](std::uint64_t seed) {
-    return encode_program<F>(scenario.program(seed, ProgramSize::kSmall));
+    return encode_program<F>(program_for(seed));
   };
   return controlled_internal::explore(runner, encoder, request);
 }

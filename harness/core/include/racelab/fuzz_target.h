@@ -137,8 +137,14 @@ int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
   // One scheduler for the process: its fibers are reused from run to run.
   static sched::ControlledScheduler* scheduler = new sched::ControlledScheduler;
   BytesStrategy strategy(bytes);
-  RunObservation run = kit_internal::one_schedule<F>(
-      scenario, &T::make, program, oracles, *scheduler, strategy);
+  strategy.set_records_trace(false);  // with_trace replays a failing input
+  RunObservation run = with_trace(
+      kit_internal::one_schedule<F>(scenario, &T::make, program, oracles,
+                                    *scheduler, strategy),
+      [&](sched::Strategy& replay) {
+        return kit_internal::one_schedule<F>(scenario, &T::make, program,
+                                             oracles, *scheduler, replay);
+      });
   if (run.findings.empty()) return 0;
   run.schedule.program = encode_program<F>(program);
   return finish_fuzz_input(traits_store_name<T>(), run, "");
@@ -149,13 +155,13 @@ int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
 
 // The same for a declared spec (spec.h): RACELAB_SPEC_FUZZ_TARGET(ring_spec())
 // (the spec's oracles; its invariants, when it has any). Needs spec.h.
-#define RACELAB_SPEC_FUZZ_TARGET(...)                                     \
-  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,         \
-                                        std::size_t size) {               \
-    static const ::racelab::SpecRef racelab_spec =                        \
-        ::racelab::SpecRef(__VA_ARGS__);                                  \
-    return ::racelab::fuzz_spec_input(racelab_spec, data, size);          \
-  }                                                                       \
+#define RACELAB_SPEC_FUZZ_TARGET(...)                             \
+  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, \
+                                        std::size_t size) {       \
+    static const ::racelab::SpecRef racelab_spec =                \
+        ::racelab::SpecRef(__VA_ARGS__);                          \
+    return ::racelab::fuzz_spec_input(racelab_spec, data, size);  \
+  }                                                               \
   static_assert(true, "")
 
 #define RACELAB_FUZZ_TARGET(T)                                      \

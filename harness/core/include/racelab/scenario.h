@@ -80,6 +80,9 @@ struct Scenario {
       check;
   // The modes the scenario runs in.
   std::vector<Mode> modes = {Mode::kStress, Mode::kControlled};
+  // False when `program` ignores the seed: a search then builds the program
+  // once instead of once per schedule.
+  bool seeded = true;
 };
 
 }  // namespace racelab

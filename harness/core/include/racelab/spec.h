@@ -210,6 +210,7 @@ struct ScenarioDecl {
   std::string name;
   std::string description;
   std::function<Plan(std::uint64_t seed, ProgramSize size)> plan;
+  bool seeded = false;  // the plan was declared as a function of the seed
   std::vector<Mode> modes = {Mode::kStress, Mode::kControlled};
 };
 
@@ -594,6 +595,7 @@ class Spec {
     s.modes = std::move(modes);
     if constexpr (std::is_invocable_r_v<Plan, P&, std::uint64_t, ProgramSize>) {
       s.plan = std::move(plan);
+      s.seeded = true;
     } else if constexpr (std::is_invocable_r_v<Plan, P&, ProgramSize>) {
       s.plan = [plan](std::uint64_t, ProgramSize size) mutable {
         return plan(size);

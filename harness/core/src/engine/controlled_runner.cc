@@ -139,6 +139,7 @@ RunObservation minimize_failure(const ProgramRunner& run,
     const sched::ShrinkResult shrunk = sched::shrink_schedule(
         decisions,
         [&](sched::Strategy& replay) {
+          replay.set_records_trace(false);  // only the final replay's is kept
           return !run(lines, replay).findings.empty();
         },
         kPreemptionShrinkRuns);
@@ -155,6 +156,7 @@ RunObservation minimize_failure(const ProgramRunner& run,
             [&](const sched::ShrinkProgram& candidate,
                 sched::Strategy& strategy, sched::RunResult& rerun) {
               ++runs;
+              strategy.set_records_trace(false);
               RunObservation outcome = run(to_lines(candidate), strategy);
               rerun.decisions = std::move(outcome.schedule.decisions);
               rerun.decision_operations =
@@ -206,6 +208,9 @@ RunObservation explore(const ScheduleRunner& run_schedule,
 
   std::unique_ptr<sched::Strategy> strategy = sched::make_strategy(
       request.strategy, request.seed, request.depth, request.preemptions);
+  // Only a failing schedule's trace is reported, and minimize_failure
+  // replays that schedule with the trace on: the search keeps none.
+  strategy->set_records_trace(false);
   for (int i = 0; i < request.budget; ++i) {
     note_progress();
     const std::uint64_t program_seed =

@@ -149,14 +149,19 @@ struct ModelNode {
   DeclaredCall call;
   DeclaredValue result;
   bool applied = true;
-  std::size_t depth = 0;
   std::size_t hash = 0;
-  std::uint64_t serial = 0;
+  std::uint64_t serial = 0;      // non-copyable models only
   std::shared_ptr<void> object;  // copyable models only
 };
 
 bool object_states(const SpecCore& spec) {
   return spec.copy_model && spec.equal_models && spec.hash_model;
+}
+
+// A state that is its model object alone (copied, compared, hashed and shown
+// as an object) keeps no chain of the calls that led to it.
+bool chainless_states(const SpecCore& spec) {
+  return object_states(spec) && spec.show_model;
 }
 
 std::shared_ptr<void> fresh_model(const SpecCore& spec) {
@@ -233,12 +238,15 @@ struct DeclaredModel {
     const OperationDecl& d = spec.ops[static_cast<std::size_t>(in.op)];
     std::shared_ptr<void> model = materialize(s, spec);
     auto node = std::make_shared<ModelNode>();
-    node->parent = s.node;
     node->spec = &spec;
-    node->call = in;
-    node->result = out;
-    node->depth = s.node ? s.node->depth + 1 : 1;
-    node->serial = g_next_serial.fetch_add(1, std::memory_order_relaxed);
+    if (!chainless_states(spec)) {
+      node->parent = s.node;
+      node->call = in;
+      node->result = out;
+    }
+    if (!spec.copy_model) {
+      node->serial = g_next_serial.fetch_add(1, std::memory_order_relaxed);
+    }
     if (d.step(model.get(), in.args.get(), out.value.get())) {
       node->applied = true;
     } else if (d.no_effect && d.no_effect(out.value.get())) {
@@ -536,6 +544,7 @@ std::vector<Scenario<DeclaredFamily>> scenarios_of(const SpecRef& spec) {
     s.program = [spec, i](std::uint64_t seed, ProgramSize size) {
       return planned_program(*spec, spec->scenarios[i], seed, size);
     };
+    s.seeded = d.seeded;
     add(std::move(s));
   }
   return out;
@@ -726,8 +735,15 @@ int fuzz_spec_input(const SpecRef& spec, const std::uint8_t* data,
   }
   static sched::ControlledScheduler* scheduler = new sched::ControlledScheduler;
   fuzz_internal::BytesStrategy strategy(bytes);
-  RunObservation run = kit_internal::one_schedule<DeclaredFamily>(
-      scenario, factory_of(spec), program, oracles, *scheduler, strategy);
+  strategy.set_records_trace(false);  // with_trace replays a failing input
+  const StoreFactory<DeclaredFamily> factory = factory_of(spec);
+  RunObservation run =
+      with_trace(kit_internal::one_schedule<DeclaredFamily>(
+                     scenario, factory, program, oracles, *scheduler, strategy),
+                 [&](sched::Strategy& replay) {
+                   return kit_internal::one_schedule<DeclaredFamily>(
+                       scenario, factory, program, oracles, *scheduler, replay);
+                 });
   if (run.findings.empty()) return 0;
   run.schedule.program = encode_program<DeclaredFamily>(program);
   return finish_fuzz_input(spec->name, run, "");

@@ -142,6 +142,7 @@ class SchedulerCore {
   bool os_threads() const {
     return options_.substrate == Substrate::kOsThreads;
   }
+  bool tracing() const { return tracing_; }
 
   // The fiber entry: runs whichever logical thread it is given, once per run.
   static void fiber_main(void* core);
@@ -265,6 +266,7 @@ class SchedulerCore {
   std::string deadlock_report_;
   std::string deadlock_locks_;
   Trace trace_;
+  bool tracing_ = true;  // the run's strategy records its trace
   std::vector<std::string> thread_errors_;
   std::exception_ptr error_;
   int current_ = -1;  // atomic through current() and set_current()
@@ -460,6 +462,7 @@ int SchedulerCore::enter_hook(const char* hook) const {
 }
 
 void SchedulerCore::add_row(int thread, TraceKind kind, std::string text) {
+  if (!tracing_) return;
   const int step =
       decisions_.empty() ? 0 : static_cast<int>(decisions_.size()) - 1;
   trace_.rows.push_back(TraceRow(step, thread, kind, std::move(text)));
@@ -467,6 +470,7 @@ void SchedulerCore::add_row(int thread, TraceKind kind, std::string text) {
 
 void SchedulerCore::add_lock_row(int thread, TraceKind kind, const char* verb,
                                  const std::string& lock_name, LockMode mode) {
+  if (!tracing_) return;
   add_row(thread, kind, lock_row(verb, lock_name, mode));
   TraceRow& row = trace_.rows.back();
   row.lock = lock_name;
@@ -557,7 +561,10 @@ int SchedulerCore::decide(int me, const char* what, PointAccess at) {
                                                me) != enabled_.end();
   if (me_enabled && next != me) {
     ++preemptions_;
-    add_row(me, TraceKind::kSwitch, std::string("preempted at '") + what + "'");
+    if (tracing_) {
+      add_row(me, TraceKind::kSwitch,
+              std::string("preempted at '") + what + "'");
+    }
   }
   if (me >= 0) threads_[static_cast<std::size_t>(me)].site = what;
   if (me >= 0 && std::strcmp(what, "op") != 0 &&
@@ -663,7 +670,8 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   deadlock_report_.clear();
   deadlock_locks_.clear();
   trace_ = Trace{static_cast<int>(count), {}};
-  trace_.rows.reserve(last_rows_);
+  tracing_ = strategy.records_trace();
+  if (tracing_) trace_.rows.reserve(last_rows_);
   thread_errors_.clear();
   error_ = nullptr;
 
@@ -723,7 +731,7 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
     std::rethrow_exception(error);
   }
   last_decisions_ = decisions_.size();
-  last_rows_ = trace_.rows.size();
+  if (tracing_) last_rows_ = trace_.rows.size();
   RunResult result;
   result.status = status_;
   result.deadlock_report = std::move(deadlock_report_);
@@ -1165,6 +1173,7 @@ void SchedulerCore::cond_notify(const void* cond, bool all) {
     woken.push_back(oldest);
     if (!all) break;
   }
+  if (!tracing_) return;
   std::string text = all ? "notify_all" : "notify_one";
   auto name = conds_.find(cond);
   if (name != conds_.end()) text += " '" + name->second + "'";
@@ -1457,6 +1466,11 @@ void ControlledScheduler::begin_operation(int index) {
   if (internal::SchedulerCore* core = internal::t_active) {
     core->begin_operation(index);
   }
+}
+
+bool ControlledScheduler::tracing() {
+  internal::SchedulerCore* core = internal::t_active;
+  return core != nullptr && core->tracing();
 }
 
 int ControlledScheduler::current_thread() {

@@ -160,6 +160,9 @@ class ControlledScheduler final : public SchedulingHooks {
   // Adds an operation row to the trace for the current logical thread; does
   // nothing outside a controlled run. Not a scheduling point.
   static void note(std::string text);
+  // Whether the current controlled run keeps a trace (Strategy::
+  // records_trace): a caller that builds a note's text checks it first.
+  static bool tracing();
 
   // Marks that the running logical thread is about to start operation `index`
   // of its program: call it just before the operation's scheduling point

@@ -64,6 +64,16 @@ class Strategy {
   // The schedule ended. Returns whether there are more schedules to explore
   // (false once dfs has exhausted its tree, and for replay).
   virtual bool end_schedule() = 0;
+
+  // Whether the scheduler keeps the trace (RunResult::trace) of the schedules
+  // this strategy picks; on by default. A search turns it off: only a failing
+  // schedule's trace is ever read, and the search replays that one with the
+  // trace on (minimize_failure, with_trace).
+  bool records_trace() const { return records_trace_; }
+  void set_records_trace(bool on) { records_trace_ = on; }
+
+ private:
+  bool records_trace_ = true;
 };
 
 // A small deterministic generator (splitmix64), the same on every platform.
