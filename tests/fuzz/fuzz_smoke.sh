@@ -54,6 +54,12 @@ case $mode in
       echo "fuzz_smoke: the crash report of $target does not print the program" >&2
       exit 1
     fi
+    # The input ran without a trace and was replayed once with it.
+    if ! awk '/^trace:/ { shown = 1; next } shown' "$work/log" | grep -q -- '-> '; then
+      tail -40 "$work/log"
+      echo "fuzz_smoke: the crash report of $target does not print the trace" >&2
+      exit 1
+    fi
     "$target" --replay "$crash" >"$work/replay" 2>&1
     status=$?
     if [[ $status -ne 1 ]]; then

@@ -546,6 +546,39 @@ TEST(Spec, DfsRunsEachRealTimeOrderOfTheOperationsOnce) {
   }
 }
 
+// A plan declared without the seed is one program for the whole search:
+// built once, not once per schedule. A plan of the seed is built for every
+// schedule, since each schedule's seed may give another program.
+TEST(Spec, APlanThatIgnoresTheSeedIsBuiltOncePerSearch) {
+  int unseeded_builds = 0;
+  int seeded_builds = 0;
+  const Plan plan{{}, {{call("push", 1)}, {call("push", 2)}}, {call("size")}};
+  auto spec = racelab::Spec<Ring>("ring")
+                  .op("push", &Ring::push, racelab::ints(0, 9))
+                  .op("size", &Ring::size)
+                  .without_random_scenario()
+                  .scenario("unseeded",
+                            [&](ProgramSize) {
+                              ++unseeded_builds;
+                              return plan;
+                            })
+                  .scenario("seeded", [&](std::uint64_t, ProgramSize) {
+                    ++seeded_builds;
+                    return plan;
+                  });
+  CheckOptions options = controlled();
+  options.isolate = false;  // the counters are this process's
+  options.strategy = "random";
+  options.budget = 20;
+  const CheckResult unseeded = spec.check("unseeded", options);
+  ASSERT_TRUE(unseeded.clean()) << unseeded.message;
+  EXPECT_EQ(unseeded.schedules, 20);
+  EXPECT_EQ(unseeded_builds, 1);
+  const CheckResult seeded = spec.check("seeded", options);
+  ASSERT_TRUE(seeded.clean()) << seeded.message;
+  EXPECT_GE(seeded_builds, 20);
+}
+
 // A trace shows each operation's own result, not that of the last call it
 // made from inside (whose result has another type).
 TEST(Spec, ATracedResultIsTheOperationsOwnNotItsNestedCalls) {

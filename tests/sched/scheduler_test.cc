@@ -160,6 +160,25 @@ TEST(SchedulerTest, CountsPreemptionsAndRecordsTheTrace) {
   EXPECT_EQ(result.trace.thread_count, 2);
 }
 
+// A search's schedules keep no trace (only a failing one is reported, and
+// that one is replayed with it): without the trace the strategy picks the
+// same schedule.
+TEST(SchedulerTest, AStrategyThatKeepsNoTraceRunsTheSameScheduleWithoutOne) {
+  ControlledScheduler scheduler;
+  RandomStrategy traced(7);
+  const RunResult with = scheduler.run(stepping_threads(3, 3), traced);
+  RandomStrategy untraced(7);
+  untraced.set_records_trace(false);
+  const RunResult without = scheduler.run(stepping_threads(3, 3), untraced);
+  ASSERT_EQ(with.status, Status::kCompleted);
+  ASSERT_EQ(without.status, Status::kCompleted);
+  EXPECT_FALSE(with.trace.rows.empty());
+  EXPECT_TRUE(without.trace.rows.empty());
+  EXPECT_EQ(without.trace.thread_count, 3);
+  EXPECT_EQ(without.decisions, with.decisions);
+  EXPECT_EQ(without.preemptions, with.preemptions);
+}
+
 TEST(SchedulerTest, SameSeedGivesTheSameRunByteForByte) {
   racelab::Mutex mu("counter.mu");
   int counter = 0;
