@@ -183,17 +183,21 @@ Program<typename F::Op> decode_program(const std::vector<std::string>& lines) {
 // A schedule that ran without its trace (Strategy::records_trace off, as a
 // fuzz input's does) and failed runs once more, replaying its decisions with
 // the trace on, so that its report shows what happened; `rerun` runs the same
-// program under the strategy it is given. Controlled runs are deterministic:
-// the replay's observation is kept when it followed every decision and failed
-// too, otherwise the first one, without a trace.
+// program under the strategy it is given. The findings stay the first run's
+// (a sanitizer may not report the same race twice in one process); the trace
+// is the replay's when it followed every decision, which makes it the same
+// schedule.
 template <class Rerun>
 RunObservation with_trace(RunObservation untraced, const Rerun& rerun) {
   if (untraced.findings.empty()) return untraced;
   sched::ReplayStrategy replay(untraced.schedule.decisions,
                                sched::ReplayMode::kStrict);
   RunObservation traced = rerun(replay);
-  if (replay.diverged() || traced.findings.empty()) return untraced;
-  return traced;
+  if (!replay.diverged() &&
+      traced.schedule.decisions == untraced.schedule.decisions) {
+    untraced.schedule.trace = std::move(traced.schedule.trace);
+  }
+  return untraced;
 }
 
 // Runs one schedule of `program` against a fresh store under `strategy` and

@@ -182,8 +182,17 @@ RunObservation minimize_failure(const ProgramRunner& run,
   RunObservation result = run(lines, replay);
   ++reruns;
   if (result.findings.empty()) {
-    // Not reproducible: report the original.
+    // Not reproducible: report the original. The search kept no trace of it;
+    // when this replay ran that very schedule (a sanitizer that reports a
+    // race once per process makes it clean), its trace is the original's.
+    const bool same_schedule =
+        !replay.diverged() && lines == program &&
+        result.schedule.decisions == failing.schedule.decisions;
+    sched::Trace replayed = std::move(result.schedule.trace);
     result = std::move(failing);
+    if (same_schedule && result.schedule.trace.rows.empty()) {
+      result.schedule.trace = std::move(replayed);
+    }
     lines = std::move(program);
   }
   result.schedule.program = std::move(lines);
