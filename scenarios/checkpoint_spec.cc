@@ -66,6 +66,14 @@ std::vector<CheckpointId> SessionModel::index() const {
   return ids;
 }
 
+std::size_t SessionModel::hash() const {
+  std::size_t h = payloads_.size();
+  for (const std::string& payload : payloads_) {
+    h = h * 1000003 ^ std::hash<std::string>{}(payload);
+  }
+  return h;
+}
+
 std::string to_string(const SessionModel& model) {
   std::vector<std::string> items;
   for (std::size_t i = 0; i < model.payloads_.size(); ++i)

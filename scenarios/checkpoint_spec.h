@@ -13,6 +13,7 @@
 #ifndef RACELAB_SCENARIOS_CHECKPOINT_SPEC_H_
 #define RACELAB_SCENARIOS_CHECKPOINT_SPEC_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -69,6 +70,7 @@ class SessionModel {
   std::optional<std::string> payload(CheckpointId id) const;
   std::vector<CheckpointId> index() const;
   bool operator==(const SessionModel&) const = default;
+  std::size_t hash() const;  // equal models, equal hashes
   friend std::string to_string(const SessionModel& model);  // "{0=a, 1=b}"
 
  private:

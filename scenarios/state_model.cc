@@ -1,35 +1,54 @@
 // The state family's sequential model; see state_model.h.
 #include "state_model.h"
 
-#include <functional>
+#include <algorithm>
 #include <set>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "state_family.h"
 
 namespace racelab::state {
 
-std::size_t MapModel::hash(const State& s) {
-  std::size_t h = s.size();
-  for (const auto& [k, v] : s) {
-    h = h * 1000003u ^ std::hash<std::string>{}(k);
-    h = h * 1000003u ^ std::hash<std::string>{}(v);
+std::size_t MapModel::hash(const State& s) { return s.hash(); }
+
+namespace {
+
+// Whether no key occurs twice among `entries` (an iteration yields each key
+// once). Without allocating for the short lists the programs make.
+bool distinct_keys(
+    const std::vector<std::pair<std::string, std::string>>& entries) {
+  constexpr std::size_t kShort = 16;
+  if (entries.size() <= kShort) {
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (entries[i].first == entries[j].first) return false;
+      }
+    }
+    return true;
   }
-  return h;
+  std::set<std::string_view> seen;
+  for (const auto& entry : entries) {
+    if (!seen.insert(entry.first).second) return false;
+  }
+  return true;
 }
+
+}  // namespace
 
 bool MapModel::step(const State& s, const Input& in, const Output& out,
                     State* next) {
   switch (in.kind) {
     case StateOp::Kind::kSet:
       *next = s;
-      (*next)[in.key] = in.value;
+      next->set(in.key, in.value);
       return true;
     case StateOp::Kind::kGet: {
-      auto it = s.find(in.key);
-      std::optional<std::string> want;
-      if (it != s.end()) want = it->second;
-      if (out.value != want) return false;
+      const std::string* found = s.find(in.key);
+      if (out.value.has_value() != (found != nullptr)) return false;
+      if (found != nullptr && *out.value != *found) return false;
       *next = s;
       return true;
     }
@@ -43,12 +62,11 @@ bool MapModel::step(const State& s, const Input& in, const Output& out,
           in.stop_after == 0 ? s.size()
                              : std::min<std::size_t>(in.stop_after, s.size());
       if (out.entries.size() != want_size) return false;
-      std::set<std::string> seen;
       for (const auto& [k, v] : out.entries) {
-        auto it = s.find(k);
-        if (it == s.end() || it->second != v || !seen.insert(k).second)
-          return false;
+        const std::string* found = s.find(k);
+        if (found == nullptr || *found != v) return false;
       }
+      if (!distinct_keys(out.entries)) return false;
       *next = s;
       return true;
     }
@@ -69,13 +87,14 @@ std::string MapModel::describe(const State& s) {
   constexpr std::size_t kShown = 8;
   std::string out = "{";
   std::size_t n = 0;
-  for (const auto& [k, v] : s) {
+  s.for_each([&](const std::string& k, const std::string& v) {
     if (n++ == kShown) {
       absl::StrAppend(&out, ", ... ", s.size(), " entries in all");
-      break;
+      return false;
     }
     absl::StrAppend(&out, n > 1 ? ", " : "", k, "=", v);
-  }
+    return true;
+  });
   return out + "}";
 }
 

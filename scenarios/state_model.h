@@ -8,15 +8,17 @@
 #define RACELAB_SCENARIOS_STATE_MODEL_H_
 
 #include <cstddef>
-#include <map>
 #include <string>
 
+#include "racelab/persistent_map.h"
 #include "state_ops.h"
 
 namespace racelab::state {
 
 struct MapModel {
-  using State = std::map<std::string, std::string>;
+  // Persistent: the search keeps a state per configuration, and a set
+  // copies only the path to its key.
+  using State = PersistentMap<std::string, std::string>;
   using Input = StateOp;
   using Output = StateResult;
   static constexpr const char* kObjectName = "map";

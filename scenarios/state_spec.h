@@ -11,6 +11,7 @@
 #ifndef RACELAB_SCENARIOS_STATE_SPEC_H_
 #define RACELAB_SCENARIOS_STATE_SPEC_H_
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,6 +58,7 @@ class MapModel {
   // Whether an all() with `flags` may have yielded `entries` in this state.
   bool may_yield(const AllFlags& flags, const Entries& entries) const;
   bool operator==(const MapModel&) const = default;
+  std::size_t hash() const { return entries_.hash(); }  // equal maps, equal
   friend std::string to_string(const MapModel& model);  // "{k0=0, k1=1}"
 
  private:

@@ -223,7 +223,9 @@ struct SpecCore {
   // of replaying the calls that led to them.
   std::function<std::shared_ptr<void>(const void* model)> copy_model;
   // Set when the model can be shown; with equal/hash, equal states found
-  // by different orders are searched once.
+  // by different orders are searched once. The hash is the model's own
+  // (std::hash<Model>, or a member hash()) when it has one, else that of
+  // how it is shown.
   std::function<std::string(const void* model)> show_model;
   std::function<bool(const void* a, const void* b)> equal_models;
   std::function<std::size_t(const void* model)> hash_model;
@@ -317,6 +319,17 @@ auto generator_part(Item item) {
     return std::tuple<>();
   }
 }
+
+// A model with a hash of its own: the search hashes every state it reaches,
+// and showing one to hash the text costs far more.
+template <class M>
+concept HashedByStd = requires(const M& m) {
+  { std::hash<M>{}(m) } -> std::convertible_to<std::size_t>;
+};
+template <class M>
+concept HashesItself = requires(const M& m) {
+  { m.hash() } -> std::convertible_to<std::size_t>;
+};
 
 template <class Gens>
 struct ArgsOf;
@@ -423,8 +436,15 @@ class Spec {
       core_->equal_models = [](const void* a, const void* b) {
         return *static_cast<const Model*>(a) == *static_cast<const Model*>(b);
       };
-      core_->hash_model = [](const void* m) {
-        return std::hash<std::string>{}(show(*static_cast<const Model*>(m)));
+      core_->hash_model = [](const void* m) -> std::size_t {
+        const Model& model = *static_cast<const Model*>(m);
+        if constexpr (spec_internal::HashedByStd<Model>) {
+          return std::hash<Model>{}(model);
+        } else if constexpr (spec_internal::HashesItself<Model>) {
+          return model.hash();
+        } else {
+          return std::hash<std::string>{}(show(model));
+        }
       };
     }
   }

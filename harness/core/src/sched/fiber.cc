@@ -1,6 +1,6 @@
-// Fiber implementation: mmap'ed stacks with a guard page, swapcontext, and
-// the hand-offs that keep TSan, ASan and the C++ exception runtime consistent
-// across switches.
+// Fiber implementation: mmap'ed stacks with a guard page (kept for the next
+// fibers), swapcontext, and the hand-offs that keep TSan, ASan and the C++
+// exception runtime consistent across switches.
 #include "racelab/sched/fiber.h"
 
 #include <cxxabi.h>
@@ -11,9 +11,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <system_error>
+#include <vector>
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
@@ -99,6 +102,76 @@ EhGlobals* eh_globals() {
 }
 #endif
 
+// A stack and its guard page, mapped afresh.
+void* map_stack(std::size_t mapping_size) {
+  void* mapping =
+      mmap(nullptr, mapping_size, PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (mapping == MAP_FAILED) {
+    throw std::system_error(errno, std::generic_category(),
+                            "racelab: mmap of a fiber stack");
+  }
+  // The stack grows down: the guard page is the lowest page of the mapping.
+  if (mprotect(mapping, page_size(), PROT_NONE) != 0) {
+    const int error = errno;
+    munmap(mapping, mapping_size);
+    throw std::system_error(error, std::generic_category(),
+                            "racelab: mprotect of a fiber guard page");
+  }
+  return mapping;
+}
+
+// Stacks of destroyed fibers, kept for the next fibers of the same size. A
+// scheduler makes its fibers when it is built, so one built per search or per
+// check would otherwise map a stack and unmap it again every time, and under
+// ThreadSanitizer each unmap clears the stack's shadow and metadata, page by
+// page. Bounded; a stack past the bound is unmapped.
+class StackCache {
+ public:
+  void* take(std::size_t mapping_size) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    // The stack given back last first: its pages are the likeliest to be
+    // still in memory.
+    for (std::size_t i = stacks_.size(); i-- > 0;) {
+      if (stacks_[i].size != mapping_size) continue;
+      void* mapping = stacks_[i].mapping;
+      stacks_.erase(stacks_.begin() + static_cast<std::ptrdiff_t>(i));
+      return mapping;
+    }
+    return nullptr;
+  }
+  // Whether the cache kept it (otherwise the caller unmaps it).
+  bool give(void* mapping, std::size_t mapping_size) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stacks_.size() >= kKept) return false;
+    stacks_.push_back({mapping, mapping_size});
+    return true;
+  }
+
+ private:
+  static constexpr std::size_t kKept = 32;
+  struct Stack {
+    void* mapping;
+    std::size_t size;
+  };
+  std::mutex mutex_;
+  std::vector<Stack> stacks_;
+};
+
+StackCache& stack_cache() {
+  static StackCache* const cache = new StackCache;  // used until exit
+  return *cache;
+}
+
+#ifdef RACELAB_FIBER_TSAN
+// The calling context acquires everything `context` did (a join).
+RACELAB_NO_SANITIZE_THREAD void join_sanitizer_context(void* context) {
+  void* const current = __tsan_get_current_fiber();
+  __tsan_switch_to_fiber(context, __tsan_switch_to_fiber_no_sync);
+  __tsan_switch_to_fiber(current, 0);
+}
+#endif
+
 using SwapContextFunction = int (*)(ucontext_t*, const ucontext_t*);
 
 SwapContextFunction swap_context_function() {
@@ -128,20 +201,8 @@ Fiber::Fiber(Entry entry, void* arg, std::size_t stack_size)
   const std::size_t usable =
       (std::max(stack_size, 4 * page) + page - 1) / page * page;
   mapping_size_ = usable + page;
-  void* mapping =
-      mmap(nullptr, mapping_size_, PROT_READ | PROT_WRITE,
-           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-  if (mapping == MAP_FAILED) {
-    throw std::system_error(errno, std::generic_category(),
-                            "racelab: mmap of a fiber stack");
-  }
-  // The stack grows down: the guard page is the lowest page of the mapping.
-  if (mprotect(mapping, page, PROT_NONE) != 0) {
-    const int error = errno;
-    munmap(mapping, mapping_size_);
-    throw std::system_error(error, std::generic_category(),
-                            "racelab: mprotect of a fiber guard page");
-  }
+  void* mapping = stack_cache().take(mapping_size_);
+  if (mapping == nullptr) mapping = map_stack(mapping_size_);
   mapping_ = mapping;
   stack_bottom_ = static_cast<char*>(mapping) + page;
   stack_size_ = usable;
@@ -184,16 +245,22 @@ Fiber::~Fiber() {
   if (running_) die("a running fiber was destroyed");
 #ifdef RACELAB_FIBER_TSAN
   if (owns_tsan_context_) {
+    // The stack outlives this context: whatever this fiber did on it happens
+    // before the destroying context goes on, and through the cache's lock
+    // before the next fiber that gets it.
+    join_sanitizer_context(tsan_context_);
     __tsan_destroy_fiber(tsan_context_);
     live_contexts().fetch_sub(1, std::memory_order_relaxed);
   }
 #endif
 #ifdef RACELAB_FIBER_ASAN
-  // Frames that never returned leave poison behind; clear it for whatever is
-  // mapped here next.
+  // Frames that never returned leave poison behind; clear it for whatever
+  // stack is placed here next.
   __asan_unpoison_memory_region(stack_bottom_, stack_size_);
 #endif
-  munmap(mapping_, mapping_size_);
+  if (!stack_cache().give(mapping_, mapping_size_)) {
+    munmap(mapping_, mapping_size_);
+  }
 }
 
 std::size_t Fiber::guard_size() { return page_size(); }
