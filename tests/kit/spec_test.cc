@@ -236,6 +236,41 @@ TEST(Spec, ReferenceModelOfAnotherClass) {
   EXPECT_NE(caught.message.find("[100,"), std::string::npos) << caught.message;
 }
 
+// A model with a hash of its own: the search hashes every state it reaches
+// with it, and shows none of them to hash the text.
+int g_model_hashes = 0;
+int g_model_shows = 0;
+struct HashedRing : RefRing {
+  std::size_t hash() const {
+    ++g_model_hashes;
+    return items.size();
+  }
+  bool operator==(const HashedRing&) const = default;
+};
+std::string to_string(const HashedRing& r) {
+  ++g_model_shows;
+  return racelab::show(r.items);
+}
+
+TEST(Spec, AModelWithAHashOfItsOwnIsHashedWithIt) {
+  auto spec =
+      racelab::Spec<Ring, HashedRing>("ring")
+          .op(
+              "push", [](auto& r, int v) { return r.push(v); },
+              racelab::ints(0, 9))
+          .op("size", [](auto& r) { return r.size(); })
+          .without_random_scenario()
+          .scenario("last_slot", Plan{{call("push", 100)},
+                                      {{call("push", 1)}, {call("push", 2)}},
+                                      {call("size")}});
+  CheckOptions options = controlled();
+  options.isolate = false;  // the counters are this process's
+  const CheckResult result = spec.check("last_slot", options);
+  EXPECT_TRUE(result.clean()) << result.message;
+  EXPECT_GT(g_model_hashes, 0);
+  EXPECT_EQ(g_model_shows, 0);
+}
+
 // A queue whose try_pop gives up on every second call, item or not.
 class FlakyQueue {
  public:
