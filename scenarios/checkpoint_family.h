@@ -21,7 +21,7 @@
 
 namespace racelab::checkpoint {
 
-struct CheckpointFamily : LinearizableBy<SessionModel> {
+struct CheckpointFamily : LinearizableBy<CheckpointFamilyModel> {
   using Store = CheckpointStore;
   using Op = CheckpointOp;
   using Result = CheckpointResult;

@@ -9,14 +9,14 @@
 
 namespace racelab::checkpoint {
 
-std::size_t SessionModel::hash(const State& s) {
+std::size_t CheckpointFamilyModel::hash(const State& s) {
   std::size_t h = s.size();
   for (const std::string& p : s) h = h * 1000003u ^ std::hash<std::string>{}(p);
   return h;
 }
 
-bool SessionModel::step(const State& s, const Input& in, const Output& out,
-                        State* next) {
+bool CheckpointFamilyModel::step(const State& s, const Input& in,
+                                 const Output& out, State* next) {
   switch (in.kind) {
     case CheckpointOp::Kind::kCommit:
       if (out.id != s.size()) return false;
@@ -41,12 +41,13 @@ bool SessionModel::step(const State& s, const Input& in, const Output& out,
   return false;
 }
 
-std::string SessionModel::describe(const Input& in, const Output& out) {
+std::string CheckpointFamilyModel::describe(const Input& in,
+                                            const Output& out) {
   return absl::StrCat(CheckpointFamily::describe(in), " -> ",
                       CheckpointFamily::describe(in, out));
 }
 
-std::string SessionModel::describe(const State& s) {
+std::string CheckpointFamilyModel::describe(const State& s) {
   std::vector<std::string> items;
   for (std::size_t i = 0; i < s.size(); ++i)
     items.push_back(absl::StrCat(i, "=", s[i]));

@@ -19,7 +19,10 @@
 
 namespace racelab::checkpoint {
 
-struct SessionModel {
+// Named apart from the spec's SessionModel of checkpoint_spec.h, the model the
+// catalog's cases check against: two classes of one name in one namespace would
+// be one class to the linker.
+struct CheckpointFamilyModel {
   using State = std::vector<std::string>;
   using Input = CheckpointOp;
   using Output = CheckpointResult;

@@ -20,7 +20,7 @@
 
 namespace racelab::state {
 
-struct StateFamily : LinearizableBy<MapModel> {
+struct StateFamily : LinearizableBy<StateFamilyModel> {
   using Store = StateStore;
   using Op = StateOp;
   using Result = StateResult;

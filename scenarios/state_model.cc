@@ -12,7 +12,7 @@
 
 namespace racelab::state {
 
-std::size_t MapModel::hash(const State& s) { return s.hash(); }
+std::size_t StateFamilyModel::hash(const State& s) { return s.hash(); }
 
 namespace {
 
@@ -38,8 +38,8 @@ bool distinct_keys(
 
 }  // namespace
 
-bool MapModel::step(const State& s, const Input& in, const Output& out,
-                    State* next) {
+bool StateFamilyModel::step(const State& s, const Input& in, const Output& out,
+                            State* next) {
   switch (in.kind) {
     case StateOp::Kind::kSet:
       *next = s;
@@ -74,16 +74,16 @@ bool MapModel::step(const State& s, const Input& in, const Output& out,
   return false;
 }
 
-std::string MapModel::describe(const Input& in, const Output& out) {
+std::string StateFamilyModel::describe(const Input& in, const Output& out) {
   return absl::StrCat(StateFamily::describe(in), " -> ",
                       StateFamily::describe(in, out));
 }
 
-std::string MapModel::describe(const Input& in) {
+std::string StateFamilyModel::describe(const Input& in) {
   return StateFamily::describe(in);
 }
 
-std::string MapModel::describe(const State& s) {
+std::string StateFamilyModel::describe(const State& s) {
   constexpr std::size_t kShown = 8;
   std::string out = "{";
   std::size_t n = 0;

@@ -15,7 +15,10 @@
 
 namespace racelab::state {
 
-struct MapModel {
+// Named apart from the spec's MapModel of state_spec.h, the model the catalog's
+// cases check against: two classes of one name in one namespace would be one
+// class to the linker.
+struct StateFamilyModel {
   // Persistent: the search keeps a state per configuration, and a set
   // copies only the path to its key.
   using State = PersistentMap<std::string, std::string>;
