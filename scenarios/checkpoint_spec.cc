@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "checkpoint_model.h"
 
 namespace racelab::checkpoint {
 
@@ -67,11 +68,7 @@ std::vector<CheckpointId> SessionModel::index() const {
 }
 
 std::size_t SessionModel::hash() const {
-  std::size_t h = payloads_.size();
-  for (const std::string& payload : payloads_) {
-    h = h * 1000003 ^ std::hash<std::string>{}(payload);
-  }
-  return h;
+  return CheckpointFamilyModel::hash(payloads_);  // the same payload list
 }
 
 std::string to_string(const SessionModel& model) {

@@ -400,8 +400,7 @@ RACELAB_NO_SANITIZE_THREAD void Fiber::release_to(Fiber& other) {
 RACELAB_NO_SANITIZE_THREAD void Fiber::acquire_from(Fiber& other) {
   if (!running_) die("acquire_from called on a fiber that is not running");
 #ifdef RACELAB_FIBER_TSAN
-  __tsan_switch_to_fiber(other.tsan_context_, __tsan_switch_to_fiber_no_sync);
-  __tsan_switch_to_fiber(tsan_context_, 0);
+  join_sanitizer_context(other.tsan_context_);
 #else
   (void)other;
 #endif
