@@ -1,13 +1,16 @@
-// The state family's declarations: operations, model, scenarios (the seed's
-// reproduction among them) and invariants; see state_spec.h.
+// The state family's declarations: operations, scenarios (the seed's
+// reproduction among them), and the invariants by name; see state_spec.h.
+// The model's code is in state_spec_model.cc and the invariants' in
+// state_spec_invariants.cc, compiled as the harness's bookkeeping is: this
+// unit reads what the store hands out (all()'s references) and stays
+// instrumented.
 #include "state_spec.h"
 
 #include <algorithm>
-#include <map>
 #include <random>
-#include <set>
 
 #include "absl/strings/str_cat.h"
+#include "state_spec_invariants.h"
 
 namespace racelab::state {
 
@@ -66,48 +69,6 @@ std::string to_string(const Entries& entries) {
     absl::StrAppend(&out, i ? "," : "", entries.items[i].first, "=",
                     entries.items[i].second);
   }
-  return out + "}";
-}
-
-void MapModel::set(const std::string& key, const std::string& value) {
-  entries_.set(key, value);
-}
-
-std::optional<std::string> MapModel::get(const std::string& key) const {
-  const std::string* value = entries_.find(key);
-  if (value == nullptr) return std::nullopt;
-  return *value;
-}
-
-bool MapModel::erase(const std::string& key) { return entries_.erase(key); }
-
-bool MapModel::may_yield(const AllFlags& flags, const Entries& entries) const {
-  const std::size_t want_size =
-      flags.stop_after == 0
-          ? entries_.size()
-          : std::min<std::size_t>(static_cast<std::size_t>(flags.stop_after),
-                                  entries_.size());
-  if (entries.items.size() != want_size) return false;
-  std::set<std::string> seen;
-  for (const auto& [k, v] : entries.items) {
-    const std::string* value = entries_.find(k);
-    if (value == nullptr || *value != v || !seen.insert(k).second) return false;
-  }
-  return true;
-}
-
-std::string to_string(const MapModel& model) {
-  constexpr std::size_t kShown = 8;
-  std::string out = "{";
-  std::size_t n = 0;
-  model.entries_.for_each([&](const std::string& k, const std::string& v) {
-    if (n++ == kShown) {
-      absl::StrAppend(&out, ", ... ", model.entries_.size(), " entries in all");
-      return false;
-    }
-    absl::StrAppend(&out, n > 1 ? ", " : "", k, "=", v);
-    return true;
-  });
   return out + "}";
 }
 
@@ -207,99 +168,6 @@ Plan generated(std::uint64_t seed, ProgramSize /*size*/) {
   }
   p.finale = {all()};
   return p;
-}
-
-std::string key_list(const std::set<std::string>& keys) {
-  std::string out;
-  int shown = 0;
-  for (const std::string& k : keys) {
-    if (shown++ == 8)
-      return absl::StrCat(out, ", ... (", keys.size(), " in all)");
-    absl::StrAppend(&out, out.empty() ? "" : ", ", k);
-  }
-  return out;
-}
-
-void add(std::string& out, const std::string& finding) {
-  absl::StrAppend(&out, out.empty() ? "" : "; ", finding);
-}
-
-std::string who(const CallView& c) {
-  return absl::StrCat("thread ", c.thread(), ": all()");
-}
-
-std::string no_key_twice(StateStore&, const Calls& calls) {
-  std::string out;
-  for (const CallView& c : calls) {
-    if (c.name() != "all") continue;
-    const Entries& entries = c.result<Entries>();
-    std::set<std::string> seen, twice;
-    for (const auto& [key, value] : entries.items) {
-      if (!seen.insert(key).second) twice.insert(key);
-    }
-    if (!twice.empty()) {
-      add(out, absl::StrCat(who(c), " yielded ", entries.items.size(),
-                            " entries with keys twice: ", key_list(twice),
-                            "; no state of a map has a key twice"));
-    }
-  }
-  return out;
-}
-
-std::string only_set_entries(StateStore&, const Calls& calls) {
-  // Every (key, value) ever written.
-  std::set<std::pair<std::string, std::string>> written;
-  for (const CallView& c : calls) {
-    if (c.name() == "set")
-      written.emplace(c.arg<std::string>(0), c.arg<std::string>(1));
-  }
-  std::string out;
-  for (const CallView& c : calls) {
-    if (c.name() != "all") continue;
-    std::set<std::string> unknown;
-    for (const auto& [key, value] : c.result<Entries>().items) {
-      if (!written.contains({key, value}))
-        unknown.insert(absl::StrCat(key, "=", value));
-    }
-    if (!unknown.empty()) {
-      add(out, absl::StrCat(who(c), " yielded entries that were never set: ",
-                            key_list(unknown)));
-    }
-  }
-  return out;
-}
-
-std::string no_stable_key_skipped(StateStore&, const Calls& calls) {
-  // The setup's entries, and the keys some operation may remove or change
-  // during the run.
-  std::map<std::string, std::string> setup_state;
-  std::set<std::string> touched;
-  for (const CallView& c : calls) {
-    if (c.name() != "set" && c.name() != "erase") continue;
-    const std::string& key = c.arg<std::string>(0);
-    if (c.thread() != kSetupThread) {
-      touched.insert(key);
-    } else if (c.name() == "set") {
-      setup_state[key] = c.arg<std::string>(1);
-    }
-  }
-  std::string out;
-  for (const CallView& c : calls) {
-    if (c.name() != "all" || c.arg<AllFlags>(0).stop_after != 0) continue;
-    const Entries& entries = c.result<Entries>();
-    std::set<std::string> seen, missing;
-    for (const auto& [key, value] : entries.items) seen.insert(key);
-    for (const auto& [key, value] : setup_state) {
-      if (!touched.contains(key) && !seen.contains(key)) missing.insert(key);
-    }
-    if (!missing.empty()) {
-      add(out, absl::StrCat(who(c), " yielded ", entries.items.size(),
-                            " entries but skipped keys that were in the map "
-                            "for the whole run: ",
-                            key_list(missing)));
-    }
-  }
-  return out;
 }
 
 }  // namespace
