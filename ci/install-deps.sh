@@ -11,6 +11,7 @@ packages=(
   chromium                              # renders index.html in the report tests (headless)
   zip                                   # fuzz/build.sh packs the seed corpora
   libboost-dev                          # tests/thirdparty: Boost.Lockfree's spsc_queue
+  libboost-context-dev                  # the fibers' stack switch (jump_fcontext)
   libconcurrentqueue-dev                # tests/thirdparty: moodycamel::ConcurrentQueue
   libtbb-dev                            # tests/thirdparty: oneTBB's concurrent_hash_map
   libc++-14-dev libc++abi-14-dev        # the tsan-libcxx preset (clang++-14 -stdlib=libc++)

@@ -79,6 +79,12 @@ file(WRITE ${CMAKE_BINARY_DIR}/racelab-package/racelabConfig.cmake.in [=[
 include(CMakeFindDependencyMacro)
 find_dependency(Threads)
 find_dependency(absl)
+# racelab::sched switches fibers with Boost.Context's static archive.
+set(racelab_saved_boost_static "${Boost_USE_STATIC_LIBS}")
+set(Boost_USE_STATIC_LIBS ON)
+find_dependency(boost_context 1.74)
+set(Boost_USE_STATIC_LIBS "${racelab_saved_boost_static}")
+unset(racelab_saved_boost_static)
 # racelab::kit_reports: the runner's JSON and the reports' XML.
 find_dependency(nlohmann_json)
 find_dependency(pugixml)

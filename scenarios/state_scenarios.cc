@@ -7,22 +7,12 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "state_spec_invariants.h"
 
 namespace racelab::state {
 namespace {
 
 using Op = StateOp;
-
-std::string key_list(const std::set<std::string>& keys) {
-  std::string out;
-  int shown = 0;
-  for (const std::string& k : keys) {
-    if (shown++ == 8)
-      return absl::StrCat(out, ", ... (", keys.size(), " in all)");
-    absl::StrAppend(&out, out.empty() ? "" : ", ", k);
-  }
-  return out;
-}
 
 Program<Op> seed_slow_reader(std::uint64_t /*seed*/, ProgramSize size) {
   Program<Op> p;

@@ -3,13 +3,15 @@
 // after the run, never the store.
 #include "state_spec_invariants.h"
 
-#include <map>
 #include <set>
+#include <string_view>
+#include <utility>
+#include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 
 namespace racelab::state {
-namespace {
 
 std::string key_list(const std::set<std::string>& keys) {
   std::string out;
@@ -21,6 +23,8 @@ std::string key_list(const std::set<std::string>& keys) {
   }
   return out;
 }
+
+namespace {
 
 void add(std::string& out, const std::string& finding) {
   absl::StrAppend(&out, out.empty() ? "" : "; ", finding);
@@ -34,10 +38,13 @@ std::string who(const CallView& c) {
 
 std::string no_key_twice(StateStore&, const Calls& calls) {
   std::string out;
+  absl::flat_hash_set<std::string_view> seen;
   for (const CallView& c : calls) {
     if (c.name() != "all") continue;
     const Entries& entries = c.result<Entries>();
-    std::set<std::string> seen, twice;
+    seen.clear();
+    seen.reserve(entries.items.size());
+    std::set<std::string> twice;
     for (const auto& [key, value] : entries.items) {
       if (!seen.insert(key).second) twice.insert(key);
     }
@@ -51,8 +58,8 @@ std::string no_key_twice(StateStore&, const Calls& calls) {
 }
 
 std::string only_set_entries(StateStore&, const Calls& calls) {
-  // Every (key, value) ever written.
-  std::set<std::pair<std::string, std::string>> written;
+  // Every (key, value) ever written; the views point into the calls.
+  absl::flat_hash_set<std::pair<std::string_view, std::string_view>> written;
   for (const CallView& c : calls) {
     if (c.name() == "set")
       written.emplace(c.arg<std::string>(0), c.arg<std::string>(1));
@@ -62,8 +69,10 @@ std::string only_set_entries(StateStore&, const Calls& calls) {
     if (c.name() != "all") continue;
     std::set<std::string> unknown;
     for (const auto& [key, value] : c.result<Entries>().items) {
-      if (!written.contains({key, value}))
+      if (!written.contains(
+              std::pair<std::string_view, std::string_view>(key, value))) {
         unknown.insert(absl::StrCat(key, "=", value));
+      }
     }
     if (!unknown.empty()) {
       add(out, absl::StrCat(who(c), " yielded entries that were never set: ",
@@ -74,27 +83,34 @@ std::string only_set_entries(StateStore&, const Calls& calls) {
 }
 
 std::string no_stable_key_skipped(StateStore&, const Calls& calls) {
-  // The setup's entries, and the keys some operation may remove or change
-  // during the run.
-  std::map<std::string, std::string> setup_state;
-  std::set<std::string> touched;
+  // The keys the setup put in the map that no operation of the run may
+  // remove or change: each must be in every complete all().
+  absl::flat_hash_set<std::string_view> setup_keys, touched;
   for (const CallView& c : calls) {
     if (c.name() != "set" && c.name() != "erase") continue;
     const std::string& key = c.arg<std::string>(0);
     if (c.thread() != kSetupThread) {
       touched.insert(key);
     } else if (c.name() == "set") {
-      setup_state[key] = c.arg<std::string>(1);
+      setup_keys.insert(key);
     }
   }
+  std::vector<std::string_view> stable;
+  for (std::string_view key : setup_keys) {
+    if (!touched.contains(key)) stable.push_back(key);
+  }
   std::string out;
+  if (stable.empty()) return out;
+  absl::flat_hash_set<std::string_view> seen;
   for (const CallView& c : calls) {
     if (c.name() != "all" || c.arg<AllFlags>(0).stop_after != 0) continue;
     const Entries& entries = c.result<Entries>();
-    std::set<std::string> seen, missing;
+    seen.clear();
+    seen.reserve(entries.items.size());
     for (const auto& [key, value] : entries.items) seen.insert(key);
-    for (const auto& [key, value] : setup_state) {
-      if (!touched.contains(key) && !seen.contains(key)) missing.insert(key);
+    std::set<std::string> missing;
+    for (std::string_view key : stable) {
+      if (!seen.contains(key)) missing.emplace(key);
     }
     if (!missing.empty()) {
       add(out, absl::StrCat(who(c), " yielded ", entries.items.size(),

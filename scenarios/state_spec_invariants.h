@@ -6,6 +6,7 @@
 #ifndef RACELAB_SCENARIOS_STATE_SPEC_INVARIANTS_H_
 #define RACELAB_SCENARIOS_STATE_SPEC_INVARIANTS_H_
 
+#include <set>
 #include <string>
 
 #include "racelab/spec.h"
@@ -16,6 +17,10 @@ namespace racelab::state {
 std::string no_key_twice(StateStore& store, const Calls& calls);
 std::string only_set_entries(StateStore& store, const Calls& calls);
 std::string no_stable_key_skipped(StateStore& store, const Calls& calls);
+
+// The keys as a finding shows them: sorted, comma-separated, the first eight
+// and then how many there are in all. The family's invariants use it too.
+std::string key_list(const std::set<std::string>& keys);
 
 }  // namespace racelab::state
 

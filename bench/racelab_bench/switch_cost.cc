@@ -52,7 +52,7 @@ double ns_per_switch(sched::Substrate substrate, int points, int ms) {
 void switch_section(const BenchOptions& options, std::ostream& out) {
   out << "== a scheduling decision that switches threads, per substrate ==\n"
       << "two logical threads of 200 yield points each, a strategy that "
-         "always switches; fibers: swapcontext on one OS thread; threads: "
+         "always switches; fibers: jump_fcontext on one OS thread; threads: "
          "a futex hand-off between real OS threads (no happens-before); "
          "median of "
       << kRounds << " alternating rounds of " << options.measure_ms

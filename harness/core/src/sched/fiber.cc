@@ -1,10 +1,9 @@
 // Fiber implementation: mmap'ed stacks with a guard page (kept for the next
-// fibers), swapcontext, and the hand-offs that keep TSan, ASan and the C++
-// exception runtime consistent across switches.
+// fibers), Boost.Context's jump_fcontext, and the hand-offs that keep TSan,
+// ASan and the C++ exception runtime consistent across switches.
 #include "racelab/sched/fiber.h"
 
 #include <cxxabi.h>
-#include <dlfcn.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -17,6 +16,8 @@
 #include <mutex>
 #include <system_error>
 #include <vector>
+
+#include "boost/context/detail/fcontext.hpp"
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
@@ -172,26 +173,6 @@ RACELAB_NO_SANITIZE_THREAD void join_sanitizer_context(void* context) {
 }
 #endif
 
-using SwapContextFunction = int (*)(ucontext_t*, const ucontext_t*);
-
-SwapContextFunction swap_context_function() {
-#ifdef RACELAB_FIBER_ASAN
-  // ASan's swapcontext interceptor prints "ASan doesn't fully support
-  // makecontext/swapcontext" and re-clears the target stack's shadow on every
-  // switch. The fiber-switch API calls below tell ASan everything it needs, so
-  // call glibc's own swapcontext.
-  static const SwapContextFunction function = [] {
-    void* libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-    void* symbol = libc != nullptr ? dlsym(libc, "swapcontext") : nullptr;
-    return symbol != nullptr ? reinterpret_cast<SwapContextFunction>(symbol)
-                             : &swapcontext;
-  }();
-  return function;
-#else
-  return &swapcontext;
-#endif
-}
-
 }  // namespace
 
 Fiber::Fiber(Entry entry, void* arg, std::size_t stack_size)
@@ -276,18 +257,15 @@ RACELAB_NO_SANITIZE_THREAD void Fiber::learn_stack(const void* bottom,
 }
 
 void Fiber::prepare_context() {
-  if (getcontext(&context_) != 0) {
-    throw std::system_error(errno, std::generic_category(),
-                            "racelab: getcontext for a fiber");
-  }
-  context_.uc_stack.ss_sp = const_cast<void*>(stack_bottom_);
-  context_.uc_stack.ss_size = stack_size_;
-  context_.uc_link = nullptr;
-  makecontext(&context_, &Fiber::trampoline, 0);
-  // makecontext has set the stack pointer; clearing uc_stack keeps ASan's
-  // swapcontext interceptor, should it ever be used, from wiping this stack's
-  // shadow on every switch.
-  context_.uc_stack = stack_t{};
+  // The stack grows down from its top; the fiber starts in trampoline with
+  // the context it was switched from and that context's fiber.
+  char* const top =
+      static_cast<char*>(const_cast<void*>(stack_bottom_)) + stack_size_;
+  context_ = boost::context::detail::make_fcontext(
+      top, stack_size_,
+      [](boost::context::detail::transfer_t from) RACELAB_NO_SANITIZE_THREAD {
+        Fiber::trampoline(from.fctx, from.data);
+      });
 }
 
 void Fiber::restart() {
@@ -338,7 +316,6 @@ RACELAB_NO_SANITIZE_THREAD void Fiber::switch_impl(Fiber& target,
     die("switch to a thread's own context before its stack bounds are known");
   }
 #endif
-  const SwapContextFunction swap = swap_context_function();
   EhGlobals* eh = eh_globals();
   caught_exceptions_ = eh->caught_exceptions;
   uncaught_exceptions_ = eh->uncaught_exceptions;
@@ -360,8 +337,11 @@ RACELAB_NO_SANITIZE_THREAD void Fiber::switch_impl(Fiber& target,
   // Immediately before the stack switch, with nothing instrumented between.
   __tsan_switch_to_fiber(target.tsan_context_, __tsan_switch_to_fiber_no_sync);
 #endif
-  swap(&context_, &target.context_);
-  // Resumed: some fiber switched back to this one.
+  const boost::context::detail::transfer_t from =
+      boost::context::detail::jump_fcontext(target.context_, this);
+  // Resumed: some fiber switched back to this one, and stopped where `from`
+  // says.
+  static_cast<Fiber*>(from.data)->context_ = from.fctx;
 #ifdef RACELAB_FIBER_ASAN
   const void* source_bottom = nullptr;
   std::size_t source_size = 0;
@@ -371,7 +351,9 @@ RACELAB_NO_SANITIZE_THREAD void Fiber::switch_impl(Fiber& target,
 #endif
 }
 
-RACELAB_NO_SANITIZE_THREAD void Fiber::trampoline() {
+RACELAB_NO_SANITIZE_THREAD void Fiber::trampoline(void* source_context,
+                                                  void* source) {
+  static_cast<Fiber*>(source)->context_ = source_context;
   Fiber* self = t_switch_target;
 #ifdef RACELAB_FIBER_ASAN
   const void* source_bottom = nullptr;

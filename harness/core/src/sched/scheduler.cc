@@ -496,6 +496,27 @@ SchedulerCore::LockState& SchedulerCore::lock_state(const void* lock,
   return it->second;
 }
 
+namespace {
+
+// Whether two point names are the same text. A byte loop on purpose: this
+// runs at every scheduling point, and libc's strcmp is one of TSan's
+// interceptors.
+bool same_name(const char* a, const char* b) {
+  while (*a != '\0' && *a == *b) {
+    ++a;
+    ++b;
+  }
+  return *a == *b;
+}
+
+// An operation's boundaries, a thread's end and a pause are no inner points.
+bool is_boundary(const char* what) {
+  return same_name(what, "op") || same_name(what, "finish") ||
+         same_name(what, "exit") || same_name(what, "pause");
+}
+
+}  // namespace
+
 // Harness scope held. Returns the thread to run next (possibly `me`), or
 // kToCaller when the run is over.
 int SchedulerCore::decide(int me, const char* what, PointAccess at) {
@@ -567,11 +588,7 @@ int SchedulerCore::decide(int me, const char* what, PointAccess at) {
     }
   }
   if (me >= 0) threads_[static_cast<std::size_t>(me)].site = what;
-  if (me >= 0 && std::strcmp(what, "op") != 0 &&
-      std::strcmp(what, "finish") != 0 && std::strcmp(what, "exit") != 0 &&
-      std::strcmp(what, "pause") != 0) {
-    ++inner_points_;
-  }
+  if (me >= 0 && !is_boundary(what)) ++inner_points_;
   if (observer_ != nullptr) {
     const SwitchEvent event{me, what, next,
                             threads_[static_cast<std::size_t>(next)].site,
@@ -1024,8 +1041,15 @@ void SchedulerCore::yield_point(const char* what, PointEffect effect,
 void SchedulerCore::touched(PointAccess access) {
   const int me = os_threads() ? t_me : current();
   if (me < 0) return;
+  std::vector<PointAccess>& step = threads_[static_cast<std::size_t>(me)].step;
+  // Without an allocation this code does nothing TSan sees (its accesses are
+  // not instrumented), so only a growing step pays for a HarnessScope.
+  if (step.size() < step.capacity()) {
+    step.push_back(access);
+    return;
+  }
   HarnessScope harness;
-  threads_[static_cast<std::size_t>(me)].step.push_back(access);
+  step.push_back(access);
 }
 
 void SchedulerCore::progressed() {

@@ -2,17 +2,17 @@
 // told to, the substrate of the controlled scheduler.
 //
 // A Fiber owns an mmap'ed stack with a PROT_NONE guard page below it and
-// switches with swapcontext. Every switch is announced to the sanitizers: to
-// ThreadSanitizer with __tsan_switch_to_fiber (each fiber has its own TSan
-// thread context), to AddressSanitizer with __sanitizer_start_switch_fiber and
+// switches with Boost.Context's jump_fcontext (registers and stack pointer
+// only; swapcontext also saved the signal mask, a system call per switch).
+// Every switch is announced to the sanitizers: to ThreadSanitizer with
+// __tsan_switch_to_fiber (each fiber has its own TSan thread context), to
+// AddressSanitizer with __sanitizer_start_switch_fiber and
 // __sanitizer_finish_switch_fiber. A switch creates no happens-before edge;
 // release_to() and acquire_from() add the edges that creating and joining a
 // real thread would add. Not thread-safe: a fiber belongs to the OS
 // thread that runs it.
 #ifndef RACELAB_SCHED_FIBER_H_
 #define RACELAB_SCHED_FIBER_H_
-
-#include <ucontext.h>
 
 #include <cstddef>
 #include <memory>
@@ -87,12 +87,12 @@ class Fiber {
   struct ThreadContextTag {};
   explicit Fiber(ThreadContextTag);
 
-  static void trampoline();
+  static void trampoline(void* source_context, void* source);
   void switch_impl(Fiber& target, bool leaving_for_good);
   void prepare_context();
   void learn_stack(const void* bottom, std::size_t size);  // ASan builds
 
-  ucontext_t context_{};
+  void* context_ = nullptr;  // where the fiber stopped (Boost's fcontext_t)
   Entry entry_ = nullptr;
   void* arg_ = nullptr;
   void* mapping_ = nullptr;  // stack plus guard page; null for a thread context
