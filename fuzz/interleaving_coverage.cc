@@ -2,8 +2,6 @@
 // pairs into libFuzzer's __libfuzzer_extra_counters section.
 #include "interleaving_coverage.h"
 
-#include <cstring>
-
 namespace racelab::fuzz {
 namespace {
 
@@ -57,12 +55,9 @@ std::uint64_t InterleavingCoverage::site_hash(int thread,
 void InterleavingCoverage::observe(const sched::SwitchEvent& event,
                                    void* context) {
   auto* self = static_cast<InterleavingCoverage*>(context);
-  // The "op" point comes right before an operation begins: from here on the
-  // thread is in its next operation.
   const bool starts_op =
-      event.from_thread >= 0 &&
-      static_cast<std::size_t>(event.from_thread) < self->op_index_.size() &&
-      std::strcmp(event.from_site, "op") == 0;
+      event.from_operation_start &&
+      static_cast<std::size_t>(event.from_thread) < self->op_index_.size();
   if (starts_op) ++self->op_index_[static_cast<std::size_t>(event.from_thread)];
   if (!event.preemption) return;
   ++self->preemptions_;

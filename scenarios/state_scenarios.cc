@@ -1,9 +1,9 @@
 // The state scenarios, including the seed's reproduction.
 #include "state_scenarios.h"
 
-#include <map>
 #include <random>
-#include <set>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -107,51 +107,39 @@ void check_state_invariants(const Program<StateOp>& /*program*/,
                             const History<StateOp, StateResult>& history,
                             StateStore& /*store*/,
                             std::vector<Finding>& findings) {
-  // Every (key, value) ever written, and the keys some operation may remove or
-  // change during the run.
-  std::set<std::pair<std::string, std::string>> written;
-  std::map<std::string, std::string> setup_state;
-  std::set<std::string> touched;
+  std::vector<StateCallView> calls;
+  calls.reserve(history.size());
   for (const auto& e : history) {
-    if (e.op.kind == Op::Kind::kSet) {
-      written.emplace(e.op.key, e.op.value);
-      if (e.thread == kSetupThread)
-        setup_state[e.op.key] = e.op.value;
-      else
-        touched.insert(e.op.key);
-    } else if (e.op.kind == Op::Kind::kErase && e.thread != kSetupThread) {
-      touched.insert(e.op.key);
+    StateCallView c;
+    c.thread = e.thread;
+    switch (e.op.kind) {
+      case Op::Kind::kSet:
+        c.kind = StateCallView::Kind::kSet;
+        c.key = e.op.key;
+        c.value = e.op.value;
+        break;
+      case Op::Kind::kErase:
+        c.kind = StateCallView::Kind::kErase;
+        c.key = e.op.key;
+        break;
+      case Op::Kind::kAll:
+        c.kind = StateCallView::Kind::kAll;
+        c.entries = &e.result.entries;
+        c.complete = e.op.stop_after == 0;
+        break;
+      case Op::Kind::kGet:
+        break;
     }
+    calls.push_back(c);
   }
-  for (const auto& e : history) {
-    if (e.op.kind != Op::Kind::kAll) continue;
-    std::set<std::string> seen, twice, unknown;
-    for (const auto& [key, value] : e.result.entries) {
-      if (!seen.insert(key).second) twice.insert(key);
-      if (!written.contains({key, value}))
-        unknown.insert(absl::StrCat(key, "=", value));
-    }
-    std::string who = absl::StrCat("thread ", e.thread, ": all()");
-    if (!twice.empty()) {
-      findings.push_back(invariant_violation(
-          absl::StrCat(who, " yielded ", e.result.entries.size(),
-                       " entries with keys twice: ", key_list(twice),
-                       "; no state of a map has a key twice")));
-    }
-    if (!unknown.empty()) {
-      findings.push_back(invariant_violation(absl::StrCat(
-          who, " yielded entries that were never set: ", key_list(unknown))));
-    }
-    if (e.op.stop_after != 0) continue;
-    std::set<std::string> missing;
-    for (const auto& [key, value] : setup_state) {
-      if (!touched.contains(key) && !seen.contains(key)) missing.insert(key);
-    }
-    if (!missing.empty()) {
-      findings.push_back(invariant_violation(absl::StrCat(
-          who, " yielded ", e.result.entries.size(),
-          " entries but skipped keys that were in the map for the whole run: ",
-          key_list(missing))));
+  const WrittenEntries written = written_entries(calls);
+  const std::vector<std::string_view> stable = stable_keys(calls);
+  for (const StateCallView& c : calls) {
+    if (c.kind != StateCallView::Kind::kAll) continue;
+    for (std::string finding : {keys_twice(c), entries_never_set(c, written),
+                                stable_keys_skipped(c, stable)}) {
+      if (!finding.empty())
+        findings.push_back(invariant_violation(std::move(finding)));
     }
   }
 }

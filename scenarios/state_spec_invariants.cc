@@ -1,14 +1,8 @@
-// The state spec's invariants (state_spec_invariants.h). Compiled as the
+// The state runs' invariants (state_spec_invariants.h). Compiled as the
 // harness's bookkeeping (RACELAB_HARNESS_PATH): they read the recorded calls
 // after the run, never the store.
 #include "state_spec_invariants.h"
 
-#include <set>
-#include <string_view>
-#include <utility>
-#include <vector>
-
-#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 
 namespace racelab::state {
@@ -24,102 +18,145 @@ std::string key_list(const std::set<std::string>& keys) {
   return out;
 }
 
-namespace {
-
-void add(std::string& out, const std::string& finding) {
-  absl::StrAppend(&out, out.empty() ? "" : "; ", finding);
-}
-
-std::string who(const CallView& c) {
-  return absl::StrCat("thread ", c.thread(), ": all()");
-}
-
-}  // namespace
-
-std::string no_key_twice(StateStore&, const Calls& calls) {
-  std::string out;
-  absl::flat_hash_set<std::string_view> seen;
-  for (const CallView& c : calls) {
-    if (c.name() != "all") continue;
-    const Entries& entries = c.result<Entries>();
-    seen.clear();
-    seen.reserve(entries.items.size());
-    std::set<std::string> twice;
-    for (const auto& [key, value] : entries.items) {
-      if (!seen.insert(key).second) twice.insert(key);
-    }
-    if (!twice.empty()) {
-      add(out, absl::StrCat(who(c), " yielded ", entries.items.size(),
-                            " entries with keys twice: ", key_list(twice),
-                            "; no state of a map has a key twice"));
-    }
+WrittenEntries written_entries(std::span<const StateCallView> calls) {
+  WrittenEntries written;
+  for (const StateCallView& c : calls) {
+    if (c.kind == StateCallView::Kind::kSet) written.emplace(c.key, c.value);
   }
-  return out;
+  return written;
 }
 
-std::string only_set_entries(StateStore&, const Calls& calls) {
-  // Every (key, value) ever written; the views point into the calls.
-  absl::flat_hash_set<std::pair<std::string_view, std::string_view>> written;
-  for (const CallView& c : calls) {
-    if (c.name() == "set")
-      written.emplace(c.arg<std::string>(0), c.arg<std::string>(1));
-  }
-  std::string out;
-  for (const CallView& c : calls) {
-    if (c.name() != "all") continue;
-    std::set<std::string> unknown;
-    for (const auto& [key, value] : c.result<Entries>().items) {
-      if (!written.contains(
-              std::pair<std::string_view, std::string_view>(key, value))) {
-        unknown.insert(absl::StrCat(key, "=", value));
-      }
-    }
-    if (!unknown.empty()) {
-      add(out, absl::StrCat(who(c), " yielded entries that were never set: ",
-                            key_list(unknown)));
-    }
-  }
-  return out;
-}
-
-std::string no_stable_key_skipped(StateStore&, const Calls& calls) {
-  // The keys the setup put in the map that no operation of the run may
-  // remove or change: each must be in every complete all().
+std::vector<std::string_view> stable_keys(
+    std::span<const StateCallView> calls) {
   absl::flat_hash_set<std::string_view> setup_keys, touched;
-  for (const CallView& c : calls) {
-    if (c.name() != "set" && c.name() != "erase") continue;
-    const std::string& key = c.arg<std::string>(0);
-    if (c.thread() != kSetupThread) {
-      touched.insert(key);
-    } else if (c.name() == "set") {
-      setup_keys.insert(key);
+  for (const StateCallView& c : calls) {
+    if (c.kind != StateCallView::Kind::kSet &&
+        c.kind != StateCallView::Kind::kErase)
+      continue;
+    if (c.thread != kSetupThread) {
+      touched.insert(c.key);
+    } else if (c.kind == StateCallView::Kind::kSet) {
+      setup_keys.insert(c.key);
     }
   }
   std::vector<std::string_view> stable;
   for (std::string_view key : setup_keys) {
     if (!touched.contains(key)) stable.push_back(key);
   }
-  std::string out;
-  if (stable.empty()) return out;
+  return stable;
+}
+
+namespace {
+
+std::string who(const StateCallView& c) {
+  return absl::StrCat("thread ", c.thread, ": all()");
+}
+
+}  // namespace
+
+std::string keys_twice(const StateCallView& call) {
   absl::flat_hash_set<std::string_view> seen;
+  seen.reserve(call.entries->size());
+  std::set<std::string> twice;
+  for (const auto& [key, value] : *call.entries) {
+    if (!seen.insert(key).second) twice.insert(key);
+  }
+  if (twice.empty()) return "";
+  return absl::StrCat(who(call), " yielded ", call.entries->size(),
+                      " entries with keys twice: ", key_list(twice),
+                      "; no state of a map has a key twice");
+}
+
+std::string entries_never_set(const StateCallView& call,
+                              const WrittenEntries& written) {
+  std::set<std::string> unknown;
+  for (const auto& [key, value] : *call.entries) {
+    if (!written.contains(
+            std::pair<std::string_view, std::string_view>(key, value)))
+      unknown.insert(absl::StrCat(key, "=", value));
+  }
+  if (unknown.empty()) return "";
+  return absl::StrCat(
+      who(call), " yielded entries that were never set: ", key_list(unknown));
+}
+
+std::string stable_keys_skipped(const StateCallView& call,
+                                std::span<const std::string_view> stable) {
+  if (!call.complete || stable.empty()) return "";
+  absl::flat_hash_set<std::string_view> seen;
+  seen.reserve(call.entries->size());
+  for (const auto& [key, value] : *call.entries) seen.insert(key);
+  std::set<std::string> missing;
+  for (std::string_view key : stable) {
+    if (!seen.contains(key)) missing.emplace(key);
+  }
+  if (missing.empty()) return "";
+  return absl::StrCat(who(call), " yielded ", call.entries->size(),
+                      " entries but skipped keys that were in the map for "
+                      "the whole run: ",
+                      key_list(missing));
+}
+
+namespace {
+
+// The spec's calls as the invariants read them.
+std::vector<StateCallView> views_of(const Calls& calls) {
+  std::vector<StateCallView> views;
+  views.reserve(calls.size());
   for (const CallView& c : calls) {
-    if (c.name() != "all" || c.arg<AllFlags>(0).stop_after != 0) continue;
-    const Entries& entries = c.result<Entries>();
-    seen.clear();
-    seen.reserve(entries.items.size());
-    for (const auto& [key, value] : entries.items) seen.insert(key);
-    std::set<std::string> missing;
-    for (std::string_view key : stable) {
-      if (!seen.contains(key)) missing.emplace(key);
+    StateCallView v;
+    v.thread = c.thread();
+    if (c.name() == "set") {
+      v.kind = StateCallView::Kind::kSet;
+      v.key = c.arg<std::string>(0);
+      v.value = c.arg<std::string>(1);
+    } else if (c.name() == "erase") {
+      v.kind = StateCallView::Kind::kErase;
+      v.key = c.arg<std::string>(0);
+    } else if (c.name() == "all") {
+      v.kind = StateCallView::Kind::kAll;
+      v.entries = &c.result<Entries>().items;
+      v.complete = c.arg<AllFlags>(0).stop_after == 0;
     }
-    if (!missing.empty()) {
-      add(out, absl::StrCat(who(c), " yielded ", entries.items.size(),
-                            " entries but skipped keys that were in the map "
-                            "for the whole run: ",
-                            key_list(missing)));
-    }
+    views.push_back(v);
+  }
+  return views;
+}
+
+// Runs `check` on every all() of the run; the findings joined with "; ".
+template <class Check>
+std::string over_all_calls(const std::vector<StateCallView>& views,
+                           Check check) {
+  std::string out;
+  for (const StateCallView& c : views) {
+    if (c.kind != StateCallView::Kind::kAll) continue;
+    const std::string finding = check(c);
+    if (!finding.empty())
+      absl::StrAppend(&out, out.empty() ? "" : "; ", finding);
   }
   return out;
+}
+
+}  // namespace
+
+std::string no_key_twice(StateStore&, const Calls& calls) {
+  return over_all_calls(views_of(calls), keys_twice);
+}
+
+std::string only_set_entries(StateStore&, const Calls& calls) {
+  const std::vector<StateCallView> views = views_of(calls);
+  const WrittenEntries written = written_entries(views);
+  return over_all_calls(views, [&](const StateCallView& c) {
+    return entries_never_set(c, written);
+  });
+}
+
+std::string no_stable_key_skipped(StateStore&, const Calls& calls) {
+  const std::vector<StateCallView> views = views_of(calls);
+  const std::vector<std::string_view> stable = stable_keys(views);
+  return over_all_calls(views, [&](const StateCallView& c) {
+    return stable_keys_skipped(c, stable);
+  });
 }
 
 }  // namespace racelab::state

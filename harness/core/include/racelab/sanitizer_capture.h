@@ -1,14 +1,17 @@
 // In-process capture of sanitizer reports, for the child process of a case.
 //
-// Under TSan, __tsan_on_report receives each report; the hook copies the raw
-// facts (kind, accesses, program counters) into static storage that TSan does
-// not instrument, and writes one notice line to the result channel with a raw
-// system call so that a run that later crashes still counts its report. After
-// the run, take_tsan_findings() symbolizes them into Findings. A report that
-// repeats one of the run's (the same pair of access stacks, or the same racy
-// address) is dropped before TSan prints it: TSan's own de-duplication is per
-// process, so it is off where many runs share one, and the hook keeps it per
-// run instead (a run ends at take_tsan_findings()). Under ASan, a
+// Under TSan, the report hook (TSan's OnReport, called before a report is
+// printed) receives each report; it copies the raw facts (kind, accesses,
+// program counters) into static storage that TSan does not instrument, and
+// writes one notice line to the result channel with a raw system call so that
+// a run that later crashes still counts its report. After the run,
+// take_tsan_findings() symbolizes them into Findings. A report that repeats
+// one of the run's (the same pair of access stacks, or the same racy address)
+// is dropped before TSan prints it: TSan's own de-duplication is per process,
+// so it is off where many runs share one, and the hook keeps it per run
+// instead (a run ends at take_tsan_findings()). TSan prints the first three
+// distinct reports of a run; the rest are captured without printing, and the
+// run's end says on stderr how many were not printed. Under ASan, a
 // death callback writes the report's kind and first frame before the process
 // dies. In a build without the sanitizer these do nothing.
 #ifndef RACELAB_SANITIZER_CAPTURE_H_

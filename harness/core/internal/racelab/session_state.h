@@ -14,10 +14,16 @@
 
 namespace racelab::session_internal {
 
-// sanitizer_capture.cc: the TSan reports captured by __tsan_on_report, as
+// sanitizer_capture.cc: the TSan reports captured by the report hook, as
 // raw data (symbolized later by take_tsan_findings).
 struct CapturedReports {
   static constexpr int kMaxReports = 32;
+  // TSan prints the first kPrintedReports distinct reports of a run in full;
+  // the others are captured (up to kMaxReports) and counted, not printed. A
+  // racy run of a store without a lock finds 50 to 70 distinct races, each
+  // printed report takes milliseconds under TSan's report lock (with every
+  // other thread waiting), and a run's log keeps only its first 64 KiB.
+  static constexpr int kPrintedReports = 3;
   static constexpr int kMaxFrames = 24;
   static constexpr int kMaxMops = 2;
   static constexpr int kMaxThreads = 8;

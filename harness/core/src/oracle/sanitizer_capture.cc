@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -44,6 +45,7 @@ namespace {
 constexpr std::size_t kSymbolBufferBytes = 256 * 1024;
 using Captured = session_internal::CapturedReports;
 constexpr int kMaxReports = Captured::kMaxReports;
+[[maybe_unused]] constexpr int kPrintedReports = Captured::kPrintedReports;
 // kMaxFrames and kMaxThreads bound the TSan report hook's copies; an ASan
 // build has no such hook.
 [[maybe_unused]] constexpr int kMaxFrames = Captured::kMaxFrames;
@@ -363,6 +365,15 @@ std::vector<Finding> take_tsan_findings() {
     }
     findings.push_back(std::move(f));
   }
+  if (const int unprinted = reports.count.load() - kPrintedReports;
+      unprinted > 0) {
+    std::fprintf(stderr,
+                 "racelab: %d more distinct ThreadSanitizer report%s in this "
+                 "run, not printed (the first %d of a run are; the run's "
+                 "findings hold up to %d)\n",
+                 unprinted, unprinted == 1 ? "" : "s", kPrintedReports,
+                 kMaxReports);
+  }
   // Called when no thread that could report is running (after a join, between
   // schedules), so the slots can be reused.
   reports.count.store(0);
@@ -504,58 +515,34 @@ is_repeat_in_this_run(void* report) {
   return false;
 }
 
-}  // namespace
-}  // namespace racelab
-
-namespace __tsan {
-struct ReportDesc;
-
-// TSan's hook before it prints a report (weak in the runtime): true drops
-// the report. A repeat within the run is dropped, as TSan's own
-// suppress_equal_stacks and suppress_equal_addresses would drop it in a
-// process of its own; see Captured::distinct.
-__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation,
-               visibility("default"))) bool
-OnReport(const ReportDesc* report, bool suppressed) {
-  if (suppressed) return true;
-  racelab::NotSchedulingPoints harness;
-  return racelab::is_repeat_in_this_run(
-      const_cast<void*>(static_cast<const void*>(report)));
-}
-}  // namespace __tsan
-
-extern "C" {
-// Called by TSan for every report it prints. It must not touch memory TSan
-// instruments, or a report from inside the hook makes TSan wait on itself;
-// nor record a function entry (no_sanitize("thread") alone keeps those), it
-// and what it calls: an entry that fills TSan's trace part inside the report
-// waits on itself too.
-__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) void
-__tsan_on_report(void* report) {
-  // Runs inside TSan's report, on the reporting thread: its locks and
-  // atomics must not be scheduling points (a switch here would leave TSan's
-  // report machinery held by a parked thread).
-  racelab::NotSchedulingPoints harness;
-  racelab::session_internal::CapturedReports& captured = racelab::captured();
-  captured.seen.fetch_add(1);
-  const racelab::ReportShape shape = racelab::shape_of(report);
+// Copies the facts of `report` (a distinct report of this run) into the
+// run's slots and tells the result channel its kind; returns its slot. It
+// runs inside TSan's report, on the reporting thread, so it must not touch
+// memory TSan instruments (a report from inside it would make TSan wait on
+// itself), nor record a function entry (an entry that fills TSan's trace
+// part inside the report waits on itself too).
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) int
+capture_report(void* report) {
+  Captured& reports = captured();
+  reports.seen.fetch_add(1);
+  const ReportShape shape = shape_of(report);
   const char* description = shape.description;
   const int stack_count = shape.stacks, mop_count = shape.mops,
             thread_count = shape.threads;
   char line[160] = "{\"event\":\"tsan_report\",\"kind\":\"";
-  racelab::append(line, sizeof line, description ? description : "unknown");
-  racelab::append(line, sizeof line, "\"}\n");
-  racelab::raw_write(line);
+  append(line, sizeof line, description ? description : "unknown");
+  append(line, sizeof line, "\"}\n");
+  raw_write(line);
 
-  int slot = captured.count.fetch_add(1);
-  if (slot >= racelab::kMaxReports) return;
-  racelab::RawReport& raw = captured.reports[slot];
+  int slot = reports.count.fetch_add(1);
+  if (slot >= kMaxReports) return slot;
+  RawReport& raw = reports.reports[slot];
   raw.description[0] = '\0';
-  racelab::append(raw.description, sizeof raw.description,
-                  description ? description : "unknown");
+  append(raw.description, sizeof raw.description,
+         description ? description : "unknown");
   raw.threads = 0;
-  for (int t = 0; t < thread_count && raw.threads < racelab::kMaxThreads; ++t) {
-    racelab::RawThread& th = raw.thread[raw.threads++];
+  for (int t = 0; t < thread_count && raw.threads < kMaxThreads; ++t) {
+    RawThread& th = raw.thread[raw.threads++];
     th.name[0] = '\0';
     unsigned long os_id = 0;
     int running = 0, parent_tid = 0;
@@ -563,25 +550,52 @@ __tsan_on_report(void* report) {
     void* trace[1];
     __tsan_get_report_thread(report, t, &th.tid, &os_id, &running, &name,
                              &parent_tid, trace, 1);
-    if (name != nullptr) racelab::append(th.name, sizeof th.name, name);
+    if (name != nullptr) append(th.name, sizeof th.name, name);
   }
-  raw.mops = mop_count < racelab::kMaxMops ? mop_count : racelab::kMaxMops;
+  raw.mops = mop_count < kMaxMops ? mop_count : kMaxMops;
   for (int m = 0; m < raw.mops; ++m) {
-    racelab::RawMop& mop = raw.mop[m];
+    RawMop& mop = raw.mop[m];
     void* addr = nullptr;
     for (void*& pc : mop.trace) pc = nullptr;
     __tsan_get_report_mop(report, m, &mop.tid, &addr, &mop.size, &mop.write,
-                          &mop.atomic, mop.trace, racelab::kMaxFrames);
-    mop.frames = racelab::kMaxFrames;
+                          &mop.atomic, mop.trace, kMaxFrames);
+    mop.frames = kMaxFrames;
   }
   for (void*& pc : raw.trace) pc = nullptr;
   raw.frames = 0;
   if (stack_count > 0) {
-    __tsan_get_report_stack(report, 0, raw.trace, racelab::kMaxFrames);
-    raw.frames = racelab::kMaxFrames;
+    __tsan_get_report_stack(report, 0, raw.trace, kMaxFrames);
+    raw.frames = kMaxFrames;
   }
+  return slot;
 }
+
+}  // namespace
+}  // namespace racelab
+
+namespace __tsan {
+struct ReportDesc;
+
+// TSan's hook before it prints a report (weak in the runtime): true keeps
+// the report from being printed. A repeat within the run is dropped, as
+// TSan's own suppress_equal_stacks and suppress_equal_addresses would drop
+// it in a process of its own (see Captured::distinct). Every other report is
+// captured here; TSan prints only the first kPrintedReports of a run.
+//
+// It runs inside TSan's report, on the reporting thread: its locks and
+// atomics must not be scheduling points (a switch here would leave TSan's
+// report machinery held by a parked thread).
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation,
+               visibility("default"))) bool
+OnReport(const ReportDesc* report, bool suppressed) {
+  if (suppressed) return true;
+  racelab::NotSchedulingPoints harness;
+  void* const raw = const_cast<void*>(static_cast<const void*>(report));
+  if (racelab::is_repeat_in_this_run(raw)) return true;
+  return racelab::capture_report(raw) >= racelab::kPrintedReports;
 }
+}  // namespace __tsan
+
 #endif
 
 // racelab's sanitizer defaults (from sanitizers/*.options), compiled in so that

@@ -590,9 +590,12 @@ int SchedulerCore::decide(int me, const char* what, PointAccess at) {
   if (me >= 0) threads_[static_cast<std::size_t>(me)].site = what;
   if (me >= 0 && !is_boundary(what)) ++inner_points_;
   if (observer_ != nullptr) {
-    const SwitchEvent event{me, what, next,
+    const SwitchEvent event{me,
+                            what,
+                            next,
                             threads_[static_cast<std::size_t>(next)].site,
-                            me_enabled && next != me};
+                            me_enabled && next != me,
+                            me >= 0 && same_name(what, "op")};
     observer_(event, observer_context_);
   }
   decisions_.push_back(next);

@@ -113,6 +113,9 @@ struct SwitchEvent {
   int to_thread;          // the thread picked to run next (may be from_thread)
   const char* to_site;    // where that thread stopped last
   bool preemption;        // from_thread could go on, another was picked
+  // from_thread stopped right before its next operation begins (the "op"
+  // point): from here on it is in that operation.
+  bool from_operation_start;
 };
 
 // Called at every decision of a run, after the strategy picked; must not
