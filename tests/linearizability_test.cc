@@ -874,6 +874,69 @@ TEST(RandomizedLinearizability, ExplanationIsDeterministic) {
 }
 
 // ---------------------------------------------------------------------------
+// 5b. The first guess: the order of the operations' effects, when the
+// recorder gives one, tried before any search.
+
+MapOperation placed(MapOperation op, uint64_t effect_order) {
+  op.effect_order = effect_order;
+  return op;
+}
+
+TEST(FirstGuess, TheEffectOrderFitsWithoutASearch) {
+  // The get saw the set, and returned first: the return order does not fit,
+  // the order of their effects does.
+  const std::vector<MapOperation> history = {
+      placed(map_set(0, 1, 8, 0, 7), 2),
+      placed(map_get(1, 3, 5, 0, 7), 4),
+  };
+  const LinearizabilityResult result = check_map(history);
+  EXPECT_TRUE(result.linearizable);
+  EXPECT_EQ(result.order, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(result.steps, 2U);  // one step per operation: no search
+
+  std::vector<MapOperation> unplaced = history;
+  for (MapOperation& op : unplaced) op.effect_order = 0;
+  const LinearizabilityResult searched = check_map(unplaced);
+  EXPECT_TRUE(searched.linearizable);
+  EXPECT_GT(searched.steps,
+            2U);  // the return order failed, the search found it
+}
+
+TEST(FirstGuess, AnEffectOrderAgainstRealTimeIsNotTrusted) {
+  // The get was called after the set returned, so it must see 7. Placed
+  // before the set, it would fit; the checker must not take that order.
+  const std::vector<MapOperation> history = {
+      placed(map_set(0, 1, 2, 0, 7), 5),
+      placed(map_get(1, 3, 4, 0, std::nullopt), 1),
+  };
+  const LinearizabilityResult result = check_map(history);
+  EXPECT_TRUE(result.is_violation()) << result.explanation;
+  EXPECT_EQ(result.stuck_operation, std::optional<size_t>(1));
+}
+
+TEST(FirstGuess, AWrongEffectOrderOnlyCostsTheSearch) {
+  // Effects placed the wrong way round: the guess fails, the search decides.
+  const std::vector<MapOperation> history = {
+      placed(map_set(0, 1, 8, 0, 7), 4),
+      placed(map_get(1, 3, 5, 0, 7), 2),
+  };
+  const LinearizabilityResult result = check_map(history);
+  EXPECT_TRUE(result.linearizable);
+  EXPECT_TRUE(is_valid_linearization<MapModel>(history, {}, result.order));
+}
+
+TEST(FirstGuess, OneUnplacedOperationMeansTheReturnOrder) {
+  const std::vector<MapOperation> history = {
+      placed(map_set(0, 1, 2, 0, 7), 9),
+      map_get(1, 3, 4, 0, 7),
+  };
+  const LinearizabilityResult result = check_map(history);
+  EXPECT_TRUE(result.linearizable);
+  EXPECT_EQ(result.order, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(result.steps, 2U);
+}
+
+// ---------------------------------------------------------------------------
 // 6. Budget.
 
 TEST(LinearizabilityBudget, ExhaustedBudgetIsUnknownNotAFinding) {

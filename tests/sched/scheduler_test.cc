@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <sched.h>
 
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -357,6 +359,48 @@ TEST(SchedulerTest, ABusyLockBlocksAndTheWaiterResumesAfterRelease) {
   }
   EXPECT_GT(schedules, 2);
   EXPECT_GT(blocked_schedules, 0);
+}
+
+// The step of each thread's last lock access orders the critical sections as
+// they ran, in every schedule: the linearizability check's first guess.
+TEST(SchedulerTest, LastStoreStepOrdersCriticalSectionsAsTheyRan) {
+  racelab::Mutex mu("counter.mu");
+  int counter = 0;
+  std::array<int, 2> seen{};
+  std::array<std::uint64_t, 2> step{};
+  std::uint64_t lockless = 1;
+  Threads threads;
+  for (int t = 0; t < 2; ++t) {
+    threads.push_back([&, t] {
+      {
+        racelab::MutexLock lock(mu);
+        seen[t] = counter++;
+        racelab::yield_point("inside");
+      }
+      racelab::yield_point("after");
+      step[t] = ControlledScheduler::last_store_step();
+    });
+  }
+  threads.push_back([&] {
+    racelab::yield_point("no lock");
+    lockless = ControlledScheduler::last_store_step();
+  });
+  ControlledScheduler scheduler;
+  DfsStrategy dfs(2);
+  int schedules = 0;
+  for (;;) {
+    counter = 0;
+    RunResult result = scheduler.run(threads, dfs);
+    ++schedules;
+    ASSERT_EQ(result.status, Status::kCompleted) << result.deadlock_report;
+    const int first = seen[0] == 0 ? 0 : 1;
+    EXPECT_GT(step[first], 0U);
+    EXPECT_LT(step[first], step[1 - first]);
+    EXPECT_EQ(lockless, 0U);
+    if (!result.more_schedules) break;
+  }
+  EXPECT_GT(schedules, 2);
+  EXPECT_EQ(ControlledScheduler::last_store_step(), 0U);  // outside a run
 }
 
 TEST(SchedulerTest, LockOrderInversionIsFoundByDfsAsADeadlock) {

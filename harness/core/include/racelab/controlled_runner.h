@@ -44,7 +44,12 @@ void reset_clock();
 
 class ControlledContext final : public OpContext {
  public:
-  explicit ControlledContext(int thread) : thread_(thread) {}
+  // Operations run after the run (the finale) take effect after all of its
+  // steps.
+  static constexpr std::uint64_t kAfterTheRun = UINT64_MAX;
+
+  explicit ControlledContext(int thread, std::uint64_t effect_outside_run = 0)
+      : thread_(thread), effect_outside_run_(effect_outside_run) {}
   int thread() const override { return thread_; }
   // A pause touches nothing another thread can observe: what the step after
   // it reads, it reads under the synchronization the scheduler sees (or the
@@ -52,9 +57,16 @@ class ControlledContext final : public OpContext {
   // with every other step (sched::DporStrategy).
   void pause() override { yield_point("pause", PointAccess::none()); }
   std::uint64_t now(Tick tick) override { return next_tick(tick); }
+  std::uint64_t effect_order() override {
+    if (sched::ControlledScheduler::current_thread() < 0) {
+      return effect_outside_run_;
+    }
+    return sched::ControlledScheduler::last_store_step();
+  }
 
  private:
   int thread_;
+  std::uint64_t effect_outside_run_;
 };
 
 // The observation of one schedule (run_schedule): its findings, operations
@@ -264,7 +276,7 @@ RunObservation run_schedule(
   if (!completed) {
     controlled_internal::abandon(store);
   } else {
-    ControlledContext finale_ctx(n);
+    ControlledContext finale_ctx(n, ControlledContext::kAfterTheRun);
     for (const Op& op : program.finale)
       run_operation<F>(*store, op, finale_ctx, history);
   }

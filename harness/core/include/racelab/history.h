@@ -22,6 +22,10 @@ struct Event {
   Result result;
   std::uint64_t call = 0;
   std::uint64_t ret = 0;
+  // Controlled mode: the scheduler step in which the operation last touched
+  // a lock or an atomic (sched::ControlledScheduler::last_store_step); 0 when
+  // unknown. Only a hint for the order the linearizability check tries first.
+  std::uint64_t effect_order = 0;
 };
 
 template <class Op, class Result>

@@ -40,6 +40,7 @@ void run_operation(typename F::Store& store, const typename F::Op& op,
   History<typename F::Op, typename F::Result> nested;
   event.result = F::execute(store, op, ctx, &nested);
   event.ret = ctx.now(Tick::kReturn);
+  event.effect_order = ctx.effect_order();
   note_progress();
   out.push_back(std::move(event));
   for (EventT& e : nested) out.push_back(std::move(e));

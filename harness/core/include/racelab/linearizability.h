@@ -7,6 +7,12 @@
 // linearization"): Wing & Gong's depth-first search over the operations that
 // may take effect next, with Lowe's memoization of every configuration
 // (the set of operations already linearized, the model state) already explored.
+// Before searching, it tries one order: the operations sorted by where they
+// took effect when the recorder says (Operation::effect_order: under a
+// controlled scheduler, the step of an operation's last lock or atomic), else
+// by their return. Checking it costs one model step per operation, with no
+// configuration stored or hashed; when it does not fit, or does not respect
+// real time, the search decides as if it had not been tried.
 // It is a template over the model, and stays in this header on purpose: the
 // search copies, hashes and compares M::State values and calls M::step in its
 // inner loop, and behind a non-template interface each of those would become
@@ -68,6 +74,15 @@ namespace racelab {
 //
 // Optionally, `static constexpr std::string_view kObjectName = "map";` names
 // the object in explanations ("every state the map could be in ...").
+//
+// Optionally, a model whose states are costly to copy checks a whole order on
+// one object, in place:
+//   static size_t fitting_prefix(const State& initial,
+//                                std::span<const Operation<M>> history,
+//                                std::span<const size_t> order);
+// returns how many operations of `order` (indexes into `history`), applied
+// one after another from `initial`, return what they returned: order.size()
+// when all do. Without it the checker steps through copies of M::State.
 template <class M>
 concept SequentialModel = std::copyable<typename M::State> &&
     std::equality_comparable<typename M::State> &&
@@ -111,6 +126,19 @@ struct Operation {
   uint64_t ret = 0;   // time of the return; call < ret
   typename M::Input input{};
   typename M::Output output{};
+  // Optional: where the operation took effect among the others (a step of
+  // the controlled scheduler); 0 when unknown. When every operation has one,
+  // the order they give is the first the checker tries; it is never trusted
+  // beyond that (see check_linearizable).
+  uint64_t effect_order = 0;
+};
+
+// A model that checks a whole order in place (see SequentialModel).
+template <class M>
+concept FitsInPlace = requires(const typename M::State& initial,
+                               std::span<const Operation<M>> history,
+                               std::span<const size_t> order) {
+  { M::fitting_prefix(initial, history, order) } -> std::convertible_to<size_t>;
 };
 
 // The verdict of check_linearizable.
@@ -133,7 +161,8 @@ struct LinearizabilityResult {
   std::vector<size_t> order;
   // On a violation: the index of the operation the explanation names.
   std::optional<size_t> stuck_operation;
-  // Search steps taken (calls of M::step while searching).
+  // Model steps taken: those of the return-order check, then the search's
+  // (calls of M::step while searching).
   size_t steps = 0;
 
   [[nodiscard]] bool is_violation() const {
@@ -141,7 +170,7 @@ struct LinearizabilityResult {
   }
 };
 
-// The default cap on search steps. A linearizable history of a few hundred
+// The default cap on model steps. A linearizable history of a few hundred
 // operations needs a few times its length; the cap matters only for
 // pathological histories (many long, mutually concurrent operations).
 inline constexpr size_t kDefaultLinearizabilityMaxSteps = 1'000'000;
@@ -312,12 +341,14 @@ class LinearizabilitySearch {
  public:
   using State = typename M::State;
 
+  // `steps_taken` of the budget `max_steps` were spent before the search.
   LinearizabilitySearch(std::span<const Operation<M>> history, State initial,
-                        size_t max_steps)
+                        size_t max_steps, size_t steps_taken = 0)
       : history_(history),
         operation_count_(history.size()),
         words_(history.size() / 64 + 1),
         max_steps_(max_steps),
+        steps_(steps_taken),
         table_(words_),
         current_bits_(words_, 0),
         scratch_(initial) {
@@ -591,7 +622,7 @@ class LinearizabilitySearch {
   size_t operation_count_;
   size_t words_;
   size_t max_steps_;
-  size_t steps_ = 0;
+  size_t steps_;
 
   // The entry list; index 0 is the head sentinel.
   std::vector<int> next_;
@@ -614,13 +645,83 @@ class LinearizabilitySearch {
   std::vector<size_t> longest_prefix_;
 };
 
+// Whether no operation of `order` comes after one that returned before it
+// was called.
+template <SequentialModel M>
+bool respects_real_time(std::span<const Operation<M>> history,
+                        std::span<const size_t> order) {
+  uint64_t earliest_return_after = UINT64_MAX;
+  for (size_t i = order.size(); i-- > 0;) {
+    const Operation<M>& op = history[order[i]];
+    if (earliest_return_after < op.call) return false;
+    earliest_return_after = std::min(earliest_return_after, op.ret);
+  }
+  return true;
+}
+
+// The first order to try: by effect_order when every operation has one and
+// that order respects real time, else by return (which always does, since
+// A.ret < B.call makes A.ret < B.ret). Ties go by return, then call, then
+// index.
+template <SequentialModel M>
+std::vector<size_t> first_guess(std::span<const Operation<M>> history) {
+  std::vector<size_t> order(history.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  auto by_return = [&](size_t a, size_t b) {
+    if (history[a].ret != history[b].ret)
+      return history[a].ret < history[b].ret;
+    if (history[a].call != history[b].call) {
+      return history[a].call < history[b].call;
+    }
+    return a < b;
+  };
+  const bool all_placed =
+      std::all_of(history.begin(), history.end(),
+                  [](const Operation<M>& op) { return op.effect_order != 0; });
+  if (all_placed) {
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      if (history[a].effect_order != history[b].effect_order) {
+        return history[a].effect_order < history[b].effect_order;
+      }
+      return by_return(a, b);
+    });
+    if (respects_real_time<M>(history, order)) return order;
+  }
+  std::sort(order.begin(), order.end(), by_return);
+  return order;
+}
+
+// How many operations of `order`, applied one after another from `initial`,
+// return what they returned.
+template <SequentialModel M>
+size_t fitting_prefix(const typename M::State& initial,
+                      std::span<const Operation<M>> history,
+                      std::span<const size_t> order) {
+  if constexpr (FitsInPlace<M>) {
+    return M::fitting_prefix(initial, history, order);
+  } else {
+    typename M::State state = initial;
+    typename M::State next = initial;
+    size_t fitted = 0;
+    for (size_t op : order) {
+      if (!M::step(state, history[op].input, history[op].output, &next)) break;
+      std::swap(state, next);
+      ++fitted;
+    }
+    return fitted;
+  }
+}
+
 }  // namespace linearizability_internal
 
 // Checks `history` against the sequential model M starting from `initial`.
 // Throws std::invalid_argument on a malformed history (see "Time" above).
-// The search stops after `max_steps` calls of M::step and then reports
-// exhausted_budget ("unknown"), never a violation. Deterministic: the same
-// history always gives the same result and the same explanation text.
+// The first guess (see the top of this file) is tried first when the budget
+// covers it (one step per operation); when it fits, it is the result's
+// `order`. The check stops
+// after `max_steps` model steps in all and then reports exhausted_budget
+// ("unknown"), never a violation. Deterministic: the same history always
+// gives the same result and the same explanation text.
 //
 // M is not deduced from a std::vector; name it:
 //   check_linearizable<MyModel>(history, MyModel::initial())
@@ -629,8 +730,24 @@ template <SequentialModel M>
     std::span<const Operation<M>> history, typename M::State initial,
     size_t max_steps = kDefaultLinearizabilityMaxSteps) {
   linearizability_internal::validate_history<M>(history);
+  size_t steps_taken = 0;
+  if (history.size() <= max_steps) {
+    std::vector<size_t> order =
+        linearizability_internal::first_guess<M>(history);
+    const size_t fitted =
+        linearizability_internal::fitting_prefix<M>(initial, history, order);
+    note_progress();
+    if (fitted == order.size()) {
+      LinearizabilityResult result;
+      result.linearizable = true;
+      result.steps = order.size();
+      result.order = std::move(order);
+      return result;
+    }
+    steps_taken = fitted + 1;  // the last one did not fit
+  }
   linearizability_internal::LinearizabilitySearch<M> search(
-      history, std::move(initial), max_steps);
+      history, std::move(initial), max_steps, steps_taken);
   return search.run();
 }
 

@@ -21,6 +21,9 @@ class OpContext {
   // The history clock, for stamping operations nested in a callback: the time
   // of `tick`, the call or the return of an operation.
   virtual std::uint64_t now(Tick tick) = 0;
+  // Where the operation that just returned took effect, as far as the runner
+  // knows (Event::effect_order); 0 when it does not.
+  virtual std::uint64_t effect_order() { return 0; }
 
   // A value an operation leaves for the next operation of the same thread
   // (the checkpoint family: the id of the last commit, for a later lookup).

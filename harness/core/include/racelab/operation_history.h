@@ -33,7 +33,7 @@ std::vector<Operation<M>> to_operations(const History<Op, Result>& history,
     if (last != last_ret.end() && call <= last->second) call = last->second + 1;
     if (ret <= call) ret = call + 1;
     last_ret[thread] = ret;
-    ops.push_back({thread, call, ret, e.op, e.result});
+    ops.push_back({thread, call, ret, e.op, e.result, e.effect_order});
   }
   return ops;
 }

@@ -9,9 +9,10 @@
 // one of the run's (the same pair of access stacks, or the same racy address)
 // is dropped before TSan prints it: TSan's own de-duplication is per process,
 // so it is off where many runs share one, and the hook keeps it per run
-// instead (a run ends at take_tsan_findings()). TSan prints the first three
-// distinct reports of a run; the rest are captured without printing, and the
-// run's end says on stderr how many were not printed. Under ASan, a
+// instead (a run ends at take_tsan_findings()). TSan prints the first
+// CapturedReports::kPrintedReports distinct reports of a run (session_state.h);
+// the rest are captured without printing, and the run's end says on stderr
+// how many were not printed. Under ASan, a
 // death callback writes the report's kind and first frame before the process
 // dies. In a build without the sanitizer these do nothing.
 #ifndef RACELAB_SANITIZER_CAPTURE_H_

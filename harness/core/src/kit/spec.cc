@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <map>
 #include <random>
+#include <span>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -276,6 +277,27 @@ struct DeclaredModel {
     }
     next->node = std::move(node);
     return true;
+  }
+  // The return-order check on one model object, stepped in place: no copy,
+  // no chain node and no hash per operation. A result allowed without effect
+  // (may_fail_with) ends it, as step() may have changed the object before
+  // refusing; the search then decides.
+  static std::size_t fitting_prefix(
+      const State& initial, std::span<const Operation<DeclaredModel>> history,
+      std::span<const std::size_t> order) {
+    if (order.empty()) return 0;
+    const SpecCore& spec = *history[order.front()].input.spec;
+    std::shared_ptr<void> model = materialize(initial, spec);
+    std::size_t fitted = 0;
+    for (std::size_t index : order) {
+      const Operation<DeclaredModel>& op = history[index];
+      const OperationDecl& d = spec.ops[static_cast<std::size_t>(op.input.op)];
+      if (!d.step(model.get(), op.input.args.get(), op.output.value.get())) {
+        break;
+      }
+      ++fitted;
+    }
+    return fitted;
   }
   static std::string describe(const Input& in) { return describe_call(in); }
   static std::string describe(const Input& in, const Output& out) {

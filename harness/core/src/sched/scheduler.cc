@@ -143,6 +143,10 @@ class SchedulerCore {
     return options_.substrate == Substrate::kOsThreads;
   }
   bool tracing() const { return tracing_; }
+  // ControlledScheduler::last_store_step for logical thread `me`.
+  std::uint64_t last_store_step(int me) const {
+    return threads_[static_cast<std::size_t>(me)].last_store_step;
+  }
 
   // The fiber entry: runs whichever logical thread it is given, once per run.
   static void fiber_main(void* core);
@@ -176,6 +180,10 @@ class SchedulerCore {
     // What its step touches: the access of the point it stopped at, then
     // what it touched while it ran (Strategy::step_finished).
     sched::Footprint step{PointAccess::none()};
+    // The step it runs now (the decision count that resumed it), and the
+    // last step in which it touched a lock or an atomic (0: none yet).
+    std::uint64_t step_began = 0;
+    std::uint64_t last_store_step = 0;
   };
   // The OS thread of a logical thread (Substrate::kOsThreads).
   struct OsThread {
@@ -206,6 +214,13 @@ class SchedulerCore {
   void run_thread();
   void run_body(int me);
   int decide(int me, const char* what, PointAccess at = PointAccess::unknown());
+  // A lock or an atomic touched in `thread`'s current step.
+  static void note_store_access(LogicalThread& thread, PointAccess access) {
+    if (access.object_kind == ObjectKind::kLock ||
+        access.object_kind == ObjectKind::kAtomic) {
+      thread.last_store_step = thread.step_began;
+    }
+  }
   int end_run();
   Fiber* fiber_of(int thread) const;
   Baton& baton_of(int thread);
@@ -599,9 +614,11 @@ int SchedulerCore::decide(int me, const char* what, PointAccess at) {
     observer_(event, observer_context_);
   }
   decisions_.push_back(next);
-  decision_operations_.push_back(
-      threads_[static_cast<std::size_t>(next)].operation);
-  threads_[static_cast<std::size_t>(next)].started = true;
+  LogicalThread& chosen = threads_[static_cast<std::size_t>(next)];
+  decision_operations_.push_back(chosen.operation);
+  chosen.started = true;
+  chosen.step_began = decisions_.size();
+  note_store_access(chosen, chosen.step.front());
   set_current(next);
   return next;
 }
@@ -1044,7 +1061,9 @@ void SchedulerCore::yield_point(const char* what, PointEffect effect,
 void SchedulerCore::touched(PointAccess access) {
   const int me = os_threads() ? t_me : current();
   if (me < 0) return;
-  std::vector<PointAccess>& step = threads_[static_cast<std::size_t>(me)].step;
+  LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
+  note_store_access(thread, access);
+  std::vector<PointAccess>& step = thread.step;
   // Without an allocation this code does nothing TSan sees (its accesses are
   // not instrumented), so only a growing step pays for a HarnessScope.
   if (step.size() < step.capacity()) {
@@ -1145,8 +1164,9 @@ void SchedulerCore::released(const void* lock, LockMode mode) {
     state.holders.erase(holder);
   }
   add_lock_row(me, TraceKind::kLockReleased, "released", state.name, mode);
-  threads_[static_cast<std::size_t>(me)].step.push_back(
-      lock_access(lock, mode));
+  LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
+  thread.step.push_back(lock_access(lock, mode));
+  note_store_access(thread, thread.step.back());
   // Waiters retry; those that still find the lock busy block again.
   wake_waiters_of(lock);
 }
@@ -1498,6 +1518,13 @@ void ControlledScheduler::begin_operation(int index) {
 bool ControlledScheduler::tracing() {
   internal::SchedulerCore* core = internal::t_active;
   return core != nullptr && core->tracing();
+}
+
+std::uint64_t ControlledScheduler::last_store_step() {
+  internal::SchedulerCore* core = internal::t_active;
+  if (core == nullptr) return 0;
+  const int me = core->os_threads() ? internal::t_me : core->current();
+  return me < 0 ? 0 : core->last_store_step(me);
 }
 
 int ControlledScheduler::current_thread() {

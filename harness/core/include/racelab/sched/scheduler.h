@@ -182,6 +182,14 @@ class ControlledScheduler final : public SchedulingHooks {
   // The running logical thread, or -1 when not inside a controlled run.
   static int current_thread();
 
+  // The last step of the run (counted from 1, as decisions are) in which the
+  // running logical thread touched a lock or an atomic; 0 when it has not,
+  // or outside a controlled run. One thread runs at a time, so these steps
+  // order the threads' last accesses to the store: for an operation that
+  // takes effect under a lock, the order in which the operations took effect
+  // (the linearizability check's first guess, Operation::effect_order).
+  static std::uint64_t last_store_step();
+
   // SchedulingHooks, called by the interposed primitives and yield_point().
   bool owns_calling_thread() const override;
   void yield_point(const char* what, PointEffect effect) override;
