@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace racelab {
@@ -882,24 +883,30 @@ MapOperation placed(MapOperation op, uint64_t effect_order) {
   return op;
 }
 
+// The get saw the set and returned first: the return order does not fit.
+std::vector<MapOperation> get_returns_first(uint64_t set_effect,
+                                            uint64_t get_effect) {
+  return {placed(map_set(0, 1, 8, 0, 7), set_effect),
+          placed(map_get(1, 3, 5, 0, 7), get_effect)};
+}
+
 TEST(FirstGuess, TheEffectOrderFitsWithoutASearch) {
-  // The get saw the set, and returned first: the return order does not fit,
-  // the order of their effects does.
-  const std::vector<MapOperation> history = {
-      placed(map_set(0, 1, 8, 0, 7), 2),
-      placed(map_get(1, 3, 5, 0, 7), 4),
-  };
-  const LinearizabilityResult result = check_map(history);
+  const LinearizabilityResult result = check_map(get_returns_first(2, 4));
   EXPECT_TRUE(result.linearizable);
   EXPECT_EQ(result.order, (std::vector<size_t>{0, 1}));
   EXPECT_EQ(result.steps, 2U);  // one step per operation: no search
+}
 
-  std::vector<MapOperation> unplaced = history;
-  for (MapOperation& op : unplaced) op.effect_order = 0;
-  const LinearizabilityResult searched = check_map(unplaced);
-  EXPECT_TRUE(searched.linearizable);
-  EXPECT_GT(searched.steps,
-            2U);  // the return order failed, the search found it
+TEST(FirstGuess, WithoutAnEffectOrderOrWithAWrongOneTheSearchDecides) {
+  for (const auto& [set_effect, get_effect] :
+       {std::pair<uint64_t, uint64_t>{0, 0}, {4, 2}}) {
+    const std::vector<MapOperation> history =
+        get_returns_first(set_effect, get_effect);
+    const LinearizabilityResult result = check_map(history);
+    EXPECT_TRUE(result.linearizable);
+    EXPECT_TRUE(is_valid_linearization<MapModel>(history, {}, result.order));
+    EXPECT_GT(result.steps, 2U);  // the guess failed: the search found it
+  }
 }
 
 TEST(FirstGuess, AnEffectOrderAgainstRealTimeIsNotTrusted) {
@@ -912,17 +919,6 @@ TEST(FirstGuess, AnEffectOrderAgainstRealTimeIsNotTrusted) {
   const LinearizabilityResult result = check_map(history);
   EXPECT_TRUE(result.is_violation()) << result.explanation;
   EXPECT_EQ(result.stuck_operation, std::optional<size_t>(1));
-}
-
-TEST(FirstGuess, AWrongEffectOrderOnlyCostsTheSearch) {
-  // Effects placed the wrong way round: the guess fails, the search decides.
-  const std::vector<MapOperation> history = {
-      placed(map_set(0, 1, 8, 0, 7), 4),
-      placed(map_get(1, 3, 5, 0, 7), 2),
-  };
-  const LinearizabilityResult result = check_map(history);
-  EXPECT_TRUE(result.linearizable);
-  EXPECT_TRUE(is_valid_linearization<MapModel>(history, {}, result.order));
 }
 
 TEST(FirstGuess, OneUnplacedOperationMeansTheReturnOrder) {
