@@ -161,8 +161,8 @@ struct LinearizabilityResult {
   std::vector<size_t> order;
   // On a violation: the index of the operation the explanation names.
   std::optional<size_t> stuck_operation;
-  // Model steps taken: those of the return-order check, then the search's
-  // (calls of M::step while searching).
+  // Model steps taken: those of the first guess (see the top of this file),
+  // then the search's (calls of M::step while searching).
   size_t steps = 0;
 
   [[nodiscard]] bool is_violation() const {
@@ -718,10 +718,9 @@ size_t fitting_prefix(const typename M::State& initial,
 // Throws std::invalid_argument on a malformed history (see "Time" above).
 // The first guess (see the top of this file) is tried first when the budget
 // covers it (one step per operation); when it fits, it is the result's
-// `order`. The check stops
-// after `max_steps` model steps in all and then reports exhausted_budget
-// ("unknown"), never a violation. Deterministic: the same history always
-// gives the same result and the same explanation text.
+// `order`. The check stops after `max_steps` model steps in all and then
+// reports exhausted_budget ("unknown"), never a violation. Deterministic: the
+// same history always gives the same result and the same explanation text.
 //
 // M is not deduced from a std::vector; name it:
 //   check_linearizable<MyModel>(history, MyModel::initial())

@@ -12,9 +12,9 @@
 // instead (a run ends at take_tsan_findings()). TSan prints the first
 // CapturedReports::kPrintedReports distinct reports of a run (session_state.h);
 // the rest are captured without printing, and the run's end says on stderr
-// how many were not printed. Under ASan, a
-// death callback writes the report's kind and first frame before the process
-// dies. In a build without the sanitizer these do nothing.
+// how many were not printed. Under ASan, a death callback writes the report's
+// kind and first frame before the process dies. In a build without the
+// sanitizer these do nothing.
 #ifndef RACELAB_SANITIZER_CAPTURE_H_
 #define RACELAB_SANITIZER_CAPTURE_H_
 

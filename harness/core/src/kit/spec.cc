@@ -278,7 +278,7 @@ struct DeclaredModel {
     next->node = std::move(node);
     return true;
   }
-  // The return-order check on one model object, stepped in place: no copy,
+  // The first guess checked on one model object, stepped in place: no copy,
   // no chain node and no hash per operation. A result allowed without effect
   // (may_fail_with) ends it, as step() may have changed the object before
   // refusing; the search then decides.
