@@ -180,9 +180,7 @@ class SchedulerCore {
     // What its step touches: the access of the point it stopped at, then
     // what it touched while it ran (Strategy::step_finished).
     sched::Footprint step{PointAccess::none()};
-    // The step it runs now (the decision count that resumed it), and the
-    // last step in which it touched a lock or an atomic (0: none yet).
-    std::uint64_t step_began = 0;
+    // The last step in which it touched a lock or an atomic (0: none yet).
     std::uint64_t last_store_step = 0;
   };
   // The OS thread of a logical thread (Substrate::kOsThreads).
@@ -214,11 +212,12 @@ class SchedulerCore {
   void run_thread();
   void run_body(int me);
   int decide(int me, const char* what, PointAccess at = PointAccess::unknown());
-  // A lock or an atomic touched in `thread`'s current step.
-  static void note_store_access(LogicalThread& thread, PointAccess access) {
+  // A lock or an atomic touched by the running `thread`: its step is the one
+  // the last decision began (decisions are counted from 1).
+  void note_store_access(LogicalThread& thread, PointAccess access) const {
     if (access.object_kind == ObjectKind::kLock ||
         access.object_kind == ObjectKind::kAtomic) {
-      thread.last_store_step = thread.step_began;
+      thread.last_store_step = decisions_.size();
     }
   }
   int end_run();
@@ -617,7 +616,6 @@ int SchedulerCore::decide(int me, const char* what, PointAccess at) {
   LogicalThread& chosen = threads_[static_cast<std::size_t>(next)];
   decision_operations_.push_back(chosen.operation);
   chosen.started = true;
-  chosen.step_began = decisions_.size();
   note_store_access(chosen, chosen.step.front());
   set_current(next);
   return next;
@@ -1521,10 +1519,8 @@ bool ControlledScheduler::tracing() {
 }
 
 std::uint64_t ControlledScheduler::last_store_step() {
-  internal::SchedulerCore* core = internal::t_active;
-  if (core == nullptr) return 0;
-  const int me = core->os_threads() ? internal::t_me : core->current();
-  return me < 0 ? 0 : core->last_store_step(me);
+  const int me = current_thread();
+  return me < 0 ? 0 : internal::t_active->last_store_step(me);
 }
 
 int ControlledScheduler::current_thread() {
