@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -401,6 +402,44 @@ TEST(SchedulerTest, LastStoreStepOrdersCriticalSectionsAsTheyRan) {
   }
   EXPECT_GT(schedules, 2);
   EXPECT_EQ(ControlledScheduler::last_store_step(), 0U);  // outside a run
+}
+
+// A point's kind, never its name, says what it is: an operation start and a
+// pause are no inner points even when named like one, and a point named "op"
+// or "pause" of the inner kind is one.
+TEST(SchedulerTest, InnerPointsAndOperationStartsAreToldByKindNotName) {
+  Threads threads;
+  threads.push_back([] {
+    racelab::yield_point("lock", kOperationCall, PointKind::kOperationStart);
+    racelab::yield_point("inner", PointAccess::none(), PointKind::kPause);
+  });
+  threads.push_back([] {
+    racelab::yield_point("op", PointAccess::none());
+    racelab::yield_point("pause", PointAccess::none(), PointKind::kInner);
+  });
+  struct Seen {
+    std::vector<std::string> operation_starts;
+    std::vector<std::string> others;
+  } seen;
+  ControlledScheduler scheduler;
+  scheduler.set_switch_observer(
+      [](const SwitchEvent& event, void* context) {
+        if (event.from_thread < 0) return;
+        auto* s = static_cast<Seen*>(context);
+        (event.from_operation_start ? s->operation_starts : s->others)
+            .emplace_back(event.from_site);
+      },
+      &seen);
+  RandomStrategy random(7);
+  const RunResult result = scheduler.run(threads, random);
+  ASSERT_EQ(result.status, Status::kCompleted);
+  EXPECT_EQ(result.inner_points, 2);  // thread 1's "op" and "pause"
+  EXPECT_EQ(seen.operation_starts, std::vector<std::string>{"lock"});
+  // The first thread to finish is one more decision; the last one's end
+  // decides nothing.
+  std::sort(seen.others.begin(), seen.others.end());
+  EXPECT_EQ(seen.others,
+            (std::vector<std::string>{"finish", "inner", "op", "pause"}));
 }
 
 TEST(SchedulerTest, LockOrderInversionIsFoundByDfsAsADeadlock) {

@@ -55,7 +55,9 @@ class ControlledContext final : public OpContext {
   // it reads, it reads under the synchronization the scheduler sees (or the
   // program has a data race, which ThreadSanitizer reports), so it commutes
   // with every other step (sched::DporStrategy).
-  void pause() override { yield_point("pause", PointAccess::none()); }
+  void pause() override {
+    yield_point("pause", PointAccess::none(), PointKind::kPause);
+  }
   std::uint64_t now(Tick tick) override { return next_tick(tick); }
   std::uint64_t effect_order() override {
     if (sched::ControlledScheduler::current_thread() < 0) {
@@ -250,7 +252,7 @@ RunObservation run_schedule(
       int index = 0;
       for (const Op& op : program.threads[t]) {
         sched::ControlledScheduler::begin_operation(index++);
-        yield_point("op", kOperationCall);
+        yield_point("op", kOperationCall, PointKind::kOperationStart);
         const bool tracing = sched::ControlledScheduler::tracing();
         if (tracing) sched::ControlledScheduler::note(F::describe(op));
         // The operation's own event; the calls it made from inside follow.

@@ -26,6 +26,13 @@ enum class LockMode { kExclusive, kShared };
 // can run, until some thread makes progress.
 enum class PointEffect { kProgress, kNoProgress, kYield };
 
+// Where a scheduling point stands in a logical thread, for what the scheduler
+// counts and reports: inner points (inside an operation: the store's locks,
+// atomics, waits and yields; RunResult::inner_points), an operation's start
+// (where the thread enters its next operation), a pause the operation asked
+// for, a thread's end. A point's name is for traces only.
+enum class PointKind { kInner, kOperationStart, kPause, kThreadEnd };
+
 // What a scheduling point touches: the object the step that follows it
 // acts on first (the lock a thread is about to take, the atomic it is about
 // to load or write, the condition variable it notifies or waits on, the
@@ -96,11 +103,12 @@ class SchedulingHooks {
   virtual void yield_point(const char* what,
                            PointEffect effect = PointEffect::kProgress) = 0;
   // The same, for a point whose next step touches `access` (the interposed
-  // primitives pass it; the two-argument form says kUnknown). Hooks that do
-  // not record accesses ignore it.
+  // primitives pass it; the two-argument form says kUnknown and kInner).
+  // Hooks that do not record accesses or kinds ignore them.
   virtual void access_point(const char* what, PointEffect effect,
-                            PointAccess access) {
+                            PointAccess access, PointKind kind) {
     static_cast<void>(access);
+    static_cast<void>(kind);
     yield_point(what, effect);
   }
   // The running step touched `access` on its way to the next point (the

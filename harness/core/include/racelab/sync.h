@@ -24,9 +24,10 @@ namespace racelab {
 // A scheduling point for user code: in controlled mode the scheduler may switch
 // threads here; in stress mode it runs the stress yield hook, if any.
 void yield_point(const char* what = "yield_point");
-// The same, for a point whose next step touches `access` (the engine's
-// operation boundaries).
-void yield_point(const char* what, PointAccess access);
+// The same, for a point whose next step touches `access`, of the given kind
+// (the engine's operation starts and an operation's pauses).
+void yield_point(const char* what, PointAccess access,
+                 PointKind kind = PointKind::kInner);
 
 // What an operation's call and its return touch: the history's clock. The
 // history's real-time order is the set of pairs "A returned before B was

@@ -120,7 +120,8 @@ class SchedulerCore {
                 const std::function<void()>* program, Strategy& strategy);
 
   bool owns_calling_thread() const;
-  void yield_point(const char* what, PointEffect effect, PointAccess access);
+  void yield_point(const char* what, PointEffect effect, PointAccess access,
+                   PointKind kind);
   void touched(PointAccess access);
   void progressed();
   bool block_on(const void* lock, const char* lock_name, LockMode mode,
@@ -211,7 +212,8 @@ class SchedulerCore {
   int enter_hook(const char* hook) const;
   void run_thread();
   void run_body(int me);
-  int decide(int me, const char* what, PointAccess at = PointAccess::unknown());
+  int decide(int me, const char* what, PointKind kind = PointKind::kInner,
+             PointAccess at = PointAccess::unknown());
   // A lock or an atomic touched by the running `thread`: its step is the one
   // the last decision began (decisions are counted from 1).
   void note_store_access(LogicalThread& thread, PointAccess access) const {
@@ -510,30 +512,10 @@ SchedulerCore::LockState& SchedulerCore::lock_state(const void* lock,
   return it->second;
 }
 
-namespace {
-
-// Whether two point names are the same text. A byte loop on purpose: this
-// runs at every scheduling point, and libc's strcmp is one of TSan's
-// interceptors.
-bool same_name(const char* a, const char* b) {
-  while (*a != '\0' && *a == *b) {
-    ++a;
-    ++b;
-  }
-  return *a == *b;
-}
-
-// An operation's boundaries, a thread's end and a pause are no inner points.
-bool is_boundary(const char* what) {
-  return same_name(what, "op") || same_name(what, "finish") ||
-         same_name(what, "exit") || same_name(what, "pause");
-}
-
-}  // namespace
-
 // Harness scope held. Returns the thread to run next (possibly `me`), or
 // kToCaller when the run is over.
-int SchedulerCore::decide(int me, const char* what, PointAccess at) {
+int SchedulerCore::decide(int me, const char* what, PointKind kind,
+                          PointAccess at) {
   if (me >= 0) {
     LogicalThread& running = threads_[static_cast<std::size_t>(me)];
     strategy_->step_finished(me, running.step);
@@ -602,14 +584,14 @@ int SchedulerCore::decide(int me, const char* what, PointAccess at) {
     }
   }
   if (me >= 0) threads_[static_cast<std::size_t>(me)].site = what;
-  if (me >= 0 && !is_boundary(what)) ++inner_points_;
+  if (me >= 0 && kind == PointKind::kInner) ++inner_points_;
   if (observer_ != nullptr) {
     const SwitchEvent event{me,
                             what,
                             next,
                             threads_[static_cast<std::size_t>(next)].site,
                             me_enabled && next != me,
-                            me >= 0 && same_name(what, "op")};
+                            me >= 0 && kind == PointKind::kOperationStart};
     observer_(event, observer_context_);
   }
   decisions_.push_back(next);
@@ -868,7 +850,7 @@ void SchedulerCore::finish_os_thread(int me) {
   {
     HarnessScope harness;
     finished(me);
-    to = decide(me, "finish", PointAccess::none());
+    to = decide(me, "finish", PointKind::kThreadEnd, PointAccess::none());
   }
   set_active(nullptr);
   t_me = -1;
@@ -886,7 +868,7 @@ void SchedulerCore::exit_program(int me) {
   {
     HarnessScope harness;
     for (LogicalThread& thread : threads_) thread.spin = 0;
-    to = decide(me, "exit");
+    to = decide(me, "exit", PointKind::kThreadEnd);
   }
   switch_away(me, to);
   {
@@ -1010,7 +992,7 @@ void SchedulerCore::run_thread() {
   {
     HarnessScope harness;
     finished(me);
-    to = decide(me, "finish", PointAccess::none());
+    to = decide(me, "finish", PointKind::kThreadEnd, PointAccess::none());
   }
   // A finished thread is not enabled, so `to` is another fiber or the caller.
   // This fiber is resumed only when a later run gives it a new thread.
@@ -1038,7 +1020,7 @@ void SchedulerCore::run_body(int me) {
 }
 
 void SchedulerCore::yield_point(const char* what, PointEffect effect,
-                                PointAccess access) {
+                                PointAccess access, PointKind kind) {
   const int me = enter_hook("yield_point");
   int to;
   {
@@ -1051,7 +1033,7 @@ void SchedulerCore::yield_point(const char* what, PointEffect effect,
     } else {
       for (LogicalThread& thread : threads_) thread.spin = 0;
     }
-    to = decide(me, what, access);
+    to = decide(me, what, kind, access);
   }
   switch_away(me, to);
 }
@@ -1092,7 +1074,7 @@ bool SchedulerCore::block_on(const void* lock, const char* lock_name,
     thread.waiting_mode = mode;
     LockState& state = lock_state(lock, lock_name);
     add_lock_row(me, TraceKind::kLockWaited, "blocked on", state.name, mode);
-    to = decide(me, "block", lock_access(lock, mode));
+    to = decide(me, "block", PointKind::kInner, lock_access(lock, mode));
   }
   // Resumed once a release made this thread runnable again and the strategy
   // picked it (the caller retries its try-lock), or, timed, picked while the
@@ -1187,7 +1169,7 @@ bool SchedulerCore::cond_wait(const void* cond, bool timed) {
                 it->second + "'");
     const PointAccess access{ObjectKind::kCondition, cond, AccessKind::kWrite};
     thread.step.push_back(access);
-    to = decide(me, "wait", access);
+    to = decide(me, "wait", PointKind::kInner, access);
   }
   switch_away(me, to);
   return end_wait(me, Wait::kCond);
@@ -1269,7 +1251,8 @@ bool SchedulerCore::spawn(pthread_t* thread, const pthread_attr_t* attr,
     *thread = os_[static_cast<std::size_t>(id)]->handle;
   }
   *result = 0;
-  yield_point("spawn", PointEffect::kProgress, PointAccess::unknown());
+  yield_point("spawn", PointEffect::kProgress, PointAccess::unknown(),
+              PointKind::kInner);
   return true;
 }
 
@@ -1296,7 +1279,7 @@ bool SchedulerCore::join(pthread_t thread) {
       for (LogicalThread& t : threads_) t.spin = 0;
     }
     to =
-        decide(me, "join",
+        decide(me, "join", PointKind::kInner,
                {ObjectKind::kThread, thread_object(target), AccessKind::kRead});
   }
   switch_away(me, to);
@@ -1538,12 +1521,12 @@ bool ControlledScheduler::owns_calling_thread() const {
 }
 
 void ControlledScheduler::yield_point(const char* what, PointEffect effect) {
-  core_->yield_point(what, effect, PointAccess::unknown());
+  core_->yield_point(what, effect, PointAccess::unknown(), PointKind::kInner);
 }
 
 void ControlledScheduler::access_point(const char* what, PointEffect effect,
-                                       PointAccess access) {
-  core_->yield_point(what, effect, access);
+                                       PointAccess access, PointKind kind) {
+  core_->yield_point(what, effect, access, kind);
 }
 
 void ControlledScheduler::touched(PointAccess access) {

@@ -257,7 +257,8 @@ template <class TryLock>
 int take(SchedulingHooks* hooks, const void* lock, LockMode mode,
          const char* point, TryLock try_lock, bool timed = false,
          const char* name = racelab::kUnnamedMutex) {
-  hooks->access_point(point, PointEffect::kProgress, lock_access(lock, mode));
+  hooks->access_point(point, PointEffect::kProgress, lock_access(lock, mode),
+                      racelab::PointKind::kInner);
   while (try_lock() != 0) {
     if (hooks->block_on(lock, name, mode, timed)) return ETIMEDOUT;
   }
@@ -322,7 +323,8 @@ int pthread_mutex_trylock(pthread_mutex_t* mu) {
   SchedulingHooks* hooks = controlling();
   if (hooks == nullptr) return real_pthread_mutex_trylock()(mu);
   hooks->access_point("try_lock", PointEffect::kNoProgress,
-                      lock_access(mu, LockMode::kExclusive));
+                      lock_access(mu, LockMode::kExclusive),
+                      racelab::PointKind::kInner);
   return try_take(hooks, mu, LockMode::kExclusive, racelab::kUnnamedMutex,
                   real_pthread_mutex_trylock()(mu));
 }
@@ -348,7 +350,8 @@ int pthread_mutex_unlock(pthread_mutex_t* mu) {
   }
   if (hooks != nullptr && result == 0) {
     hooks->released(mu, LockMode::kExclusive);
-    hooks->access_point("unlock", PointEffect::kProgress, kAfterUnlock);
+    hooks->access_point("unlock", PointEffect::kProgress, kAfterUnlock,
+                        racelab::PointKind::kInner);
   }
   return result;
 }
@@ -398,7 +401,8 @@ int pthread_rwlock_tryrdlock(pthread_rwlock_t* rw) {
   SchedulingHooks* hooks = controlling();
   if (hooks == nullptr) return real_pthread_rwlock_tryrdlock()(rw);
   hooks->access_point("try_lock_shared", PointEffect::kNoProgress,
-                      lock_access(rw, LockMode::kShared));
+                      lock_access(rw, LockMode::kShared),
+                      racelab::PointKind::kInner);
   return try_take(hooks, rw, LockMode::kShared, racelab::kUnnamedSharedMutex,
                   real_pthread_rwlock_tryrdlock()(rw));
 }
@@ -407,7 +411,8 @@ int pthread_rwlock_trywrlock(pthread_rwlock_t* rw) {
   SchedulingHooks* hooks = controlling();
   if (hooks == nullptr) return real_pthread_rwlock_trywrlock()(rw);
   hooks->access_point("try_lock", PointEffect::kNoProgress,
-                      lock_access(rw, LockMode::kExclusive));
+                      lock_access(rw, LockMode::kExclusive),
+                      racelab::PointKind::kInner);
   return try_take(hooks, rw, LockMode::kExclusive, racelab::kUnnamedSharedMutex,
                   real_pthread_rwlock_trywrlock()(rw));
 }
@@ -421,7 +426,8 @@ int pthread_rwlock_unlock(pthread_rwlock_t* rw) {
   if (hooks != nullptr && result == 0) {
     // The scheduler knows in which mode this thread held it.
     hooks->released(rw, LockMode::kExclusive);
-    hooks->access_point("unlock", PointEffect::kProgress, kAfterUnlock);
+    hooks->access_point("unlock", PointEffect::kProgress, kAfterUnlock,
+                        racelab::PointKind::kInner);
   }
   return result;
 }
@@ -449,8 +455,8 @@ int pthread_cond_clockwait(pthread_cond_t* cond, pthread_mutex_t* mu,
 
 int pthread_cond_signal(pthread_cond_t* cond) {
   if (SchedulingHooks* hooks = controlling()) {
-    hooks->access_point("notify_one", PointEffect::kProgress,
-                        cond_access(cond));
+    hooks->access_point("notify_one", PointEffect::kProgress, cond_access(cond),
+                        racelab::PointKind::kInner);
     hooks->cond_notify(cond, false);
   }
   return real_pthread_cond_signal()(cond);
@@ -458,8 +464,8 @@ int pthread_cond_signal(pthread_cond_t* cond) {
 
 int pthread_cond_broadcast(pthread_cond_t* cond) {
   if (SchedulingHooks* hooks = controlling()) {
-    hooks->access_point("notify_all", PointEffect::kProgress,
-                        cond_access(cond));
+    hooks->access_point("notify_all", PointEffect::kProgress, cond_access(cond),
+                        racelab::PointKind::kInner);
     hooks->cond_notify(cond, true);
   }
   return real_pthread_cond_broadcast()(cond);
@@ -534,7 +540,8 @@ inline void before_atomic(const char* what, PointEffect effect,
     hooks->access_point(
         what, effect,
         {racelab::ObjectKind::kAtomic, const_cast<const void*>(address),
-         read ? racelab::AccessKind::kRead : racelab::AccessKind::kWrite});
+         read ? racelab::AccessKind::kRead : racelab::AccessKind::kWrite},
+        racelab::PointKind::kInner);
   }
 }
 // A compare-and-swap ends a lock-free operation's window between reading a
@@ -549,7 +556,8 @@ inline SchedulingHooks* before_cas(const volatile void* address) {
     hooks->access_point(
         "atomic compare_exchange", PointEffect::kNoProgress,
         {racelab::ObjectKind::kAtomic, const_cast<const void*>(address),
-         racelab::AccessKind::kWrite});
+         racelab::AccessKind::kWrite},
+        racelab::PointKind::kInner);
     return hooks;
   }
   racelab::interpose_internal::stress_lock_point("atomic compare_exchange");

@@ -63,9 +63,9 @@ void yield_point(const char* what) {
   }
 }
 
-void yield_point(const char* what, PointAccess access) {
+void yield_point(const char* what, PointAccess access, PointKind kind) {
   if (SchedulingHooks* hooks = active_scheduling_hooks()) {
-    hooks->access_point(what, PointEffect::kProgress, access);
+    hooks->access_point(what, PointEffect::kProgress, access, kind);
   } else if (StressYieldHook hook =
                  __atomic_load_n(&g_stress_yield_hook, __ATOMIC_ACQUIRE)) {
     hook(what);

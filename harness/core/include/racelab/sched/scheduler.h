@@ -91,9 +91,9 @@ struct RunResult {
   // exactly the turns of an operation it removes.
   std::vector<int> decision_operations;
   int preemptions = 0;  // switches away from a thread that could have gone on
-  // Scheduling points other than operation boundaries ("op"), pauses and
-  // the start, end and exit of threads: locks, atomics, waits, yields inside
-  // the code under test. None at all means only whole operations interleave.
+  // Inner scheduling points (PointKind::kInner): locks, atomics, waits,
+  // yields inside the code under test, not an operation's start, a pause or
+  // a thread's end. None at all means only whole operations interleave.
   int inner_points = 0;
   Trace trace;
   std::vector<std::string> thread_errors;  // "thread 1 threw: boom"
@@ -113,8 +113,8 @@ struct SwitchEvent {
   int to_thread;          // the thread picked to run next (may be from_thread)
   const char* to_site;    // where that thread stopped last
   bool preemption;        // from_thread could go on, another was picked
-  // from_thread stopped right before its next operation begins (the "op"
-  // point): from here on it is in that operation.
+  // from_thread stopped right before its next operation begins (a
+  // PointKind::kOperationStart point): from here on it is in that operation.
   bool from_operation_start;
 };
 
@@ -193,8 +193,8 @@ class ControlledScheduler final : public SchedulingHooks {
   // SchedulingHooks, called by the interposed primitives and yield_point().
   bool owns_calling_thread() const override;
   void yield_point(const char* what, PointEffect effect) override;
-  void access_point(const char* what, PointEffect effect,
-                    PointAccess access) override;
+  void access_point(const char* what, PointEffect effect, PointAccess access,
+                    PointKind kind) override;
   void touched(PointAccess access) override;
   void progressed() override;
   bool block_on(const void* lock, const char* lock_name, LockMode mode,
