@@ -3,6 +3,9 @@
 // after the run, never the store.
 #include "state_spec_invariants.h"
 
+#include <algorithm>
+
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 
 namespace racelab::state {
@@ -52,14 +55,24 @@ std::string who(const StateCallView& c) {
   return absl::StrCat("thread ", c.thread, ": all()");
 }
 
+// The keys an all() yielded, sorted, on the stack for the usual few: the
+// invariants run after every schedule.
+using SortedKeys = absl::InlinedVector<std::string_view, 16>;
+SortedKeys sorted_keys(const StateCallView& call) {
+  SortedKeys keys;
+  keys.reserve(call.entries->size());
+  for (const auto& [key, value] : *call.entries) keys.push_back(key);
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
 }  // namespace
 
 std::string keys_twice(const StateCallView& call) {
-  absl::flat_hash_set<std::string_view> seen;
-  seen.reserve(call.entries->size());
+  const SortedKeys keys = sorted_keys(call);
   std::set<std::string> twice;
-  for (const auto& [key, value] : *call.entries) {
-    if (!seen.insert(key).second) twice.insert(key);
+  for (std::size_t i = 1; i < keys.size(); ++i) {
+    if (keys[i] == keys[i - 1]) twice.emplace(keys[i]);
   }
   if (twice.empty()) return "";
   return absl::StrCat(who(call), " yielded ", call.entries->size(),
@@ -83,12 +96,11 @@ std::string entries_never_set(const StateCallView& call,
 std::string stable_keys_skipped(const StateCallView& call,
                                 std::span<const std::string_view> stable) {
   if (!call.complete || stable.empty()) return "";
-  absl::flat_hash_set<std::string_view> seen;
-  seen.reserve(call.entries->size());
-  for (const auto& [key, value] : *call.entries) seen.insert(key);
+  const SortedKeys seen = sorted_keys(call);
   std::set<std::string> missing;
   for (std::string_view key : stable) {
-    if (!seen.contains(key)) missing.emplace(key);
+    if (!std::binary_search(seen.begin(), seen.end(), key))
+      missing.emplace(key);
   }
   if (missing.empty()) return "";
   return absl::StrCat(who(call), " yielded ", call.entries->size(),
@@ -99,9 +111,11 @@ std::string stable_keys_skipped(const StateCallView& call,
 
 namespace {
 
-// The spec's calls as the invariants read them.
-std::vector<StateCallView> views_of(const Calls& calls) {
-  std::vector<StateCallView> views;
+// The spec's calls as the invariants read them (on the stack for a program
+// of the usual size).
+using Views = absl::InlinedVector<StateCallView, 32>;
+Views views_of(const Calls& calls) {
+  Views views;
   views.reserve(calls.size());
   for (const CallView& c : calls) {
     StateCallView v;
@@ -125,8 +139,7 @@ std::vector<StateCallView> views_of(const Calls& calls) {
 
 // Runs `check` on every all() of the run; the findings joined with "; ".
 template <class Check>
-std::string over_all_calls(const std::vector<StateCallView>& views,
-                           Check check) {
+std::string over_all_calls(std::span<const StateCallView> views, Check check) {
   std::string out;
   for (const StateCallView& c : views) {
     if (c.kind != StateCallView::Kind::kAll) continue;
@@ -144,7 +157,7 @@ std::string no_key_twice(StateStore&, const Calls& calls) {
 }
 
 std::string only_set_entries(StateStore&, const Calls& calls) {
-  const std::vector<StateCallView> views = views_of(calls);
+  const Views views = views_of(calls);
   const WrittenEntries written = written_entries(views);
   return over_all_calls(views, [&](const StateCallView& c) {
     return entries_never_set(c, written);
@@ -152,7 +165,7 @@ std::string only_set_entries(StateStore&, const Calls& calls) {
 }
 
 std::string no_stable_key_skipped(StateStore&, const Calls& calls) {
-  const std::vector<StateCallView> views = views_of(calls);
+  const Views views = views_of(calls);
   const std::vector<std::string_view> stable = stable_keys(views);
   return over_all_calls(views, [&](const StateCallView& c) {
     return stable_keys_skipped(c, stable);

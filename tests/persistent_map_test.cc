@@ -1,6 +1,7 @@
 // PersistentMap against std::map: the same entries after any sequence of
-// changes, old versions untouched by changes to their copies, and one
-// shape (so equality and hash) whatever order the entries came in.
+// changes, old versions untouched by changes to their copies, values replaced
+// in place only when no other version shares them, and one shape (so
+// equality and hash) whatever order the entries came in.
 #include "racelab/persistent_map.h"
 
 #include <gtest/gtest.h>
@@ -67,6 +68,29 @@ TEST(PersistentMap, ACopyIsNotChangedByChangesToTheOriginal) {
   EXPECT_FALSE(map.contains("k50"));
   EXPECT_TRUE(before.contains("k50"));
   EXPECT_FALSE(map == before);
+}
+
+TEST(PersistentMap, AValueIsReplacedInPlaceOnlyWhenNoOtherVersionSharesIt) {
+  Map map;
+  for (int i = 0; i < 32; ++i) map.set("k" + std::to_string(i), "a");
+  const std::string* where = map.find("k7");
+  map.set("k7", "b");  // no other version: the same node, rewritten
+  EXPECT_EQ(map.find("k7"), where);
+  const Map copy = map;
+  map.set("k7", "c");  // shared with `copy`: copied
+  EXPECT_NE(map.find("k7"), copy.find("k7"));
+  EXPECT_EQ(*copy.find("k7"), "b");
+  EXPECT_EQ(*map.find("k7"), "c");
+  // Equality and hash after changes in place: those of the same entries
+  // built in another order.
+  for (int i = 0; i < 32; i += 3) map.set("k" + std::to_string(i), "d");
+  Map fresh;
+  for (int i = 31; i >= 0; --i) {
+    fresh.set("k" + std::to_string(i), i == 7 ? "c" : (i % 3 == 0 ? "d" : "a"));
+  }
+  EXPECT_TRUE(map == fresh);
+  EXPECT_EQ(map.hash(), fresh.hash());
+  EXPECT_EQ(entries_of(map), entries_of(fresh));
 }
 
 TEST(PersistentMap, EqualEntriesAreEqualWhateverTheOrderTheyCameIn) {

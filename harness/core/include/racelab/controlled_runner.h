@@ -244,10 +244,18 @@ RunObservation run_schedule(
 
   std::vector<std::vector<EventT>> per_thread(n);
   for (int t = 0; t < n; ++t) per_thread[t].reserve(program.threads[t].size());
+  // What every thread's body needs, behind one pointer: a body of a pointer
+  // and an int fits in std::function without an allocation.
+  struct Shared {
+    const Program<Op>& program;
+    typename F::Store& store;
+    std::vector<std::vector<EventT>>& per_thread;
+  } shared{program, *store, per_thread};
   std::vector<std::function<void()>> bodies;
   bodies.reserve(n);
   for (int t = 0; t < n; ++t) {
-    bodies.push_back([&, t] {
+    bodies.push_back([run = &shared, t] {
+      auto& [program, store, per_thread] = *run;
       ControlledContext ctx(t);
       int index = 0;
       for (const Op& op : program.threads[t]) {
@@ -257,7 +265,7 @@ RunObservation run_schedule(
         if (tracing) sched::ControlledScheduler::note(F::describe(op));
         // The operation's own event; the calls it made from inside follow.
         const std::size_t own = per_thread[t].size();
-        run_operation<F>(*store, op, ctx, per_thread[t]);
+        run_operation<F>(store, op, ctx, per_thread[t]);
         if (tracing) {
           sched::ControlledScheduler::note(
               "-> " + F::describe(op, per_thread[t][own].result));

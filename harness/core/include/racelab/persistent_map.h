@@ -14,9 +14,15 @@
 // in every node. Copies may be used from different threads (the references
 // are counted atomically), but one PersistentMap object is not to be changed
 // by two threads at once, like any standard container.
+//
+// A version that shares nothing changes in place: set() of a key already
+// there rewrites its value and the hashes above it, without a copy, when no
+// other version holds any node on the path to it (a model stepped through
+// one order, as the linearizability check's first guess does).
 #ifndef RACELAB_PERSISTENT_MAP_H_
 #define RACELAB_PERSISTENT_MAP_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -52,6 +58,7 @@ class PersistentMap {
 
   // Adds `key` or replaces its value.
   void set(const K& key, V value) {
+    if (replace_in_place(key, value)) return;
     root_ = insert(root_, key, std::move(value), priority_of(key));
   }
   // Removes `key`; whether it was there.
@@ -104,16 +111,53 @@ class PersistentMap {
     return pa != pb ? pa > pb : less_(ka, kb);
   }
 
+  static std::size_t hash_of(const K& key, const V& value, const Ref& left,
+                             const Ref& right) {
+    return mix(std::hash<K>{}(key)*31 + std::hash<V>{}(value)) +
+           (left ? left->hash : 0) + (right ? right->hash : 0);
+  }
+  // Nodes are made non-const (and shared as const) so that a node no other
+  // version holds may be changed in place (replace_in_place).
   static Ref make(const K& key, V value, std::uint64_t priority, Ref left,
                   Ref right) {
     const std::size_t size =
         1 + (left ? left->size : 0) + (right ? right->size : 0);
-    const std::size_t hash =
-        mix(std::hash<K>{}(key)*31 + std::hash<V>{}(value)) +
-        (left ? left->hash : 0) + (right ? right->hash : 0);
-    return std::make_shared<const Node>(Node{key, std::move(value), priority,
-                                             std::move(left), std::move(right),
-                                             size, hash});
+    const std::size_t hash = hash_of(key, value, left, right);
+    return std::make_shared<Node>(Node{key, std::move(value), priority,
+                                       std::move(left), std::move(right), size,
+                                       hash});
+  }
+
+  // Replaces the value of `key` where it is, when `key` is present and this
+  // version alone holds every node from the root to it; else changes nothing
+  // and returns false. A count of one read here means no other version can
+  // reach the node: the only way to it is through this one.
+  bool replace_in_place(const K& key, V& value) {
+    constexpr int kMaxDepth = 64;  // deeper paths take the copying way
+    Node* path[kMaxDepth];
+    int depth = 0;
+    const Ref* ref = &root_;
+    while (*ref != nullptr && depth < kMaxDepth) {
+      if (ref->use_count() != 1) return false;
+      // Whatever another version did with the node before it let go of it
+      // happens before the change below.
+      std::atomic_thread_fence(std::memory_order_acquire);
+      Node* n = const_cast<Node*>(ref->get());
+      path[depth++] = n;
+      if (less_(key, n->key)) {
+        ref = &n->left;
+      } else if (less_(n->key, key)) {
+        ref = &n->right;
+      } else {
+        n->value = std::move(value);
+        for (int i = depth - 1; i >= 0; --i) {
+          Node* up = path[i];
+          up->hash = hash_of(up->key, up->value, up->left, up->right);
+        }
+        return true;
+      }
+    }
+    return false;
   }
   static Ref with_children(const Node& n, Ref left, Ref right) {
     return make(n.key, n.value, n.priority, std::move(left), std::move(right));
