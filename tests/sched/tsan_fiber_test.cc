@@ -1,7 +1,8 @@
 // ThreadSanitizer sees logical threads as real threads: two fibers' unlocked
 // writes to one int are a data race although the run is serial, the same
-// writes under a racelab::Mutex are not, and the caller may read everything
-// after run() (join), even after a deadlock.
+// writes under a racelab::Mutex are not, an atomic the harness touches in
+// both threads (a HarnessScope) orders nothing between them, and the caller
+// may read everything after run() (join), even after a deadlock.
 //
 // Each scenario runs in a child process (this binary, re-executed with a
 // filter for one of the DISABLED_ child tests, as GoogleTest's threadsafe
@@ -13,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -165,6 +167,34 @@ TEST(IsolatedChild, DISABLED_InterleavedWrites) {
   EXPECT_EQ(g_unlocked, 11);
 }
 
+// Harness bookkeeping both threads touch: like the count of a shared_ptr
+// that each thread's history entry copies.
+std::atomic<int> g_harness_count{0};
+
+TEST(IsolatedChild, DISABLED_HarnessAtomicsBetweenWrites) {
+  if (!in_child()) GTEST_SKIP() << "runs as a child of TsanFiberTest";
+  auto harness_increment = [] {
+    HarnessScope harness;
+    g_harness_count.fetch_add(1, std::memory_order_acq_rel);
+  };
+  Threads threads = {[&] {
+                       g_unlocked = 1;
+                       harness_increment();
+                     },
+                     [&] {
+                       harness_increment();
+                       g_unlocked = 2;
+                     }};
+  // Thread 0's write, then its increment, then thread 1's increment and its
+  // write: were the increments seen, they would order the two writes.
+  ReplayStrategy replay({0, 1});
+  ControlledScheduler scheduler;
+  const RunResult result = scheduler.run(threads, replay);
+  EXPECT_EQ(result.status, RunResult::Status::kCompleted);
+  EXPECT_EQ(g_harness_count.load(), 2);
+  EXPECT_EQ(g_unlocked, 2);
+}
+
 int g_locked = 0;  // written under g_mutex only
 
 TEST(IsolatedChild, DISABLED_LockedWrites) {
@@ -264,6 +294,15 @@ TEST(TsanFiberTest, LockedWritesAreNotARace) {
   EXPECT_NE(child.output.find("[  PASSED  ] 1 test"), std::string::npos)
       << child.output;
   EXPECT_EQ(child.exit_code, 0) << child.output;
+}
+
+TEST(TsanFiberTest, HarnessAtomicsOrderNothingBetweenThreads) {
+  SKIP_WITHOUT_TSAN();
+  const ChildRun child = run_child("HarnessAtomicsBetweenWrites");
+  EXPECT_EQ(count(child.output, kDataRace), 1) << child.output;
+  EXPECT_NE(child.output.find("[  PASSED  ] 1 test"), std::string::npos)
+      << child.output;
+  EXPECT_EQ(child.exit_code, 66) << child.output;  // TSan's exit code
 }
 
 TEST(TsanFiberTest, CallerMayReadWhatDeadlockedThreadsWrote) {

@@ -292,6 +292,7 @@ RunObservation run_schedule(
   }
   judge_run<F>(scenario, program, history, completed ? store.get() : nullptr,
                oracles, take_sanitizer_findings, findings);
+  forget_history(history);
   return controlled_internal::observe_schedule(std::move(run),
                                                std::move(findings), operations);
 }

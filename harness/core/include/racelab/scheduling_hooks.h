@@ -191,6 +191,11 @@ namespace interpose_internal {
 // code: fibers share the OS thread's thread_local storage.
 void enter_harness();
 void leave_harness();
+// Harness code that TSan does not watch either (sched::HarnessScope, which
+// also hides its memory accesses): as above, and its atomics are done
+// natively, unseen by TSan, so that they order nothing between threads.
+void enter_unwatched_harness();
+void leave_unwatched_harness();
 // Whether the calling OS thread takes part in the running controlled run
 // (set by the scheduler); the interposed functions leave other threads alone
 // without looking at the hooks.

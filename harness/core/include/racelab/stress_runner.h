@@ -123,6 +123,7 @@ RunObservation run_stress(const Scenario<F>& scenario,
   // (the child, the kit), after its threads are gone.
   judge_run<F>(scenario, program, history, store.get(), request.oracles,
                nullptr, observation.findings);
+  forget_history(history);
   return observation;
 }
 

@@ -74,7 +74,7 @@ int real_pthread_join(pthread_t thread, void** result);
 namespace racelab::sched {
 
 HarnessScope::HarnessScope() {
-  interpose_internal::enter_harness();
+  interpose_internal::enter_unwatched_harness();
 #ifdef RACELAB_SCHED_TSAN
   __tsan_ignore_thread_begin();
 #endif
@@ -84,7 +84,7 @@ HarnessScope::~HarnessScope() {
 #ifdef RACELAB_SCHED_TSAN
   __tsan_ignore_thread_end();
 #endif
-  interpose_internal::leave_harness();
+  interpose_internal::leave_unwatched_harness();
 }
 
 std::string_view to_string(Substrate substrate) {
