@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "racelab/persistent_map.h"
 #include "racelab/spec.h"
 #include "state/state_store.h"
@@ -48,6 +49,12 @@ struct Entries {
   bool operator==(const Entries&) const = default;
 };
 std::string to_string(const Entries& entries);  // "{k0=0,k1=1}", 8 shown
+
+// The keys of what an all() yielded, sorted, on the stack for the usual few:
+// the model and the invariants look at every all() of every schedule.
+using SortedKeys = absl::InlinedVector<std::string_view, 16>;
+SortedKeys sorted_keys(
+    const std::vector<std::pair<std::string, std::string>>& items);
 
 // The sequential model: the map.
 class MapModel {

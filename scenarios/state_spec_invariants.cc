@@ -55,21 +55,10 @@ std::string who(const StateCallView& c) {
   return absl::StrCat("thread ", c.thread, ": all()");
 }
 
-// The keys an all() yielded, sorted, on the stack for the usual few: the
-// invariants run after every schedule.
-using SortedKeys = absl::InlinedVector<std::string_view, 16>;
-SortedKeys sorted_keys(const StateCallView& call) {
-  SortedKeys keys;
-  keys.reserve(call.entries->size());
-  for (const auto& [key, value] : *call.entries) keys.push_back(key);
-  std::sort(keys.begin(), keys.end());
-  return keys;
-}
-
 }  // namespace
 
 std::string keys_twice(const StateCallView& call) {
-  const SortedKeys keys = sorted_keys(call);
+  const SortedKeys keys = sorted_keys(*call.entries);
   std::set<std::string> twice;
   for (std::size_t i = 1; i < keys.size(); ++i) {
     if (keys[i] == keys[i - 1]) twice.emplace(keys[i]);
@@ -96,7 +85,7 @@ std::string entries_never_set(const StateCallView& call,
 std::string stable_keys_skipped(const StateCallView& call,
                                 std::span<const std::string_view> stable) {
   if (!call.complete || stable.empty()) return "";
-  const SortedKeys seen = sorted_keys(call);
+  const SortedKeys seen = sorted_keys(*call.entries);
   std::set<std::string> missing;
   for (std::string_view key : stable) {
     if (!std::binary_search(seen.begin(), seen.end(), key))

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <string_view>
 
-#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "state_spec.h"
 
@@ -22,6 +21,15 @@ std::optional<std::string> MapModel::get(const std::string& key) const {
 
 bool MapModel::erase(const std::string& key) { return entries_.erase(key); }
 
+SortedKeys sorted_keys(
+    const std::vector<std::pair<std::string, std::string>>& items) {
+  SortedKeys keys;
+  keys.reserve(items.size());
+  for (const auto& [key, value] : items) keys.push_back(key);
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
 bool MapModel::may_yield(const AllFlags& flags, const Entries& entries) const {
   const std::size_t want_size =
       flags.stop_after == 0
@@ -29,15 +37,11 @@ bool MapModel::may_yield(const AllFlags& flags, const Entries& entries) const {
           : std::min<std::size_t>(static_cast<std::size_t>(flags.stop_after),
                                   entries_.size());
   if (entries.items.size() != want_size) return false;
-  // The keys seen, kept on the stack for the usual few entries: this runs for
-  // every all() of every schedule the search checks.
-  absl::InlinedVector<std::string_view, 16> keys;
   for (const auto& [k, v] : entries.items) {
     const std::string* value = entries_.find(k);
     if (value == nullptr || *value != v) return false;
-    keys.push_back(k);
   }
-  std::sort(keys.begin(), keys.end());
+  const SortedKeys keys = sorted_keys(entries.items);
   return std::adjacent_find(keys.begin(), keys.end()) == keys.end();
 }
 

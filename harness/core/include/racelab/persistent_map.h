@@ -139,9 +139,6 @@ class PersistentMap {
     const Ref* ref = &root_;
     while (*ref != nullptr && depth < kMaxDepth) {
       if (ref->use_count() != 1) return false;
-      // Whatever another version did with the node before it let go of it
-      // happens before the change below.
-      std::atomic_thread_fence(std::memory_order_acquire);
       Node* n = const_cast<Node*>(ref->get());
       path[depth++] = n;
       if (less_(key, n->key)) {
@@ -149,6 +146,9 @@ class PersistentMap {
       } else if (less_(n->key, key)) {
         ref = &n->right;
       } else {
+        // Whatever other versions did with these nodes before they let go
+        // of them happens before the changes below.
+        std::atomic_thread_fence(std::memory_order_acquire);
         n->value = std::move(value);
         for (int i = depth - 1; i >= 0; --i) {
           Node* up = path[i];
