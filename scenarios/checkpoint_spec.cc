@@ -213,7 +213,7 @@ Commits commits_of(const Calls& calls, std::string* twice) {
   return commits;
 }
 
-std::string unique_ids(CheckpointStore&, const Calls& calls) {
+std::string unique_ids(const Calls& calls) {
   std::string out;
   commits_of(calls, &out);
   return out;
@@ -255,7 +255,7 @@ std::string nothing_lost(CheckpointStore& store, const Calls& calls) {
 // Reads during the run saw states the store really had. The calls list each
 // thread's operations in program order, so the last commit seen for a thread
 // is the one a later "lookup(session,last)" of that thread means.
-std::string reads_were_real(CheckpointStore&, const Calls& calls) {
+std::string reads_were_real(const Calls& calls) {
   std::string out;
   const Commits commits = commits_of(calls, nullptr);
   std::map<int, std::pair<std::string, CheckpointId>> last_commit;

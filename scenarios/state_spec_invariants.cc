@@ -141,11 +141,11 @@ std::string over_all_calls(std::span<const StateCallView> views, Check check) {
 
 }  // namespace
 
-std::string no_key_twice(StateStore&, const Calls& calls) {
+std::string no_key_twice(const Calls& calls) {
   return over_all_calls(views_of(calls), keys_twice);
 }
 
-std::string only_set_entries(StateStore&, const Calls& calls) {
+std::string only_set_entries(const Calls& calls) {
   const Views views = views_of(calls);
   const WrittenEntries written = written_entries(views);
   return over_all_calls(views, [&](const StateCallView& c) {
@@ -153,7 +153,7 @@ std::string only_set_entries(StateStore&, const Calls& calls) {
   });
 }
 
-std::string no_stable_key_skipped(StateStore&, const Calls& calls) {
+std::string no_stable_key_skipped(const Calls& calls) {
   const Views views = views_of(calls);
   const std::vector<std::string_view> stable = stable_keys(views);
   return over_all_calls(views, [&](const StateCallView& c) {

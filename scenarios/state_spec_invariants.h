@@ -52,9 +52,9 @@ std::string stable_keys_skipped(const StateCallView& call,
                                 std::span<const std::string_view> stable);
 
 // The spec's invariants: each returns what broke in the run, or "".
-std::string no_key_twice(StateStore& store, const Calls& calls);
-std::string only_set_entries(StateStore& store, const Calls& calls);
-std::string no_stable_key_skipped(StateStore& store, const Calls& calls);
+std::string no_key_twice(const Calls& calls);
+std::string only_set_entries(const Calls& calls);
+std::string no_stable_key_skipped(const Calls& calls);
 
 // The keys as a finding shows them: sorted, comma-separated, the first eight
 // and then how many there are in all.

@@ -469,6 +469,31 @@ TEST(Spec, PartitionsAndInvariants) {
       << lost.message;
 }
 
+// An invariant may take the calls alone: it is marked to run off TSan's
+// instrumented path, and it judges runs as one that takes the store does.
+TEST(Spec, AnInvariantOverTheCallsAloneJudgesEveryRun) {
+  auto spec = counters_spec(false).invariant(
+      "one add of k0", [](const racelab::Calls& calls) -> std::string {
+        int adds = 0;
+        for (const auto& call : calls) {
+          adds += call.name() == "add" && call.arg<std::string>(0) == "k0";
+        }
+        if (adds <= 1) return "";
+        return std::to_string(adds) + " adds of k0";
+      });
+  const racelab::SpecRef core = spec.core();
+  ASSERT_EQ(core->invariants.size(), 2u);
+  EXPECT_FALSE(core->invariants[0].calls_only);  // "totals" takes the store
+  EXPECT_TRUE(core->invariants[1].calls_only);
+  CheckResult result = spec.check("two_adds", controlled());
+  EXPECT_TRUE(result.has(FindingKind::kInvariantViolation)) << result.message;
+  EXPECT_NE(result.message.find("one add of k0: 2 adds of k0"),
+            std::string::npos)
+      << result.message;
+  EXPECT_EQ(result.message.find("totals:"), std::string::npos)
+      << result.message;
+}
+
 TEST(Spec, CasesHonourTheSpecsOracleSelection) {
   racelab::CheckOptions options;
   options.oracles = racelab::OracleSet{racelab::Oracle::kLinearizability};
