@@ -216,8 +216,10 @@ class ControlledScheduler final : public SchedulingHooks {
 // Hides the memory accesses of the running logical thread from
 // ThreadSanitizer while it lives, and makes the locks and atomics it uses no
 // scheduling points: for harness bookkeeping that several logical threads
-// touch (histories, counters), never for subject code. It must not span a
-// scheduling point (no yield_point inside).
+// touch (histories, counters), never for subject code. Its atomics (up to 8
+// bytes) are done natively, unseen by TSan, so they order nothing between
+// threads; its locks TSan still sees. It must not span a scheduling point
+// (no yield_point inside).
 class HarnessScope {
  public:
   HarnessScope();
