@@ -24,6 +24,7 @@
 #include "racelab/controlled_runner.h"
 #include "racelab/fuzz_report.h"
 #include "racelab/sanitizer_capture.h"
+#include "racelab/sched/scheduler.h"
 #include "racelab/sched/trace.h"
 #include "state_scenarios.h"
 #include "subject_catalog.h"
@@ -72,6 +73,15 @@ std::vector<std::vector<std::string>> op_kinds(
   return kinds;
 }
 
+// Runs `make` where TSan does not watch (sched::HarnessScope): decoding an
+// input and naming its operations build the harness's own data, which no
+// subject thread writes.
+template <class Make>
+auto unwatched(const Make& make) {
+  sched::HarnessScope harness;
+  return make();
+}
+
 template <class F, class Store, class Check>
 Report run_family(const std::vector<SubjectEntry<Store>>& subjects,
                   FuzzCase<typename F::Op> c, Check check,
@@ -91,8 +101,9 @@ Report run_family(const std::vector<SubjectEntry<Store>>& subjects,
   Report report;
   report.subject = absl::StrCat(F::kName, "/", subject.variant);
   ByteStrategy strategy(std::move(c.schedule));
-  InterleavingCoverage coverage(op_kinds<F>(c.program),
-                                g_config.interleaving_coverage);
+  InterleavingCoverage coverage(
+      unwatched([&] { return op_kinds<F>(c.program); }),
+      g_config.interleaving_coverage);
   coverage.attach(scheduler());
   strategy.set_records_trace(false);  // with_trace replays a failing input
   report.run =
@@ -109,6 +120,8 @@ Report run_family(const std::vector<SubjectEntry<Store>>& subjects,
   if (!report.run.findings.empty() || always_describe) {
     report.run.schedule.program = encode_program<F>(c.program);
   }
+  sched::HarnessScope harness;
+  Program<typename F::Op> done = std::move(c.program);  // freed unwatched
   return report;
 }
 
@@ -122,11 +135,13 @@ Report run_input(const std::uint8_t* data, std::size_t size,
   }
   if (g_config.family == "checkpoint") {
     return run_family<checkpoint::CheckpointFamily>(
-        checkpoint_subjects(), decode_checkpoint_input(data, size),
+        checkpoint_subjects(),
+        unwatched([&] { return decode_checkpoint_input(data, size); }),
         checkpoint::check_checkpoint_invariants, always_describe);
   }
   return run_family<state::StateFamily>(
-      state_subjects(), decode_state_input(data, size),
+      state_subjects(),
+      unwatched([&] { return decode_state_input(data, size); }),
       state::check_state_invariants, always_describe);
 }
 

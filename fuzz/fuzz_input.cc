@@ -88,6 +88,7 @@ FuzzCase<Op> decode(const std::uint8_t* data, std::size_t size,
   for (int t = 0; t < threads; ++t) {
     const int count = 1 + cursor.next() % kMaxOpsPerThread;
     std::vector<Op> ops;
+    ops.reserve(count);
     for (int i = 0; i < count; ++i) {
       ops.push_back(decode_op(cursor.next(), t, i));
     }

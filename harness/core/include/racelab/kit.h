@@ -129,17 +129,17 @@ std::string describe_stuck(const Operation<M>& op) {
   }
 }
 
-// One history (a whole run's, or one part's of a partitioned model) against
-// M; `part` prefixes the summary ("session 's1': ") or is empty.
-template <SequentialModel M, class Op, class Result>
-void check_one_history(const History<Op, Result>& history,
-                       const std::string& part,
+// One history (a whole run's, or one part's of a partitioned model, as the
+// addresses of its events) against M; `part` prefixes the summary
+// ("session 's1': ") or is empty.
+template <SequentialModel M, class Events>
+void check_one_history(const Events& events, const std::string& part,
                        std::vector<Finding>& findings) {
   typename M::State initial = initial_state<M>();
   std::vector<Operation<M>> ops =
-      to_operations<M>(history, [&](const Op& op, const Result& result) {
+      to_operations<M>(events, [&](const auto& op, const auto& result) {
         typename M::State next;
-        if (M::step(initial, op, result, &next)) initial = next;
+        if (M::step(initial, op, result, &next)) initial = std::move(next);
       });
   // M::kMaxSearchSteps, when the model sets it, bounds the search instead of
   // the default.
@@ -183,8 +183,8 @@ void check_history_with_model(const History<Op, Result>& history,
                               std::vector<Finding>& findings) {
   if constexpr (PartitionedModel<M>) {
     using Key = std::remove_cvref_t<decltype(M::partition(history[0].op))>;
-    std::map<Key, History<Op, Result>> parts;
-    for (const auto& e : history) parts[M::partition(e.op)].push_back(e);
+    std::map<Key, std::vector<const Event<Op, Result>*>> parts;
+    for (const auto& e : history) parts[M::partition(e.op)].push_back(&e);
     std::string name = "part";
     if constexpr (requires { M::kPartitionName; }) name = M::kPartitionName;
     for (const auto& [key, part] : parts) {

@@ -402,10 +402,10 @@ struct DeclaredFamily {
       kit_internal::check_one_history<DeclaredModel>(history, "", findings);
       return;
     }
-    std::map<std::string, History<Op, Result>> parts;
+    std::map<std::string, std::vector<const Event<Op, Result>*>> parts;
     for (const auto& e : history) {
       const OperationDecl& d = spec.ops[static_cast<std::size_t>(e.op.op)];
-      parts[d.show_arg(e.op.args.get(), spec.partition_argument)].push_back(e);
+      parts[d.show_arg(e.op.args.get(), spec.partition_argument)].push_back(&e);
     }
     for (const auto& [key, part] : parts) {
       kit_internal::check_one_history<DeclaredModel>(

@@ -576,61 +576,59 @@ inline SchedulingHooks* before_cas(const volatile void* address) {
 inline void after_cas(SchedulingHooks* hooks, bool succeeded) {
   if (hooks != nullptr && succeeded) hooks->progressed();
 }
-// Whether an atomic of type T is done natively (harness code, see above).
-// __int128 always goes to TSan: natively it would need libatomic.
-template <class T>
-bool native_in_harness() {
-  return sizeof(T) <= 8 && t_unwatched_depth > 0;
-}
+// Whether atomics are done natively (harness code, see above). Each caller
+// asks only for atomics of up to 8 bytes (`if constexpr`): __int128 always
+// goes to TSan, natively it would need libatomic.
+bool native_in_harness() { return t_unwatched_depth > 0; }
 }  // namespace
 
-#define RACELAB_ATOMIC_SIZE(T, N)                                              \
-  extern "C" T __real___tsan_atomic##N##_load(const volatile T*, morder);      \
-  extern "C" T __wrap___tsan_atomic##N##_load(const volatile T* a,             \
-                                              morder mo) {                     \
-    if constexpr (sizeof(T) <= 8) {                                            \
-      if (native_in_harness<T>()) return __atomic_load_n(a, __ATOMIC_SEQ_CST); \
-    }                                                                          \
-    before_atomic("atomic load", PointEffect::kNoProgress, a, true);           \
-    return __real___tsan_atomic##N##_load(a, mo);                              \
-  }                                                                            \
-  extern "C" void __real___tsan_atomic##N##_store(volatile T*, T, morder);     \
-  extern "C" void __wrap___tsan_atomic##N##_store(volatile T* a, T v,          \
-                                                  morder mo) {                 \
-    if constexpr (sizeof(T) <= 8) {                                            \
-      if (native_in_harness<T>()) {                                            \
-        __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                              \
-        return;                                                                \
-      }                                                                        \
-    }                                                                          \
-    before_atomic("atomic store", PointEffect::kProgress, a, false);           \
-    __real___tsan_atomic##N##_store(a, v, mo);                                 \
-  }                                                                            \
-  RACELAB_ATOMIC_RMW(T, N, exchange, __atomic_exchange_n)                      \
-  RACELAB_ATOMIC_RMW(T, N, fetch_add, __atomic_fetch_add)                      \
-  RACELAB_ATOMIC_RMW(T, N, fetch_sub, __atomic_fetch_sub)                      \
-  RACELAB_ATOMIC_RMW(T, N, fetch_and, __atomic_fetch_and)                      \
-  RACELAB_ATOMIC_RMW(T, N, fetch_or, __atomic_fetch_or)                        \
-  RACELAB_ATOMIC_RMW(T, N, fetch_xor, __atomic_fetch_xor)                      \
-  RACELAB_ATOMIC_RMW(T, N, fetch_nand, __atomic_fetch_nand)                    \
-  RACELAB_ATOMIC_CAS(T, N, compare_exchange_strong, false)                     \
-  RACELAB_ATOMIC_CAS(T, N, compare_exchange_weak, true)                        \
-  extern "C" T __real___tsan_atomic##N##_compare_exchange_val(                 \
-      volatile T*, T, T, morder, morder);                                      \
-  extern "C" T __wrap___tsan_atomic##N##_compare_exchange_val(                 \
-      volatile T* a, T c, T v, morder mo, morder fail_mo) {                    \
-    if constexpr (sizeof(T) <= 8) {                                            \
-      if (native_in_harness<T>()) {                                            \
-        __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST,         \
-                                    __ATOMIC_SEQ_CST);                         \
-        return c;                                                              \
-      }                                                                        \
-    }                                                                          \
-    SchedulingHooks* hooks = before_cas(a);                                    \
-    const T seen =                                                             \
-        __real___tsan_atomic##N##_compare_exchange_val(a, c, v, mo, fail_mo);  \
-    after_cas(hooks, seen == c);                                               \
-    return seen;                                                               \
+#define RACELAB_ATOMIC_SIZE(T, N)                                             \
+  extern "C" T __real___tsan_atomic##N##_load(const volatile T*, morder);     \
+  extern "C" T __wrap___tsan_atomic##N##_load(const volatile T* a,            \
+                                              morder mo) {                    \
+    if constexpr (sizeof(T) <= 8) {                                           \
+      if (native_in_harness()) return __atomic_load_n(a, __ATOMIC_SEQ_CST);   \
+    }                                                                         \
+    before_atomic("atomic load", PointEffect::kNoProgress, a, true);          \
+    return __real___tsan_atomic##N##_load(a, mo);                             \
+  }                                                                           \
+  extern "C" void __real___tsan_atomic##N##_store(volatile T*, T, morder);    \
+  extern "C" void __wrap___tsan_atomic##N##_store(volatile T* a, T v,         \
+                                                  morder mo) {                \
+    if constexpr (sizeof(T) <= 8) {                                           \
+      if (native_in_harness()) {                                              \
+        __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                             \
+        return;                                                               \
+      }                                                                       \
+    }                                                                         \
+    before_atomic("atomic store", PointEffect::kProgress, a, false);          \
+    __real___tsan_atomic##N##_store(a, v, mo);                                \
+  }                                                                           \
+  RACELAB_ATOMIC_RMW(T, N, exchange, __atomic_exchange_n)                     \
+  RACELAB_ATOMIC_RMW(T, N, fetch_add, __atomic_fetch_add)                     \
+  RACELAB_ATOMIC_RMW(T, N, fetch_sub, __atomic_fetch_sub)                     \
+  RACELAB_ATOMIC_RMW(T, N, fetch_and, __atomic_fetch_and)                     \
+  RACELAB_ATOMIC_RMW(T, N, fetch_or, __atomic_fetch_or)                       \
+  RACELAB_ATOMIC_RMW(T, N, fetch_xor, __atomic_fetch_xor)                     \
+  RACELAB_ATOMIC_RMW(T, N, fetch_nand, __atomic_fetch_nand)                   \
+  RACELAB_ATOMIC_CAS(T, N, compare_exchange_strong, false)                    \
+  RACELAB_ATOMIC_CAS(T, N, compare_exchange_weak, true)                       \
+  extern "C" T __real___tsan_atomic##N##_compare_exchange_val(                \
+      volatile T*, T, T, morder, morder);                                     \
+  extern "C" T __wrap___tsan_atomic##N##_compare_exchange_val(                \
+      volatile T* a, T c, T v, morder mo, morder fail_mo) {                   \
+    if constexpr (sizeof(T) <= 8) {                                           \
+      if (native_in_harness()) {                                              \
+        __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST,        \
+                                    __ATOMIC_SEQ_CST);                        \
+        return c;                                                             \
+      }                                                                       \
+    }                                                                         \
+    SchedulingHooks* hooks = before_cas(a);                                   \
+    const T seen =                                                            \
+        __real___tsan_atomic##N##_compare_exchange_val(a, c, v, mo, fail_mo); \
+    after_cas(hooks, seen == c);                                              \
+    return seen;                                                              \
   }
 
 // `native` is the __atomic builtin of the operation.
@@ -638,7 +636,7 @@ bool native_in_harness() {
   extern "C" T __real___tsan_atomic##N##_##op(volatile T*, T, morder);         \
   extern "C" T __wrap___tsan_atomic##N##_##op(volatile T* a, T v, morder mo) { \
     if constexpr (sizeof(T) <= 8) {                                            \
-      if (native_in_harness<T>()) return native(a, v, __ATOMIC_SEQ_CST);       \
+      if (native_in_harness()) return native(a, v, __ATOMIC_SEQ_CST);          \
     }                                                                          \
     before_atomic("atomic " #op, PointEffect::kProgress, a, false);            \
     return __real___tsan_atomic##N##_##op(a, v, mo);                           \
@@ -650,7 +648,7 @@ bool native_in_harness() {
   extern "C" int __wrap___tsan_atomic##N##_##op(volatile T* a, T* c, T v,     \
                                                 morder mo, morder fail_mo) {  \
     if constexpr (sizeof(T) <= 8) {                                           \
-      if (native_in_harness<T>()) {                                           \
+      if (native_in_harness()) {                                              \
         return __atomic_compare_exchange_n(a, c, v, weak, __ATOMIC_SEQ_CST,   \
                                            __ATOMIC_SEQ_CST);                 \
       }                                                                       \
@@ -669,7 +667,7 @@ RACELAB_ATOMIC_SIZE(a128, 128)
 
 extern "C" void __real___tsan_atomic_thread_fence(morder);
 extern "C" void __wrap___tsan_atomic_thread_fence(morder mo) {
-  if (t_unwatched_depth > 0) {
+  if (native_in_harness()) {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return;
   }
