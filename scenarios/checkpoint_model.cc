@@ -15,30 +15,54 @@ std::size_t CheckpointFamilyModel::hash(const State& s) {
   return h;
 }
 
-bool CheckpointFamilyModel::step(const State& s, const Input& in,
-                                 const Output& out, State* next) {
+namespace {
+
+// Whether `in` may return `out` in session state `s`.
+bool returns(const CheckpointFamilyModel::State& s, const CheckpointOp& in,
+             const CheckpointResult& out) {
   switch (in.kind) {
     case CheckpointOp::Kind::kCommit:
-      if (out.id != s.size()) return false;
-      *next = s;
-      next->push_back(in.payload);
-      return true;
-    case CheckpointOp::Kind::kLookup: {
-      std::optional<std::string> want;
-      if (out.id < s.size()) want = s[out.id];
-      if (out.payload != want) return false;
-      *next = s;
-      return true;
-    }
+      return out.id == s.size();
+    case CheckpointOp::Kind::kLookup:
+      if (out.id < s.size()) return out.payload == s[out.id];
+      return !out.payload.has_value();
     case CheckpointOp::Kind::kRetrieveIndex:
       if (out.index.size() != s.size()) return false;
       for (std::size_t i = 0; i < out.index.size(); ++i) {
         if (out.index[i] != i) return false;
       }
-      *next = s;
       return true;
   }
   return false;
+}
+
+// What `in` does to the session: a commit appends its payload.
+void apply(CheckpointFamilyModel::State& s, const CheckpointOp& in) {
+  if (in.kind == CheckpointOp::Kind::kCommit) s.push_back(in.payload);
+}
+
+}  // namespace
+
+bool CheckpointFamilyModel::step(const State& s, const Input& in,
+                                 const Output& out, State* next) {
+  if (!returns(s, in, out)) return false;
+  *next = s;
+  apply(*next, in);
+  return true;
+}
+
+std::size_t CheckpointFamilyModel::fitting_prefix(
+    const State& initial,
+    std::span<const Operation<CheckpointFamilyModel>> history,
+    std::span<const std::size_t> order) {
+  State state = initial;
+  std::size_t fitted = 0;
+  for (std::size_t op : order) {
+    if (!returns(state, history[op].input, history[op].output)) break;
+    apply(state, history[op].input);
+    ++fitted;
+  }
+  return fitted;
 }
 
 std::string CheckpointFamilyModel::describe(const Input& in,

@@ -12,10 +12,12 @@
 #define RACELAB_SCENARIOS_CHECKPOINT_MODEL_H_
 
 #include <cstddef>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "checkpoint_ops.h"
+#include "racelab/linearizability.h"
 
 namespace racelab::checkpoint {
 
@@ -33,6 +35,12 @@ struct CheckpointFamilyModel {
   static std::size_t hash(const State& s);
   static bool step(const State& s, const Input& in, const Output& out,
                    State* next);
+  // A whole order on one session, appended to in place: step copies the
+  // session for every operation (racelab/linearizability.h).
+  static std::size_t fitting_prefix(
+      const State& initial,
+      std::span<const Operation<CheckpointFamilyModel>> history,
+      std::span<const std::size_t> order);
   static std::string describe(const Input& in, const Output& out);
   static std::string describe(const State& s);
 };

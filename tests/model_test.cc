@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "checkpoint/variants.h"
+#include "checkpoint_model.h"
 #include "checkpoint_spec.h"
 #include "racelab/kit.h"
 #include "spec_calls.h"
@@ -94,6 +95,51 @@ TEST(SessionModel, PartitionsBySessionAndShowsItsPayloads) {
   EXPECT_EQ(checkpoints()->partition_name, "session");
   EXPECT_EQ(states()->partition_argument, -1);
   EXPECT_EQ(show(session_with({"a", "b"})), "{0=a, 1=b}");
+}
+
+// The checkpoint family's model checks a whole order on one session in place
+// (fitting_prefix) instead of copying the session at every step: it must fit
+// exactly as far as stepping does, for orders that fit and orders that stop.
+TEST(CheckpointFamilyModel, AnOrderFitsInPlaceExactlyAsFarAsStepsGo) {
+  using checkpoint::CheckpointFamilyModel;
+  using checkpoint::CheckpointOp;
+  using checkpoint::CheckpointResult;
+  using Op = Operation<CheckpointFamilyModel>;
+  auto op = [](CheckpointOp in, CheckpointResult out) {
+    return Op{0, 0, 1, std::move(in), std::move(out), 0};
+  };
+  const std::vector<Op> history = {
+      op(CheckpointOp::commit("s", "a"), {0, std::nullopt, {}}),         // 0
+      op(CheckpointOp::commit("s", "b"), {1, std::nullopt, {}}),         // 1
+      op(CheckpointOp::lookup("s", 1), {1, "b", {}}),                    // 2
+      op(CheckpointOp::lookup("s", 1), {1, std::nullopt, {}}),           // 3
+      op(CheckpointOp::retrieve_index("s"), {0, std::nullopt, {0, 1}}),  // 4
+      op(CheckpointOp::lookup("s", 5), {5, std::nullopt, {}}),           // 5
+  };
+  auto by_steps = [&](const std::vector<std::size_t>& order) {
+    CheckpointFamilyModel::State state{"old"}, next;
+    std::size_t fitted = 0;
+    for (std::size_t i : order) {
+      if (!CheckpointFamilyModel::step(state, history[i].input,
+                                       history[i].output, &next))
+        break;
+      state = next;
+      ++fitted;
+    }
+    return fitted;
+  };
+  // The session starts with one checkpoint, so the first commit gets id 1:
+  // the orders below stop at different places, or fit whole.
+  for (const std::vector<std::size_t>& order :
+       std::vector<std::vector<std::size_t>>{
+           {0}, {5, 3}, {3, 5, 1, 0}, {3, 0}, {0, 2}, {1, 2, 4}, {1, 3}}) {
+    EXPECT_EQ(CheckpointFamilyModel::fitting_prefix({"old"}, history, order),
+              by_steps(order));
+  }
+  const std::vector<std::size_t> whole = {1, 2, 4};
+  EXPECT_EQ(CheckpointFamilyModel::fitting_prefix({"old"}, history, whole), 3u);
+  const std::vector<std::size_t> none = {0};
+  EXPECT_EQ(CheckpointFamilyModel::fitting_prefix({"old"}, history, none), 0u);
 }
 
 TEST(SpecText, OperationsReadAndWriteAsBefore) {
