@@ -113,10 +113,6 @@ Program<Op> generated(std::uint64_t seed, ProgramSize /*size*/) {
   return p;
 }
 
-}  // namespace
-
-namespace {
-
 // Every commit the history records, by session and id, and how many each
 // session got.
 struct Committed {
@@ -230,7 +226,7 @@ void check_checkpoint_invariants(
   nothing_lost(*committed, store, findings);
   sched::HarnessScope harness;
   reads_were_real(history, *committed, findings);
-  committed.reset();
+  committed.reset();  // its memory, too, is freed unwatched
 }
 
 const std::vector<Scenario<CheckpointFamily>>& checkpoint_scenarios() {
