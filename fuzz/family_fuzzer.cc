@@ -73,15 +73,6 @@ std::vector<std::vector<std::string>> op_kinds(
   return kinds;
 }
 
-// Runs `make` where TSan does not watch (sched::HarnessScope): decoding an
-// input and naming its operations build the harness's own data, which no
-// subject thread writes.
-template <class Make>
-auto unwatched(const Make& make) {
-  sched::HarnessScope harness;
-  return make();
-}
-
 template <class F, class Store, class Check>
 Report run_family(const std::vector<SubjectEntry<Store>>& subjects,
                   FuzzCase<typename F::Op> c, Check check,
@@ -102,7 +93,7 @@ Report run_family(const std::vector<SubjectEntry<Store>>& subjects,
   report.subject = absl::StrCat(F::kName, "/", subject.variant);
   ByteStrategy strategy(std::move(c.schedule));
   InterleavingCoverage coverage(
-      unwatched([&] { return op_kinds<F>(c.program); }),
+      sched::unwatched([&] { return op_kinds<F>(c.program); }),
       g_config.interleaving_coverage);
   coverage.attach(scheduler());
   strategy.set_records_trace(false);  // with_trace replays a failing input
@@ -136,12 +127,12 @@ Report run_input(const std::uint8_t* data, std::size_t size,
   if (g_config.family == "checkpoint") {
     return run_family<checkpoint::CheckpointFamily>(
         checkpoint_subjects(),
-        unwatched([&] { return decode_checkpoint_input(data, size); }),
+        sched::unwatched([&] { return decode_checkpoint_input(data, size); }),
         checkpoint::check_checkpoint_invariants, always_describe);
   }
   return run_family<state::StateFamily>(
       state_subjects(),
-      unwatched([&] { return decode_state_input(data, size); }),
+      sched::unwatched([&] { return decode_state_input(data, size); }),
       state::check_state_invariants, always_describe);
 }
 

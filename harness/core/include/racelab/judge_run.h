@@ -30,13 +30,12 @@ void run_operation(typename F::Store& store, const typename F::Op& op,
   using EventT = Event<typename F::Op, typename F::Result>;
   // The history's copy of the operation is the harness's bookkeeping: the
   // atomics it may use (a shared_ptr's count) are no scheduling points.
-  auto harness_copy = [](const typename F::Op& o) {
-    sched::HarnessScope harness;
-    return o;
-  };
-  EventT event{ctx.thread(),         false,
-               harness_copy(op),     typename F::Result{},
-               ctx.now(Tick::kCall), 0};
+  EventT event{ctx.thread(),
+               false,
+               sched::unwatched([&] { return op; }),
+               typename F::Result{},
+               ctx.now(Tick::kCall),
+               0};
   History<typename F::Op, typename F::Result> nested;
   event.result = F::execute(store, op, ctx, &nested);
   event.ret = ctx.now(Tick::kReturn);

@@ -228,6 +228,15 @@ class HarnessScope {
   HarnessScope& operator=(const HarnessScope&) = delete;
 };
 
+// Returns `make()` computed inside a HarnessScope: for harness data (a
+// decoded input, a history's copy of an operation) built or copied where
+// TSan need not watch. The same rule holds: no scheduling point inside.
+template <class Make>
+auto unwatched(const Make& make) {
+  HarnessScope harness;
+  return make();
+}
+
 }  // namespace racelab::sched
 
 #endif  // RACELAB_SCHED_SCHEDULER_H_
