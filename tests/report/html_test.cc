@@ -139,6 +139,14 @@ TEST_F(HtmlTest, SwimlaneForTheCaseWithATrace) {
   EXPECT_NE(svg.find("&lt;script&gt;"), std::string::npos);
 }
 
+TEST(HtmlVerified, AVerifiedCaseIsObservedVerifiedAndAnUnfinishedOneClean) {
+  const std::string html =
+      html_report(testing::verified_and_clean_result(), fixture_options());
+  EXPECT_EQ(count(html, "expected verified, observed verified\""), 1) << html;
+  EXPECT_EQ(count(html, "\">verified<small>41 schedules"), 1) << html;
+  EXPECT_EQ(count(html, "expected clean, observed clean\""), 1) << html;
+}
+
 TEST(HtmlSwimlane, ResultRowEndsAHoldWhenTheTraceHasNoReleaseRows) {
   GateResult result;
   CaseResult c;

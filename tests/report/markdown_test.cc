@@ -161,6 +161,16 @@ TEST(MarkdownFindings, ReportsOfOneRaceAreOneItem) {
   EXPECT_NE(md.find("| schedule 5 of 5 |"), std::string::npos);
 }
 
+TEST(MarkdownVerified, AVerifiedCaseIsObservedVerifiedAndAnUnfinishedOneClean) {
+  const std::string md =
+      summary_markdown(testing::verified_and_clean_result(), fixture_options());
+  EXPECT_NE(md.find("| verified | verified | 41 schedules |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| clean | clean | 1000 schedules |"), std::string::npos)
+      << md;
+}
+
 TEST(MarkdownCell, Escapes) {
   EXPECT_EQ(report::markdown_cell("a|b`c<d>&e\nf\r\ng"),
             "a\\|b\\`c&lt;d&gt;&amp;e<br>f<br>g");

@@ -55,6 +55,34 @@ inline Finding race_finding(const std::string& summary, int line) {
   return f;
 }
 
+// A fixed subject whose controlled search ran out without a finding, and
+// the same case searched within a budget that did not run out.
+inline GateResult verified_and_clean_result() {
+  GateResult result;
+  CaseResult verified;
+  verified.family = "checkpoint";
+  verified.subject = "checkpoint/mutex";
+  verified.source = "subjects/checkpoint/mutex.cc";
+  verified.scenario = "index_reader_vs_committer";
+  verified.mode = Mode::kControlled;
+  verified.expected = "verified";
+  verified.expected_kinds = KindSet{};
+  verified.runs = 1;
+  verified.schedules = 41;
+  verified.exhaustive_runs = 1;
+  verified.verified = true;
+  verified.histogram = {{KindSet{}, 1}};
+  result.cases.push_back(verified);
+  CaseResult clean = verified;
+  clean.scenario = "seed_concurrent_sessions";
+  clean.expected = "clean";
+  clean.schedules = 1000;
+  clean.exhaustive_runs = 0;
+  clean.verified = false;
+  result.cases.push_back(clean);
+  return result;
+}
+
 inline GateResult fixture_result() {
   GateResult result;
 

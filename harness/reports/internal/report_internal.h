@@ -47,6 +47,11 @@ std::string what_ran(const std::vector<CaseResult>& cases,
 // (stress) or "1/1 searches" (controlled).
 std::string runs_text(const CaseResult& c, int found);
 
+// What a case showed, for a reader: its finding kinds joined with ", ", or
+// "verified" (a controlled search that ran out without a finding) or
+// "clean".
+std::string observed_text(const CaseResult& c);
+
 // The effort of a case in a word or two, for a matrix cell: "3/20 runs"
 // (stress), "schedule 5 of 5" or "1000 schedules" (controlled).
 std::string effort_text(const CaseResult& c);

@@ -115,13 +115,6 @@ std::string breakable(const std::string& escaped) {
   return out;
 }
 
-std::string observed_text(const CaseResult& c) {
-  if (c.kinds.empty()) return "clean";
-  return absl::StrJoin(c.kinds, ", ", [](std::string* out, FindingKind k) {
-    absl::StrAppend(out, to_string(k));
-  });
-}
-
 // A file as the page shows it: "/usr/bin/../lib/gcc/.../../include/c++/12/x.h"
 // is /usr/include/c++/12/x.h.
 std::string file_text(const std::string& file) {
@@ -933,10 +926,10 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
               &out, "<td class=\"cell ", verdict, "\" data-verdict=\"", verdict,
               "\" title=\"", html_escape(report::case_title(c)), ": expected ",
               html_escape(c.expected), ", observed ",
-              html_escape(observed_text(c)), "\"><a href=\"#", ids[it->second],
-              "\">", html_escape(observed_text(c)), "<small>",
-              report::effort_text(c), c.mismatch.empty() ? "" : " MISMATCH",
-              "</small></a></td>");
+              html_escape(report::observed_text(c)), "\"><a href=\"#",
+              ids[it->second], "\">", html_escape(report::observed_text(c)),
+              "<small>", report::effort_text(c),
+              c.mismatch.empty() ? "" : " MISMATCH", "</small></a></td>");
         }
         out += "</tr>\n";
       }
@@ -962,7 +955,7 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
         c.mismatch.empty() ? "ok" : "MISMATCH", "</span></h3>\n");
     absl::StrAppend(&out, "<dl class=\"facts\"><dt>expected</dt><dd>",
                     html_escape(c.expected), "</dd><dt>observed</dt><dd>",
-                    html_escape(observed_text(c)), "</dd>");
+                    html_escape(report::observed_text(c)), "</dd>");
     if (c.mode == Mode::kControlled) {
       absl::StrAppend(&out, "<dt>searches caught</dt><dd>", c.runs_with_finding,
                       "/", c.runs, "</dd><dt>schedules tried</dt><dd>",

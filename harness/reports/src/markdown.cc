@@ -20,13 +20,6 @@ using report::markdown_cell;
 constexpr std::size_t kMaxSummaryBytes = 400;
 constexpr std::size_t kMaxItemsPerKind = 50;
 
-std::string observed_text(const CaseResult& c) {
-  if (c.kinds.empty()) return "clean";
-  return absl::StrJoin(c.kinds, ", ", [](std::string* out, FindingKind k) {
-    absl::StrAppend(out, to_string(k));
-  });
-}
-
 std::string case_line(const CaseResult& c) {
   return absl::StrCat(markdown_cell(c.subject), " × ",
                       markdown_cell(c.scenario), " (", to_string(c.mode), ")");
@@ -72,8 +65,8 @@ std::string summary_markdown(const GateResult& result,
     absl::StrAppend(
         &out, "| ", markdown_cell(c.subject), " | ", markdown_cell(c.scenario),
         " | ", to_string(c.mode), " | ", markdown_cell(c.expected), " | ",
-        markdown_cell(observed_text(c)), " | ", report::effort_text(c), " | ",
-        c.mismatch.empty() ? "ok" : "**MISMATCH**", " |\n");
+        markdown_cell(report::observed_text(c)), " | ", report::effort_text(c),
+        " | ", c.mismatch.empty() ? "ok" : "**MISMATCH**", " |\n");
   }
 
   out += "\n## Mismatches\n\n";
@@ -83,9 +76,9 @@ std::string summary_markdown(const GateResult& result,
   }
   for (const CaseResult& c : result.cases) {
     if (c.mismatch.empty()) continue;
-    absl::StrAppend(&out, "- **", case_line(c),
-                    "**: ", markdown_cell(c.mismatch),
-                    " (observed: ", markdown_cell(observed_text(c)), ")\n");
+    absl::StrAppend(
+        &out, "- **", case_line(c), "**: ", markdown_cell(c.mismatch),
+        " (observed: ", markdown_cell(report::observed_text(c)), ")\n");
     if (!c.schedule_file.empty()) {
       absl::StrAppend(&out, "  - replay: ", markdown_cell(c.schedule_file),
                       "\n");

@@ -412,6 +412,13 @@ std::string runs_text(const CaseResult& c, int found) {
   return absl::StrCat(found, "/", c.runs, plural(c.runs, " run", " runs"));
 }
 
+std::string observed_text(const CaseResult& c) {
+  if (c.kinds.empty()) return c.verified ? "verified" : "clean";
+  return absl::StrJoin(c.kinds, ", ", [](std::string* out, FindingKind k) {
+    absl::StrAppend(out, to_string(k));
+  });
+}
+
 std::string effort_text(const CaseResult& c) {
   if (c.mode != Mode::kControlled) return runs_text(c, c.runs_with_finding);
   if (c.runs > 1) {
