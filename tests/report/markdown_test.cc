@@ -171,6 +171,16 @@ TEST(MarkdownVerified, AVerifiedCaseIsObservedVerifiedAndAnUnfinishedOneClean) {
       << md;
 }
 
+TEST(MarkdownHeader, NamesTheSearchOfEachGroupOfControlledCases) {
+  const std::string md =
+      summary_markdown(testing::verified_and_clean_result(), fixture_options());
+  EXPECT_NE(md.find("controlled (dfs, up to 10000 schedules per search: 1 "
+                    "case; pct, up to 1000 schedules per search: 1 case): 1 "
+                    "search per case, 41 to 1000 schedules tried per case"),
+            std::string::npos)
+      << md;
+}
+
 TEST(MarkdownCell, Escapes) {
   EXPECT_EQ(report::markdown_cell("a|b`c<d>&e\nf\r\ng"),
             "a\\|b\\`c&lt;d&gt;&amp;e<br>f<br>g");

@@ -55,8 +55,8 @@ inline Finding race_finding(const std::string& summary, int line) {
   return f;
 }
 
-// A fixed subject whose controlled search ran out without a finding, and
-// the same case searched within a budget that did not run out.
+// A fixed subject whose controlled search (dfs) ran out without a finding,
+// and another scenario searched by pct within a budget that did not run out.
 inline GateResult verified_and_clean_result() {
   GateResult result;
   CaseResult verified;
@@ -71,6 +71,8 @@ inline GateResult verified_and_clean_result() {
   verified.schedules = 41;
   verified.exhaustive_runs = 1;
   verified.verified = true;
+  verified.strategy = "dfs";
+  verified.budget = 10000;
   verified.histogram = {{KindSet{}, 1}};
   result.cases.push_back(verified);
   CaseResult clean = verified;
@@ -79,6 +81,8 @@ inline GateResult verified_and_clean_result() {
   clean.schedules = 1000;
   clean.exhaustive_runs = 0;
   clean.verified = false;
+  clean.strategy = "pct";
+  clean.budget = 1000;
   result.cases.push_back(clean);
   return result;
 }

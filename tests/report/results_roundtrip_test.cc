@@ -182,6 +182,18 @@ TEST_F(ResultsRoundTrip, BadFoldersAreInputErrorsNamingTheFile) {
 
 // The typed trace in results.json: every kind by its one name, the lock of a
 // lock row as fields of the row, read back to the same rows.
+TEST(CaseJson, TheSearchOfAControlledCaseReadsBack) {
+  for (const CaseResult& c : testing::verified_and_clean_result().cases) {
+    const nlohmann::json j = to_json(c);
+    EXPECT_EQ(j.at("strategy"), c.strategy);
+    EXPECT_EQ(j.at("budget"), c.budget);
+    const CaseResult back = case_result_from_json(j);
+    EXPECT_EQ(back.strategy, c.strategy);
+    EXPECT_EQ(back.budget, c.budget);
+    EXPECT_EQ(to_json(back), j) << c.scenario;
+  }
+}
+
 TEST(TraceJson, EveryKindAndTheLockFieldsRoundTrip) {
   sched::Trace trace;
   trace.thread_count = 2;

@@ -8,6 +8,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -391,12 +394,37 @@ std::string what_ran(const std::vector<CaseResult>& cases,
                                    one_run ? " run" : " runs", " per case"));
       continue;
     }
-    const RunRequest& r = options.run.request;
+    // The searches the cases made, in the order first met: the gate gives a
+    // row that must be verified its own (dfs, a larger budget). A case read
+    // from an older results.json says nothing: the options' search.
+    std::vector<std::pair<std::pair<std::string, int>, int>> searches;
+    for (const CaseResult& c : cases) {
+      if (c.mode != mode) continue;
+      const std::pair<std::string, int> search =
+          c.strategy.empty() ? std::pair(options.run.request.strategy,
+                                         options.run.request.budget)
+                             : std::pair(c.strategy, c.budget);
+      auto it = std::find_if(searches.begin(), searches.end(),
+                             [&](const auto& s) { return s.first == search; });
+      if (it == searches.end()) {
+        searches.push_back({search, 1});
+      } else {
+        ++it->second;
+      }
+    }
+    std::vector<std::string> described;
+    for (const auto& [search, count] : searches) {
+      std::string text = absl::StrCat(
+          search.first, ", up to ", search.second,
+          plural(search.second, " schedule", " schedules"), " per search");
+      if (searches.size() > 1) {
+        absl::StrAppend(&text, ": ", count, plural(count, " case", " cases"));
+      }
+      described.push_back(std::move(text));
+    }
     parts.push_back(absl::StrCat(
-        "controlled (", r.strategy, ", up to ", r.budget,
-        plural(r.budget, " schedule", " schedules"),
-        " per search): ", span_text(runs), one_run ? " search" : " searches",
-        " per case, ", span_text(schedules),
+        "controlled (", absl::StrJoin(described, "; "), "): ", span_text(runs),
+        one_run ? " search" : " searches", " per case, ", span_text(schedules),
         span_text(schedules) == "1" ? " schedule" : " schedules",
         " tried per case"));
   }

@@ -175,6 +175,10 @@ nlohmann::json to_json(const CaseResult& r) {
     j["first_failing_schedule"] = r.first_failing;
     j["verified"] = r.verified;
     if (r.verified) j["preemption_bound"] = r.preemption_bound;
+    if (!r.strategy.empty()) {
+      j["strategy"] = r.strategy;
+      j["budget"] = r.budget;
+    }
   }
   if (!r.schedule.trace.rows.empty()) {
     j["trace"] = to_json(r.schedule.trace);
@@ -243,6 +247,8 @@ CaseResult case_result_from_json(const nlohmann::json& j) {
   }
   if (r.verified) r.exhaustive_runs = r.runs;
   r.preemption_bound = j.value("preemption_bound", -1);
+  r.strategy = j.value("strategy", std::string());
+  r.budget = j.value("budget", 0);
   if (j.contains("trace")) r.schedule.trace = trace_from_json(j.at("trace"));
   if (j.contains("schedule")) read_schedule_json(j.at("schedule"), r.schedule);
   r.schedule_file = j.value("schedule_file", std::string());

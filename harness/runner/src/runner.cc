@@ -514,6 +514,10 @@ CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
       options.request.strategy == "plain-dfs") {
     result.preemption_bound = options.request.preemptions;
   }
+  if (result.mode == Mode::kControlled) {
+    result.strategy = options.request.strategy;
+    result.budget = options.request.budget;
+  }
   if (expectation) {
     result.expected_kinds.emplace();
     for (FindingKind k : expectation->catches) result.expected_kinds->insert(k);

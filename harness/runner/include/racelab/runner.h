@@ -86,6 +86,11 @@ struct CaseResult {
   int exhaustive_runs = 0;
   bool verified = false;
   int preemption_bound = -1;  // of a verified case's search; -1: none
+  // Controlled mode: the search each run made, as the gate chose it for this
+  // case (a row that must be verified gets dfs and a larger budget); the
+  // reports' header says what ran. Empty and 0 in stress mode.
+  std::string strategy;
+  int budget = 0;
 
   // "verified", "clean" or the kinds joined with ",".
   std::string observed() const;
