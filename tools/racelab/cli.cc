@@ -25,6 +25,7 @@
 #include "interrupt.h"
 #include "merge.h"
 #include "output_folder.h"
+#include "program_schedule.h"
 #include "racelab/demo.h"
 #include "racelab/gate.h"
 #include "racelab/json.h"
@@ -559,9 +560,27 @@ struct ReplayFlags {
   OracleSet oracles = OracleSet::selectable();
 };
 
+// Explores or replays a whole program: SIGINT and SIGTERM stop the program
+// and the search (the schedules so far are reported, exit 128 + signal), a
+// closed stdout costs only the text, never the status.
 int explore_and_print(const ProgramExploreOptions& options) {
-  const ProgramExploreResult result = explore_program(options);
+  report_write_errors_instead_of_dying();
+  InterruptScope interrupt;
+  ProgramExploreOptions run = options;
+  run.stop_requested = [] { return InterruptScope::signal_received() != 0; };
+  const ProgramExploreResult result = explore_program(std::move(run));
+  const int sig = InterruptScope::signal_received();
+  if (!result.inconclusive.empty() && !result.found() && sig == 0) {
+    throw InputError(absl::StrCat(options.command.front(),
+                                  ": inconclusive: ", result.inconclusive));
+  }
   std::cout << describe(result, options);
+  std::cout.flush();
+  if (sig != 0) {
+    std::cerr << "racelab: interrupted by " << signal_name(sig) << " after "
+              << result.schedules << " schedules\n";
+    return 128 + sig;
+  }
   return result.found() ? kExitMismatch : kExitOk;
 }
 
@@ -615,8 +634,9 @@ Subcommand add_explore_command(CLI::App& app) {
       ->check(CLI::IsMember({"pct", "random"}));
   add_number_option(cmd, "--budget", options->budget, 1, 1000000,
                     "schedules (one process each) to try; default 100");
-  cmd->add_option("--seed", options->seed,
-                  "the first schedule's seed (schedule i uses seed + i)");
+  add_number_option(cmd, "--seed", options->seed, std::uint64_t{0},
+                    std::numeric_limits<std::uint64_t>::max(),
+                    "the first schedule's seed (schedule i uses seed + i)");
   add_number_option(cmd, "--depth", options->depth, 1, 100, "pct: bug depth d");
   add_number_option(cmd, "--max-steps", options->max_steps, 1, 100000000,
                     "decisions before a schedule is a livelock");
@@ -626,7 +646,18 @@ Subcommand add_explore_command(CLI::App& app) {
                   "where to save the failing schedule");
   cmd->add_option("command", options->command, "the program and its arguments")
       ->required();
-  return {cmd, [options] { return explore_and_print(*options); }};
+  return {cmd, [cmd, options] {
+            if (cmd->count("--depth") > 0 && options->strategy != "pct") {
+              throw UsageError(absl::StrCat(
+                  "--depth: applies to --strategy pct only, not to ",
+                  options->strategy));
+            }
+            if (cmd->count("--save-schedule") > 0 &&
+                options->schedule_path.empty()) {
+              throw UsageError("--save-schedule: empty path");
+            }
+            return explore_and_print(*options);
+          }};
 }
 
 // racelab gate

@@ -1,27 +1,32 @@
-// Whole-program exploration: a fresh process per schedule, each told its
-// strategy through the shared channel, judged by how it ended: a TSan report
-// on its stderr, a signal, an exit status, or the channel's deadlock and
-// livelock reports; no decision for hang_seconds is a hang.
+// Whole-program exploration: a fresh process tree per schedule, each told its
+// strategy through the shared channel, judged by how it ended: a report on
+// the sanitizer's own report pipe, a signal, an exit status, or the channel's
+// deadlock and livelock reports; no decision for hang_seconds is a hang.
 #include "racelab/program_explorer.h"
 
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
+#include <cerrno>
 #include <cstring>
-#include <thread>
+#include <filesystem>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "atomic_file.h"
+#include "program_process.h"
+#include "program_schedule.h"
 #include "racelab/input_error.h"
 #include "racelab/process_output.h"
 #include "racelab/program_channel.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
-#include "racelab/sched/schedule_file.h"
+#include "runtime_mark.h"
 
 namespace racelab {
 namespace {
@@ -29,13 +34,12 @@ namespace {
 using program_channel::Channel;
 using program_channel::Status;
 
-constexpr int kExecFailed = 127;
-
 // A memfd of the channel's size, mapped here; the child gets the descriptor.
 class ChannelFile {
  public:
   ChannelFile() {
-    fd_ = memfd_create("racelab-program-channel", 0);  // inherited by exec
+    // Close-on-exec here; the program's copy has it unset before exec.
+    fd_ = memfd_create("racelab-program-channel", MFD_CLOEXEC);
     if (fd_ < 0 || ftruncate(fd_, sizeof(Channel)) != 0) {
       throw std::runtime_error("cannot create the program channel");
     }
@@ -60,7 +64,8 @@ class ChannelFile {
   Channel* channel_ = nullptr;
 };
 
-// The TSan reports in a run's stderr, one finding each.
+// The reports on the sanitizer's report pipe, one finding each. Only the
+// sanitizer writes there: what the program prints never reaches it.
 std::vector<Finding> tsan_reports(const std::string& err) {
   std::vector<Finding> findings;
   const std::string marker = "WARNING: ThreadSanitizer: ";
@@ -92,63 +97,6 @@ std::vector<Finding> tsan_reports(const std::string& err) {
   return findings;
 }
 
-struct Run {
-  int status = 0;
-  bool hung = false;
-  std::string err;
-  std::string out;
-};
-
-Run run_once(const ProgramExploreOptions& options, const ChannelFile& file) {
-  const int err = memfd_create("racelab-program-stderr", MFD_CLOEXEC);
-  const int out = memfd_create("racelab-program-stdout", MFD_CLOEXEC);
-  if (err < 0 || out < 0) throw std::runtime_error("memfd_create failed");
-  std::vector<char*> argv;
-  for (const std::string& arg : options.command) {
-    argv.push_back(const_cast<char*>(arg.c_str()));
-  }
-  argv.push_back(nullptr);
-  const std::string fd_text = std::to_string(file.fd());
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    dup2(out, STDOUT_FILENO);
-    dup2(err, STDERR_FILENO);
-    setenv(program_channel::kEnvironmentVariable, fd_text.c_str(), 1);
-    execvp(argv[0], argv.data());
-    std::fprintf(stderr, "racelab: cannot run %s: %s\n", argv[0],
-                 std::strerror(errno));
-    _exit(kExecFailed);
-  }
-  Run run;
-  using Clock = std::chrono::steady_clock;
-  const Channel* channel = file.get();
-  std::uint64_t beat = 0;
-  Clock::time_point last_beat = Clock::now();
-  for (;;) {
-    if (waitpid(pid, &run.status, WNOHANG) == pid) break;
-    const std::uint64_t now_beat =
-        __atomic_load_n(&channel->heartbeat, __ATOMIC_RELAXED);
-    if (now_beat != beat) {
-      beat = now_beat;
-      last_beat = Clock::now();
-    } else if (Clock::now() - last_beat >
-               std::chrono::seconds(options.hang_seconds)) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &run.status, 0);
-      run.hung = true;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  run.err = read_all(err);
-  run.out = read_all(out);
-  close(err);
-  close(out);
-  return run;
-}
-
 void prepare(Channel* channel, const ProgramExploreOptions& options,
              int schedule, int step_estimate) {
   std::memset(static_cast<void*>(channel), 0, offsetof(Channel, replay));
@@ -174,11 +122,33 @@ void prepare(Channel* channel, const ProgramExploreOptions& options,
   channel->status = static_cast<std::int32_t>(Status::kRunning);
   channel->threads = 0;
   channel->text_size = 0;
+  channel->report_fd = -1;
+}
+
+// A program's stderr and stdout, as a finding shows them.
+std::string output_text(const ProgramRun& run) {
+  std::string text;
+  auto add = [&](const char* name, const BoundedText& stream) {
+    if (stream.total() == 0) return;
+    absl::StrAppend(
+        &text, "program ", name, " (", stream.total(), " bytes",
+        stream.dropped() > 0
+            ? absl::StrCat(", the last ", stream.total() - stream.dropped(),
+                           " kept")
+            : std::string(),
+        "):\n");
+    std::string body = stream.text();
+    if (!body.empty() && body.back() != '\n') body += '\n';
+    text += body;
+  };
+  add("stderr", run.err);
+  add("stdout", run.out);
+  return text;
 }
 
 // The findings of one run, or an InputError for a program that could not
 // take part.
-std::vector<Finding> judge(const Run& run, const Channel* channel,
+std::vector<Finding> judge(const ProgramRun& run, const Channel* channel,
                            const ProgramExploreOptions& options,
                            std::string* trace) {
   const std::string program = options.command.front();
@@ -190,16 +160,17 @@ std::vector<Finding> judge(const Run& run, const Channel* channel,
   const std::size_t split = text.find("\n\n");
   const std::string report = text.substr(0, split);
   if (split != std::string::npos) *trace = text.substr(split + 2);
-  if (WIFEXITED(run.status) && WEXITSTATUS(run.status) == kExecFailed &&
-      channel->heartbeat == 0) {
-    throw InputError(
-        absl::StrCat(program, ": cannot be run: ", tail(run.err, 300)));
+  if (run.exec_errno != 0) {
+    throw InputError(absl::StrCat(
+        program, ": cannot be run: ", std::strerror(run.exec_errno)));
   }
   if (status == Status::kError) {
-    throw InputError(absl::StrCat(program, ": ", report));
+    throw InputError(
+        absl::StrCat(program, ": ", report.substr(0, report.find('\n'))));
   }
+  const std::string reports = run.reports.text();
   if (status == Status::kRunning && channel->heartbeat == 0 && !run.hung &&
-      !WIFSIGNALED(run.status)) {
+      !WIFSIGNALED(run.status) && reports.empty()) {
     // A program with racelab::runtime makes its first decision before main.
     throw InputError(
         absl::StrCat(program,
@@ -207,13 +178,14 @@ std::vector<Finding> judge(const Run& run, const Channel* channel,
                      "-fsanitize=thread and link it with the CMake target "
                      "racelab::runtime"));
   }
-  std::vector<Finding> findings = tsan_reports(run.err);
+  std::vector<Finding> findings = tsan_reports(reports);
+  const std::string output = output_text(run);
   if (run.hung) {
     findings.push_back({FindingKind::kTimeout,
                         Oracle::kTimeout,
                         absl::StrCat("hang: no scheduling decision for ",
                                      options.hang_seconds, " s"),
-                        tail(run.err, 4000),
+                        output,
                         std::nullopt,
                         {}});
     return findings;
@@ -237,10 +209,14 @@ std::vector<Finding> judge(const Run& run, const Channel* channel,
          {}});
   }
   if (WIFSIGNALED(run.status)) {
+    std::string detail =
+        reports.find("WARNING: ThreadSanitizer: ") == std::string::npos
+            ? reports
+            : std::string();
     findings.push_back({FindingKind::kCrash,
                         Oracle::kCrash,
                         "killed by " + signal_text(WTERMSIG(run.status)),
-                        tail(run.err, 4000),
+                        detail + output,
                         std::nullopt,
                         {}});
   } else if (WIFEXITED(run.status) && WEXITSTATUS(run.status) != 0 &&
@@ -249,73 +225,118 @@ std::vector<Finding> judge(const Run& run, const Channel* channel,
         {FindingKind::kCrash,
          Oracle::kCrash,
          absl::StrCat("exited with status ", WEXITSTATUS(run.status)),
-         tail(run.err, 4000),
+         reports + output,
          std::nullopt,
          {}});
   }
   return findings;
 }
 
-std::string default_schedule_path(const ProgramExploreOptions& options) {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string name = options.command.front();
-  name = name.substr(name.find_last_of('/') + 1);
+// racelab's per-user folder for saved schedules: $XDG_STATE_HOME (else
+// ~/.local/state) /racelab/schedules, created 0700. A folder there that is
+// a symbolic link, not ours, or open to others is refused, never used.
+std::string schedule_folder() {
+  auto reject = [](const std::string& why) {
+    throw InputError(absl::StrCat(
+        "cannot keep the failing schedule in racelab's own folder: ", why,
+        " (name a file with --save-schedule)"));
+  };
+  std::string base;
+  if (const char* state = std::getenv("XDG_STATE_HOME");
+      state != nullptr && state[0] == '/') {
+    base = state;
+  } else if (const char* home = std::getenv("HOME");
+             home != nullptr && home[0] == '/') {
+    base = absl::StrCat(home, "/.local/state");
+  } else {
+    reject("neither XDG_STATE_HOME nor HOME is an absolute path");
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(base, ec);
+  if (ec) reject(absl::StrCat(base, ": ", ec.message()));
+  std::string folder = base;
+  for (const char* part : {"racelab", "schedules"}) {
+    folder = absl::StrCat(folder, "/", part);
+    if (::mkdir(folder.c_str(), 0700) != 0 && errno != EEXIST) {
+      reject(absl::StrCat(folder, ": ", std::strerror(errno)));
+    }
+    struct stat st;
+    if (::lstat(folder.c_str(), &st) != 0) {
+      reject(absl::StrCat(folder, ": ", std::strerror(errno)));
+    }
+    if (!S_ISDIR(st.st_mode)) reject(absl::StrCat(folder, ": not a folder"));
+    if (st.st_uid != ::geteuid()) {
+      reject(absl::StrCat(folder, ": owned by another user"));
+    }
+    if ((st.st_mode & 077) != 0) {
+      reject(absl::StrCat(folder, ": open to other users (mode ",
+                          absl::StrFormat("%o", st.st_mode & 0777), ")"));
+    }
+  }
+  return folder;
+}
+
+// A new file in `folder` named after the program, created exclusively.
+std::string new_schedule_file(const std::string& folder,
+                              const std::string& program) {
+  std::string name = program.substr(program.find_last_of('/') + 1);
   for (char& c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' &&
         c != '.') {
       c = '_';
     }
   }
-  return absl::StrCat((tmp != nullptr && *tmp != '\0') ? tmp : "/tmp",
-                      "/racelab-", name, ".schedule");
+  if (name.size() > 100) name.resize(100);
+  std::string path = absl::StrCat(folder, "/", name, "-XXXXXX.schedule");
+  const int fd = ::mkostemps(path.data(), 9, O_CLOEXEC);
+  if (fd < 0) {
+    throw OutputError(absl::StrCat("cannot create a schedule file in '", folder,
+                                   "': ", std::strerror(errno)));
+  }
+  ::close(fd);
+  return path;
 }
 
 }  // namespace
 
-std::string program_schedule_text(const ProgramExploreOptions& options,
-                                  const std::vector<int>& decisions) {
-  sched::ScheduleFile file = program_schedule_file(
-      options.command.front(), options.strategy, options.seed, decisions);
-  for (std::size_t i = 0; i < options.command.size(); ++i) {
-    if (options.command[i].empty()) continue;  // not storable; rare
-    file.extra.emplace_back(absl::StrCat("arg.", i), options.command[i]);
-  }
-  return sched::write_schedule(file);
-}
-
-void program_schedule_options(const std::string& path,
-                              const sched::ScheduleFile& file,
-                              ProgramExploreOptions& options) {
-  if (file.mode != kProgramScheduleMode) {
-    throw InputError(
-        absl::StrCat(path, ": mode is '", file.mode, "', not 'program'"));
-  }
-  options.command.clear();
-  for (std::size_t i = 0;; ++i) {
-    const std::string key = absl::StrCat("arg.", i);
-    auto found = std::find_if(file.extra.begin(), file.extra.end(),
-                              [&](const auto& kv) { return kv.first == key; });
-    if (found == file.extra.end()) break;
-    options.command.push_back(found->second);
-  }
-  if (options.command.empty()) {
-    throw InputError(absl::StrCat(path, ": no arg.0 (the program) key"));
-  }
-  options.strategy = file.strategy;
-  options.seed = file.seed;
-  options.replay = true;
-  options.replay_decisions = file.decisions;
-}
-
-ProgramExploreResult explore_program(const ProgramExploreOptions& options) {
+ProgramExploreResult explore_program(ProgramExploreOptions options) {
   if (options.command.empty()) throw InputError("no program to explore");
+  const std::string where = options.replay ? "replay" : "explore";
+  options.command.front() = resolve_program(where, options.command.front());
+  const CheckedProgram program =
+      open_runtime_program(where, options.command.front());
+  std::string folder;
+  if (!options.replay) {
+    if (!options.schedule_path.empty()) {
+      check_output_file("--save-schedule", options.schedule_path);
+    } else {
+      folder = schedule_folder();
+    }
+  }
+  adopt_orphans();
   ChannelFile file;
   ProgramExploreResult result;
   int step_estimate = 64;
   const int budget = options.replay ? 1 : options.budget;
   for (int i = 0; i < budget; ++i) {
+    if (options.stop_requested && options.stop_requested()) {
+      result.interrupted = true;
+      break;
+    }
     prepare(file.get(), options, i, step_estimate);
-    const Run run = run_once(options, file);
+    ProgramLaunch launch;
+    launch.program_fd = program.fd();
+    launch.argv = options.command;
+    launch.channel_fd = file.fd();
+    launch.report_fd_slot = &file.get()->report_fd;
+    launch.heartbeat = &file.get()->heartbeat;
+    launch.hang_seconds = options.hang_seconds;
+    launch.stop_requested = options.stop_requested;
+    const ProgramRun run = run_program(launch);
+    if (run.interrupted) {
+      result.interrupted = true;
+      break;
+    }
     const Channel* channel = file.get();
     const int count = std::min(channel->count, Channel::kMaxDecisions);
     result.decisions.assign(channel->decisions, channel->decisions + count);
@@ -323,18 +344,27 @@ ProgramExploreResult explore_program(const ProgramExploreOptions& options) {
     result.schedules = i + 1;
     result.trace.clear();
     std::vector<Finding> findings = judge(run, channel, options, &result.trace);
+    if (options.replay &&
+        channel->count > static_cast<int>(options.replay_decisions.size())) {
+      result.inconclusive = absl::StrCat(
+          "the schedule holds ", options.replay_decisions.size(),
+          " decisions and the program went on past them (", channel->count,
+          " decisions): it does not describe a whole run");
+    }
     if (!findings.empty()) {
       result.findings = std::move(findings);
       result.first_failing = i;
+      result.output = output_text(run);
       break;
     }
   }
   if (result.found() && !options.replay) {
-    result.schedule_file = options.schedule_path.empty()
-                               ? default_schedule_path(options)
-                               : options.schedule_path;
-    write_schedule_bytes(result.schedule_file,
-                         program_schedule_text(options, result.decisions));
+    result.schedule_file =
+        options.schedule_path.empty()
+            ? new_schedule_file(folder, options.command.front())
+            : options.schedule_path;
+    write_file_atomically(result.schedule_file,
+                          program_schedule_text(options, result.decisions));
   }
   return result;
 }
@@ -344,14 +374,24 @@ std::string describe(const ProgramExploreResult& result,
   const std::string how =
       options.replay ? "replay"
                      : absl::StrCat(options.strategy, ", seed ", options.seed);
+  const std::string& program = options.command.front();
+  if (!result.inconclusive.empty() && !result.found()) {
+    return absl::StrCat("racelab replay: ", program,
+                        ": inconclusive: ", result.inconclusive, "\n");
+  }
   if (!result.found()) {
-    return absl::StrCat("racelab explore: ", options.command.front(),
-                        ": clean over ", result.schedules, " schedules (", how,
-                        ")\n");
+    return absl::StrCat(
+        "racelab explore: ", program,
+        result.interrupted ? ": interrupted, clean over " : ": clean over ",
+        result.schedules, " schedules (", how, ")\n");
   }
   std::string text = absl::StrCat(
-      "racelab explore: ", options.command.front(), ": found at schedule ",
+      "racelab explore: ", program, ": found at schedule ",
       result.first_failing + 1, " of ", result.schedules, " (", how, ")\n");
+  if (!result.inconclusive.empty()) {
+    absl::StrAppend(&text, "  inconclusive replay: ", result.inconclusive,
+                    "\n");
+  }
   for (const Finding& f : result.findings) {
     absl::StrAppend(&text, "  ", to_string(f.kind), ": ", f.summary, "\n");
     if (!f.detail.empty()) {

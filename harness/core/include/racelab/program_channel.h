@@ -1,9 +1,12 @@
 // The channel between `racelab explore -- ./program` and one run of the
 // program: a shared memory file the parent creates and passes by descriptor
 // (environment variable RACELAB_PROGRAM_CHANNEL), which the program's
-// racelab::runtime maps. The parent writes how to schedule; the program
-// writes its decisions as it makes them (so a crash or a hang still tells how
-// far the schedule got), then how the run ended.
+// racelab::runtime maps before any static constructor of the program runs.
+// The parent writes how to schedule and which descriptor takes the
+// sanitizer's reports; the program writes its decisions as it makes them (so
+// a crash or a hang still tells how far the schedule got), then how the run
+// ended. The runtime also marks the program's ELF file (kRuntimeSection), so
+// that racelab can refuse a program without it before running anything.
 #ifndef RACELAB_PROGRAM_CHANNEL_H_
 #define RACELAB_PROGRAM_CHANNEL_H_
 
@@ -13,6 +16,11 @@
 namespace racelab::program_channel {
 
 inline constexpr const char* kEnvironmentVariable = "RACELAB_PROGRAM_CHANNEL";
+
+// The ELF section racelab::runtime puts in every program that links it, and
+// what it holds: racelab reads it from the file, never by running it.
+inline constexpr const char* kRuntimeSection = ".racelab_runtime";
+inline constexpr const char kRuntimeMark[] = "racelab-runtime 2";
 
 enum class Strategy : std::int32_t { kRandom = 1, kPct = 2, kReplay = 3 };
 
@@ -25,7 +33,7 @@ enum class Status : std::int32_t {
 };
 
 struct Channel {
-  static constexpr std::uint32_t kMagic = 0x31434c52;  // "RLC1"
+  static constexpr std::uint32_t kMagic = 0x32434c52;  // "RLC2"
   static constexpr int kMaxDecisions = 1 << 20;
   static constexpr std::size_t kTextBytes = std::size_t{1} << 20;
 
@@ -38,6 +46,9 @@ struct Channel {
   std::int32_t max_steps;
   std::int32_t spin_bound;
   std::int32_t replay_count;  // replay
+  // The descriptor the sanitizer writes its reports to (a pipe the parent
+  // reads), never the program's stderr; -1: leave them where they go.
+  std::int32_t report_fd;
   std::int32_t replay[kMaxDecisions];
 
   // Written by the program.

@@ -5,18 +5,24 @@
 // one controlled run on real OS threads (a new OS thread, not the process's
 // initial one; static constructors ran before, uncontrolled), every thread it
 // starts is a logical thread, and the process exits with main's status once
-// the run ends.
+// the run ends. Before any static constructor of the program, the channel is
+// mapped and the sanitizer's reports are sent to the descriptor it names,
+// so that what the program itself prints is never taken for a report.
 #include <fcntl.h>
+#include <pthread.h>
+#include <sanitizer/common_interface_defs.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "racelab/program_channel.h"
 #include "racelab/sched/scheduler.h"
@@ -24,6 +30,15 @@
 #include "racelab/sched/trace.h"
 
 extern "C" int __real_main(int argc, char** argv, char** envp);
+
+// The mark `racelab explore` and `racelab replay` read from the program's
+// ELF file before they run it (program_channel::kRuntimeSection).
+__attribute__((
+    used, retain,
+    section(".racelab_runtime"))) constexpr char racelab_runtime_mark[] =
+    "racelab-runtime 2";
+static_assert(std::string_view(racelab_runtime_mark) ==
+              racelab::program_channel::kRuntimeMark);
 
 namespace racelab {
 namespace {
@@ -145,14 +160,36 @@ int run_controlled(Channel* channel, int argc, char** argv, char** envp) {
   return status;
 }
 
+// The channel of this process under `racelab explore`, else nullptr. Set
+// once, before the program's own constructors, and only read after.
+Channel* g_channel = nullptr;
+
+void send_reports_to_channel() {
+  if (g_channel->report_fd >= 0) {
+    __sanitizer_set_report_fd(reinterpret_cast<void*>(
+        static_cast<std::intptr_t>(g_channel->report_fd)));
+  }
+}
+
+// A process the program forks reports to the same descriptor (the
+// sanitizer would otherwise drop a descriptor its parent opened).
+void after_fork_in_child() { send_reports_to_channel(); }
+
+// Runs before the program's static constructors (priority 101, the first a
+// program may use): what they do under the sanitizer is reported too.
+__attribute__((constructor(101))) void attach_channel() {
+  const char* descriptor = std::getenv(program_channel::kEnvironmentVariable);
+  if (descriptor == nullptr) return;
+  g_channel = map_channel(descriptor);
+  unsetenv(program_channel::kEnvironmentVariable);
+  send_reports_to_channel();
+  pthread_atfork(nullptr, nullptr, &after_fork_in_child);
+}
+
 }  // namespace
 }  // namespace racelab
 
 extern "C" int __wrap_main(int argc, char** argv, char** envp) {
-  const char* descriptor =
-      std::getenv(racelab::program_channel::kEnvironmentVariable);
-  if (descriptor == nullptr) return __real_main(argc, argv, envp);
-  racelab::program_channel::Channel* channel = racelab::map_channel(descriptor);
-  unsetenv(racelab::program_channel::kEnvironmentVariable);
-  return racelab::run_controlled(channel, argc, argv, envp);
+  if (racelab::g_channel == nullptr) return __real_main(argc, argv, envp);
+  return racelab::run_controlled(racelab::g_channel, argc, argv, envp);
 }

@@ -1,0 +1,77 @@
+// One run of a whole program under `racelab explore` or `racelab replay`, as
+// a process tree racelab owns from start to end: the program runs in a
+// process group of its own with a death signal set before exec (it cannot
+// outlive racelab), racelab is the subreaper of everything it starts (a
+// daemon that calls setsid comes back to racelab when its parent dies), and
+// when the run ends every process of the tree is killed and reaped. Its
+// stdout and stderr are captured bounded (the tail is kept, the rest
+// counted), and the sanitizer's reports arrive on a pipe of their own.
+#ifndef RACELAB_SRC_PROGRAM_PROCESS_H_
+#define RACELAB_SRC_PROGRAM_PROCESS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace racelab {
+
+// Text kept within a bound: the first `head` bytes and the last `tail`
+// bytes; what lies between is counted, not kept.
+class BoundedText {
+ public:
+  BoundedText(std::size_t head, std::size_t tail) : head_(head), tail_(tail) {}
+  void append(const char* data, std::size_t size);
+  // What was kept, with "[... N bytes not kept ...]" where bytes were dropped.
+  std::string text() const;
+  std::uint64_t dropped() const { return dropped_; }
+  std::uint64_t total() const { return total_; }
+
+ private:
+  std::size_t head_, tail_;
+  std::string first_;
+  std::string last_;  // a ring of tail_ bytes once full
+  std::size_t last_start_ = 0;
+  std::uint64_t dropped_ = 0, total_ = 0;
+};
+
+// How the program is started. `program_fd` is the program's file, opened and
+// checked (runtime_mark.h); it is what runs, so the file checked is the file
+// executed. `argv` is passed as it is (argv[0] included).
+struct ProgramLaunch {
+  int program_fd = -1;
+  std::vector<std::string> argv;
+  int channel_fd = -1;  // the channel's memfd; its number goes in the
+                        // environment
+  // Where the program learns the descriptor of the report pipe (the
+  // channel's report_fd), written before the program starts.
+  std::int32_t* report_fd_slot = nullptr;
+  // A decision counter in the channel: no change for `hang_seconds` is a hang.
+  const std::uint64_t* heartbeat = nullptr;
+  int hang_seconds = 60;
+  // Asked often; true ends the run at once (SIGINT or SIGTERM of racelab).
+  std::function<bool()> stop_requested;
+};
+
+struct ProgramRun {
+  int status = 0;            // waitpid status of the program
+  bool hung = false;         // killed after hang_seconds without a decision
+  bool interrupted = false;  // killed because stop_requested said so
+  int exec_errno = 0;        // the program could not be started
+  BoundedText out{0, 16 << 10};
+  BoundedText err{0, 64 << 10};
+  BoundedText reports{1 << 20, 64 << 10};  // the sanitizer's report stream
+  int leftover_processes = 0;  // others of the tree killed at its end
+};
+
+// Makes this process the subreaper of its descendants (once per process).
+void adopt_orphans();
+
+// Runs the program once and ends its whole tree. Throws std::runtime_error
+// when no process can be created (a harness failure).
+ProgramRun run_program(const ProgramLaunch& launch);
+
+}  // namespace racelab
+
+#endif  // RACELAB_SRC_PROGRAM_PROCESS_H_

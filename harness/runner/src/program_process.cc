@@ -1,0 +1,313 @@
+// A whole program's run as a process tree racelab owns; see
+// program_process.h.
+#include "program_process.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+#include "absl/strings/str_cat.h"
+#include "racelab/child_registry.h"
+#include "racelab/program_channel.h"
+#include "racelab/raw_syscall.h"
+
+extern char** environ;
+
+namespace racelab {
+
+void BoundedText::append(const char* data, std::size_t size) {
+  total_ += size;
+  const std::size_t to_head = std::min(size, head_ - first_.size());
+  first_.append(data, to_head);
+  data += to_head;
+  size -= to_head;
+  if (size == 0) return;
+  if (tail_ == 0) {
+    dropped_ += size;
+    return;
+  }
+  if (size >= tail_) {
+    dropped_ += last_.size() + size - tail_;
+    last_.assign(data + size - tail_, tail_);
+    last_start_ = 0;
+    return;
+  }
+  for (std::size_t i = 0; i < size; ++i) {
+    if (last_.size() < tail_) {
+      last_.push_back(data[i]);
+    } else {
+      last_[last_start_] = data[i];
+      last_start_ = (last_start_ + 1) % tail_;
+      ++dropped_;
+    }
+  }
+}
+
+std::string BoundedText::text() const {
+  std::string text = first_;
+  if (dropped_ > 0) {
+    absl::StrAppend(&text, text.empty() || text.back() == '\n' ? "" : "\n",
+                    "[... ", dropped_, " bytes not kept ...]\n");
+  }
+  text.append(last_, last_start_, std::string::npos);
+  text.append(last_, 0, last_start_);
+  return text;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The environment of the program: ours, with the channel's descriptor.
+std::vector<std::string> program_environment(int channel_fd) {
+  const std::string key =
+      absl::StrCat(program_channel::kEnvironmentVariable, "=");
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::strncmp(*e, key.c_str(), key.size()) != 0) env.emplace_back(*e);
+  }
+  env.push_back(absl::StrCat(key, channel_fd));
+  return env;
+}
+
+// The child's side, between fork and exec: a copy of a multi-threaded
+// process made by a raw fork, so raw system calls only. The death signal
+// comes first, then the check that the parent is still there; the program
+// gets a process group of its own (its whole tree can be killed at once),
+// stdin from /dev/null (a schedule must not depend on what the terminal
+// types) and the signals of a fresh process.
+[[noreturn]] __attribute__((no_sanitize("thread", "address"))) void
+exec_program(int program_fd, char* const* argv, char* const* envp, pid_t parent,
+             int out_fd, int err_fd, int keep_fd1, int keep_fd2, int error_fd) {
+  raw_syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+  if (raw_syscall(SYS_getppid) != parent) raw_syscall(SYS_exit_group, 127);
+  raw_syscall(SYS_setpgid, 0, 0);
+  sigset_t none;
+  __builtin_memset(&none, 0, sizeof none);
+  raw_syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, nullptr, sizeof(long));
+  struct {
+    void* handler;
+    unsigned long flags;
+    void* restorer;
+    unsigned long mask;
+  } dfl = {nullptr, 0, nullptr, 0};  // handler 0 is SIG_DFL
+  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGXFSZ, SIGHUP, SIGQUIT})
+    raw_syscall(SYS_rt_sigaction, sig, &dfl, nullptr, sizeof(long));
+  const int in = static_cast<int>(
+      raw_syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY | O_CLOEXEC));
+  if (in < 0 || raw_syscall(SYS_dup2, in, 0) < 0 ||
+      raw_syscall(SYS_dup2, out_fd, 1) < 0 ||
+      raw_syscall(SYS_dup2, err_fd, 2) < 0 ||
+      raw_syscall(SYS_fcntl, keep_fd1, F_SETFD, 0) < 0 ||
+      raw_syscall(SYS_fcntl, keep_fd2, F_SETFD, 0) < 0) {
+    int e = errno;
+    raw_syscall(SYS_write, error_fd, &e, sizeof e);
+    raw_syscall(SYS_exit_group, 127);
+  }
+  raw_syscall(SYS_execveat, program_fd, "", argv, envp, AT_EMPTY_PATH);
+  int e = errno;
+  raw_syscall(SYS_write, error_fd, &e, sizeof e);
+  raw_syscall(SYS_exit_group, 127);
+  __builtin_unreachable();
+}
+
+// A pipe whose ends close on exec; the caller unsets that where needed.
+struct Pipe {
+  Pipe() {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+      throw std::runtime_error(absl::StrCat("pipe: ", std::strerror(errno)));
+    }
+    read_end = fds[0];
+    write_end = fds[1];
+  }
+  ~Pipe() {
+    close_read();
+    close_write();
+  }
+  Pipe(const Pipe&) = delete;
+  Pipe& operator=(const Pipe&) = delete;
+  void close_read() {
+    if (read_end >= 0) ::close(read_end);
+    read_end = -1;
+  }
+  void close_write() {
+    if (write_end >= 0) ::close(write_end);
+    write_end = -1;
+  }
+  int read_end = -1;
+  int write_end = -1;
+};
+
+// Reads what is there; false at end of file (or an error).
+bool drain(int fd, BoundedText& into) {
+  char buffer[16384];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n > 0) {
+      into.append(buffer, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) return true;
+    return false;
+  }
+}
+
+// This process's children, from every thread's list.
+std::vector<pid_t> own_children() {
+  std::vector<pid_t> children;
+  DIR* tasks = ::opendir("/proc/self/task");
+  if (tasks == nullptr) return children;
+  while (dirent* task = ::readdir(tasks)) {
+    if (task->d_name[0] == '.') continue;
+    std::ifstream list(
+        absl::StrCat("/proc/self/task/", task->d_name, "/children"));
+    pid_t pid;
+    while (list >> pid) children.push_back(pid);
+  }
+  ::closedir(tasks);
+  return children;
+}
+
+// True for a child of ours that belongs to a program's tree: in its process
+// group, or in a session of its own (a daemon adopted through the
+// subreaper). racelab's other children (a symbolizer) share our session.
+bool of_the_tree(pid_t pid, pid_t group) {
+  const pid_t its_group = ::getpgid(pid);
+  if (its_group < 0) return false;
+  return its_group == group || ::getsid(pid) != ::getsid(0);
+}
+
+// Kills and reaps every process of the tree whose group is `group`; returns
+// how many others than the program itself were still there.
+int end_tree(pid_t group) {
+  int others = 0;
+  for (int round = 0; round < 5000; ++round) {
+    ::kill(-group, SIGKILL);
+    bool left = ::kill(-group, 0) == 0;
+    for (pid_t child : own_children()) {
+      if (!of_the_tree(child, group)) continue;
+      ::kill(child, SIGKILL);
+      left = true;
+    }
+    for (;;) {
+      siginfo_t info{};
+      if (::waitid(P_ALL, 0, &info, WEXITED | WNOHANG) != 0 ||
+          info.si_pid == 0) {
+        break;
+      }
+      ++others;
+    }
+    if (!left) break;
+    ::usleep(200);
+  }
+  return others;
+}
+
+}  // namespace
+
+void adopt_orphans() { ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+
+ProgramRun run_program(const ProgramLaunch& launch) {
+  ProgramRun run;
+  Pipe out, err, reports, exec_error;
+  if (launch.report_fd_slot != nullptr)
+    *launch.report_fd_slot = reports.write_end;
+  std::vector<std::string> env_text = program_environment(launch.channel_fd);
+  std::vector<char*> argv, envp;
+  for (const std::string& arg : launch.argv)
+    argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  for (const std::string& e : env_text)
+    envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+
+  const pid_t parent = ::getpid();
+  const long forked = raw_syscall(SYS_fork);
+  if (forked == 0) {
+    exec_program(launch.program_fd, argv.data(), envp.data(), parent,
+                 out.write_end, err.write_end, reports.write_end,
+                 launch.channel_fd, exec_error.write_end);
+  }
+  if (forked < 0) {
+    throw std::runtime_error(absl::StrCat("fork: ", std::strerror(errno)));
+  }
+  const auto pid = static_cast<pid_t>(forked);
+  ::setpgid(pid, pid);  // either side may win; both set the same group
+  child_registry().add(pid);
+  out.close_write();
+  err.close_write();
+  reports.close_write();
+  exec_error.close_write();
+  ssize_t n;
+  do {
+    n = ::read(exec_error.read_end, &run.exec_errno, sizeof run.exec_errno);
+  } while (n < 0 && errno == EINTR);
+  if (n != static_cast<ssize_t>(sizeof run.exec_errno)) run.exec_errno = 0;
+
+  for (int fd : {out.read_end, err.read_end, reports.read_end})
+    ::fcntl(fd, F_SETFL, O_NONBLOCK);
+  std::uint64_t beat = 0;
+  Clock::time_point last_beat = Clock::now();
+  bool ended = false;
+  while (!ended) {
+    pollfd fds[3] = {{out.read_end, POLLIN, 0},
+                     {err.read_end, POLLIN, 0},
+                     {reports.read_end, POLLIN, 0}};
+    ::poll(fds, 3, 5);
+    BoundedText* into[3] = {&run.out, &run.err, &run.reports};
+    Pipe* pipes[3] = {&out, &err, &reports};
+    for (int i = 0; i < 3; ++i) {
+      if (pipes[i]->read_end >= 0 && fds[i].revents != 0 &&
+          !drain(pipes[i]->read_end, *into[i])) {
+        pipes[i]->close_read();
+      }
+    }
+    siginfo_t info{};
+    if (::waitid(P_PID, static_cast<id_t>(pid), &info,
+                 WEXITED | WNOHANG | WNOWAIT) == 0 &&
+        info.si_pid == pid) {
+      break;
+    }
+    if (launch.stop_requested && launch.stop_requested()) {
+      run.interrupted = true;
+      ended = true;
+    }
+    const std::uint64_t now_beat =
+        launch.heartbeat == nullptr
+            ? 0
+            : __atomic_load_n(launch.heartbeat, __ATOMIC_RELAXED);
+    if (now_beat != beat) {
+      beat = now_beat;
+      last_beat = Clock::now();
+    } else if (Clock::now() - last_beat >
+               std::chrono::seconds(launch.hang_seconds)) {
+      run.hung = true;
+      ended = true;
+    }
+  }
+  if (ended) ::kill(-pid, SIGKILL);
+  child_registry().remove(pid);
+  while (::waitpid(pid, &run.status, 0) < 0 && errno == EINTR) {
+  }
+  run.leftover_processes = end_tree(pid);
+  // Every writer is gone: what is left in the pipes is the end of it.
+  if (out.read_end >= 0) drain(out.read_end, run.out);
+  if (err.read_end >= 0) drain(err.read_end, run.err);
+  if (reports.read_end >= 0) drain(reports.read_end, run.reports);
+  return run;
+}
+
+}  // namespace racelab
