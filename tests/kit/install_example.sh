@@ -71,7 +71,7 @@ done
 
 echo "== test"
 # Schedule files of the expected failures go to the scratch folder.
-export TMPDIR=$scratch
+export TMPDIR=$scratch XDG_STATE_HOME=$scratch
 ctest --test-dir "$example_build" --output-on-failure -j"$(nproc)"
 
 echo "== run directly (no CTest environment, TSAN_OPTIONS unset)"

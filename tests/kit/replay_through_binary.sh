@@ -14,7 +14,7 @@ fi
 fixture=$1
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/racelab-replay.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
-export TMPDIR=$scratch
+export TMPDIR=$scratch XDG_STATE_HOME=$scratch
 fail() {
   echo "FAIL: $*" >&2
   exit 1

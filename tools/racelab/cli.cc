@@ -213,6 +213,7 @@ CheckedSchedule check_replay_schedule(const Registry& registry,
             absl::StrCat("program line ", t));
     }
   }
+  check_program_digest(file, lines, path);
   return checked;
 }
 

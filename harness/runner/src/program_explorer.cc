@@ -14,10 +14,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "atomic_file.h"
 #include "program_process.h"
 #include "program_schedule.h"
@@ -232,46 +230,14 @@ std::vector<Finding> judge(const ProgramRun& run, const Channel* channel,
   return findings;
 }
 
-// racelab's per-user folder for saved schedules: $XDG_STATE_HOME (else
-// ~/.local/state) /racelab/schedules, created 0700. A folder there that is
-// a symbolic link, not ours, or open to others is refused, never used.
+// racelab's per-user folder for saved schedules (saved_schedule.h).
 std::string schedule_folder() {
-  auto reject = [](const std::string& why) {
+  std::string why;
+  std::string folder = private_schedule_folder(&why);
+  if (folder.empty()) {
     throw InputError(absl::StrCat(
         "cannot keep the failing schedule in racelab's own folder: ", why,
         " (name a file with --save-schedule)"));
-  };
-  std::string base;
-  if (const char* state = std::getenv("XDG_STATE_HOME");
-      state != nullptr && state[0] == '/') {
-    base = state;
-  } else if (const char* home = std::getenv("HOME");
-             home != nullptr && home[0] == '/') {
-    base = absl::StrCat(home, "/.local/state");
-  } else {
-    reject("neither XDG_STATE_HOME nor HOME is an absolute path");
-  }
-  std::error_code ec;
-  std::filesystem::create_directories(base, ec);
-  if (ec) reject(absl::StrCat(base, ": ", ec.message()));
-  std::string folder = base;
-  for (const char* part : {"racelab", "schedules"}) {
-    folder = absl::StrCat(folder, "/", part);
-    if (::mkdir(folder.c_str(), 0700) != 0 && errno != EEXIST) {
-      reject(absl::StrCat(folder, ": ", std::strerror(errno)));
-    }
-    struct stat st;
-    if (::lstat(folder.c_str(), &st) != 0) {
-      reject(absl::StrCat(folder, ": ", std::strerror(errno)));
-    }
-    if (!S_ISDIR(st.st_mode)) reject(absl::StrCat(folder, ": not a folder"));
-    if (st.st_uid != ::geteuid()) {
-      reject(absl::StrCat(folder, ": owned by another user"));
-    }
-    if ((st.st_mode & 077) != 0) {
-      reject(absl::StrCat(folder, ": open to other users (mode ",
-                          absl::StrFormat("%o", st.st_mode & 0777), ")"));
-    }
   }
   return folder;
 }

@@ -56,8 +56,9 @@ struct ExploreOptions {
   int hang_seconds = defaults::kHangSeconds;
   bool tsan = true;  // TSan reports are findings (TSan builds)
   // Where the failing schedule is saved: <schedule_dir>/racelab-<name>.schedule
-  // (schedule_dir empty: $TMPDIR, else /tmp). `name` is also the subject
-  // named in the file.
+  // (schedule_dir empty: racelab's per-user folder,
+  // $XDG_STATE_HOME/racelab/schedules, else ~/.local/state/racelab/schedules,
+  // created 0700). `name` is also the subject named in the file.
   std::string schedule_dir;
   std::string name = "explore";
 };

@@ -236,7 +236,8 @@ struct CheckOptions {
   // The name of the store in messages and schedule files ("ring/mutex");
   // empty: the family's name.
   std::string store_name;
-  // Folder for schedule files; empty: $TMPDIR, else /tmp.
+  // Folder for schedule files; empty: racelab's per-user folder
+  // ($XDG_STATE_HOME/racelab/schedules, else ~/.local/state/..., 0700).
   std::string schedule_dir;
   // The folders of the store's own code (absolute, or as the debug
   // information names them): a finding's subject frame is its first frame

@@ -49,6 +49,14 @@ struct LoadedSchedule {
   sched::ScheduleFileLines lines;
 };
 
+// racelab's per-user folder for schedules saved without a path of the user's:
+// $XDG_STATE_HOME/racelab/schedules (else ~/.local/state/racelab/schedules),
+// created 0700. Never a shared folder such as /tmp, where another user could
+// plant a link or a schedule. A folder there that is a symbolic link, owned
+// by another user or open to others is refused: the result is "" and
+// `error` says why.
+std::string private_schedule_folder(std::string* error = nullptr);
+
 // Reads a file's bytes; throws (InputError) with one line naming the path.
 using ReadScheduleBytes = std::function<std::string(const std::string& path)>;
 // Writes a file's bytes; throws with one line naming the path.
@@ -67,6 +75,15 @@ void write_schedule_bytes(const std::string& path, std::string_view text);
 LoadedSchedule load_schedule(
     const std::string& path,
     const ReadScheduleBytes& read = read_schedule_bytes);
+
+// A case schedule carries a digest of its subject, scenario and program
+// (key program.digest, written by schedule_file_for), so that a file whose
+// header was pointed at another case is refused instead of judged. Throws
+// InputError naming the line when the digest is there and does not match;
+// files written before the key existed have none and pass.
+void check_program_digest(const sched::ScheduleFile& file,
+                          const sched::ScheduleFileLines& lines,
+                          const std::string& path);
 
 // Writes `file` to `path`. Throws std::invalid_argument when `file` cannot be
 // written faithfully (sched::write_schedule) and what `write` throws.

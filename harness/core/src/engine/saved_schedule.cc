@@ -1,9 +1,14 @@
 // Schedule files on disk (racelab/saved_schedule.h).
 #include "racelab/saved_schedule.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
@@ -11,6 +16,32 @@
 #include "racelab/input_error.h"
 
 namespace racelab {
+namespace {
+
+constexpr char kDigestKey[] = "program.digest";
+
+// FNV-1a, 64 bits, over the subject, the scenario and the program lines: a
+// check that a file's parts still belong together, not a signature.
+std::string program_digest(const sched::ScheduleFile& file) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  auto add = [&](std::string_view text) {
+    for (char c : text) {
+      hash ^= static_cast<unsigned char>(c);
+      hash *= 0x100000001b3ull;
+    }
+    hash ^= 0xff;  // a separator no UTF-8 text holds
+    hash *= 0x100000001b3ull;
+  };
+  add(file.subject);
+  add(file.scenario);
+  for (const std::string& line : file.program_lines()) add(line);
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx",
+                static_cast<unsigned long long>(hash));
+  return std::string("fnv1a64:") + text;
+}
+
+}  // namespace
 
 sched::ScheduleFile program_schedule_file(std::string subject,
                                           std::string strategy,
@@ -47,7 +78,42 @@ sched::ScheduleFile schedule_file_for(const RecordedSchedule& schedule,
   file.seed = origin.seed;
   file.set_program_lines(schedule.program);
   file.decisions = schedule.decisions;
+  file.extra.emplace_back(kDigestKey, program_digest(file));
   return file;
+}
+
+std::string private_schedule_folder(std::string* error) {
+  auto refuse = [&](const std::string& why) {
+    if (error != nullptr) *error = why;
+    return std::string();
+  };
+  std::string folder;
+  if (const char* state = std::getenv("XDG_STATE_HOME");
+      state != nullptr && state[0] == '/') {
+    folder = state;
+  } else if (const char* home = std::getenv("HOME");
+             home != nullptr && home[0] == '/') {
+    folder = std::string(home) + "/.local";
+    ::mkdir(folder.c_str(), 0700);
+    folder += "/state";
+  } else {
+    return refuse("neither XDG_STATE_HOME nor HOME is an absolute path");
+  }
+  ::mkdir(folder.c_str(), 0700);
+  for (const char* part : {"racelab", "schedules"}) {
+    folder += std::string("/") + part;
+    if (::mkdir(folder.c_str(), 0700) != 0 && errno != EEXIST)
+      return refuse(folder + ": " + std::strerror(errno));
+    struct stat st;
+    if (::lstat(folder.c_str(), &st) != 0)
+      return refuse(folder + ": " + std::strerror(errno));
+    if (!S_ISDIR(st.st_mode)) return refuse(folder + ": not a folder");
+    if (st.st_uid != ::geteuid())
+      return refuse(folder + ": owned by another user");
+    if ((st.st_mode & 077) != 0)
+      return refuse(folder + ": open to other users");
+  }
+  return folder;
 }
 
 std::string read_schedule_bytes(const std::string& path) {
@@ -64,20 +130,35 @@ std::string read_schedule_bytes(const std::string& path) {
 }
 
 void write_schedule_bytes(const std::string& path, std::string_view text) {
-  const std::string temporary = path + ".racelab-tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw std::runtime_error("cannot write '" + path + "'");
+  auto fail = [&](int error) {
+    throw std::runtime_error("cannot write '" + path +
+                             "': " + std::strerror(error));
+  };
+  // A new temporary beside `path`, created exclusively (never a planted
+  // link), written whole and flushed, then renamed over `path`.
+  const std::size_t slash = path.rfind('/');
+  const std::string folder =
+      slash == std::string::npos ? "." : path.substr(0, slash);
+  std::string temporary = folder + "/.racelab-schedule-XXXXXX";
+  const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);
+  if (fd < 0) fail(errno);
+  int error = ::fchmod(fd, 0644) == 0 ? 0 : errno;
+  for (std::string_view rest = text; error == 0 && !rest.empty();) {
+    const ssize_t n = ::write(fd, rest.data(), rest.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = n < 0 ? errno : EIO;
+      break;
     }
+    rest.remove_prefix(static_cast<std::size_t>(n));
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    std::remove(temporary.c_str());
-    throw std::runtime_error("cannot write '" + path + "': " + reason);
+  if (error == 0 && ::fsync(fd) != 0) error = errno;
+  if (::close(fd) != 0 && error == 0) error = errno;
+  if (error == 0 && std::rename(temporary.c_str(), path.c_str()) != 0)
+    error = errno;
+  if (error != 0) {
+    ::unlink(temporary.c_str());
+    fail(error);
   }
 }
 
@@ -87,6 +168,20 @@ LoadedSchedule load_schedule(const std::string& path,
   loaded.text = read(path);
   loaded.file = sched::parse_schedule(loaded.text, path, &loaded.lines);
   return loaded;
+}
+
+void check_program_digest(const sched::ScheduleFile& file,
+                          const sched::ScheduleFileLines& lines,
+                          const std::string& path) {
+  for (const auto& [key, value] : file.extra) {
+    if (key != kDigestKey) continue;
+    if (value != program_digest(file)) {
+      throw InputError(path + ":" + std::to_string(lines.of_key(kDigestKey)) +
+                       ": the subject, scenario and program do not match " +
+                       kDigestKey +
+                       " (the file was changed after it was written)");
+    }
+  }
 }
 
 void save_schedule(const std::string& path, const sched::ScheduleFile& file,

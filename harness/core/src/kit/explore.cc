@@ -177,8 +177,8 @@ ChildOutcome search(const std::function<void()>& body,
 std::string schedule_path(const ExploreOptions& options) {
   std::string dir = options.schedule_dir;
   if (dir.empty()) {
-    const char* tmp = std::getenv("TMPDIR");
-    dir = (tmp != nullptr && *tmp != '\0') ? tmp : "/tmp";
+    dir = private_schedule_folder();
+    if (dir.empty()) return "";  // nowhere safe: nothing is saved
   }
   std::string name = options.name;
   for (char& c : name) {
@@ -197,6 +197,12 @@ std::string save(const ExploreOptions& options,
   file.extra = {{"depth", std::to_string(options.depth)},
                 {"preemptions", std::to_string(options.preemptions)}};
   const std::string path = schedule_path(options);
+  if (path.empty()) {
+    std::fprintf(stderr,
+                 "racelab::explore: cannot save the schedule: racelab's "
+                 "per-user folder is unusable (set schedule_dir)\n");
+    return "";
+  }
   try {
     write_schedule_bytes(path, sched::write_schedule(file));
   } catch (const std::exception& e) {

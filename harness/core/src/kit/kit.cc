@@ -317,8 +317,8 @@ std::string schedule_path(const CheckOptions& options, std::string_view store,
                           std::string_view scenario) {
   std::string dir = options.schedule_dir;
   if (dir.empty()) {
-    const char* tmp = std::getenv("TMPDIR");
-    dir = (tmp != nullptr && *tmp != '\0') ? tmp : "/tmp";
+    dir = private_schedule_folder();
+    if (dir.empty()) return "";  // nowhere safe: nothing is saved
   }
   return absl::StrCat(dir, "/racelab-", safe_name(store), "-",
                       safe_name(scenario), ".schedule");
@@ -330,7 +330,7 @@ std::string save_schedule(const std::string& path, const std::string& store,
                           std::uint64_t program_seed,
                           const std::vector<std::string>& program_lines,
                           const std::vector<int>& decisions) {
-  if (program_lines.size() < 3) return "";
+  if (program_lines.size() < 3 || path.empty()) return "";
   RecordedSchedule schedule;
   schedule.program = program_lines;
   schedule.decisions = decisions;
@@ -346,9 +346,10 @@ std::string save_schedule(const std::string& path, const std::string& store,
 
 sched::ScheduleFile read_schedule(const std::string& path,
                                   std::vector<std::string>* program_lines) {
-  sched::ScheduleFile file = load_schedule(path).file;
-  *program_lines = file.program_lines();
-  return file;
+  LoadedSchedule loaded = load_schedule(path);
+  check_program_digest(loaded.file, loaded.lines, path);
+  *program_lines = loaded.file.program_lines();
+  return std::move(loaded.file);
 }
 
 RunRequest controlled_request(const CheckOptions& options) {
@@ -391,8 +392,8 @@ void compose_message(CheckResult& result, const std::string& store,
                   ? "within " + std::to_string(options.preemptions) +
                         " preemptions"
                   : std::string("that matter"))
-          << " are clean ("
-          << options.strategy << ", seed " << options.seed << ")\n";
+          << " are clean (" << options.strategy << ", seed " << options.seed
+          << ")\n";
     } else if (controlled) {
       out << "clean over " << result.schedules << " schedules ("
           << options.strategy << ", seed " << options.seed << ")\n";
