@@ -465,7 +465,10 @@ int handle_run(const Registry& registry, const CLI::App& cmd, RunFlags& flags) {
   if (mode == Mode::kControlled && cmd.count("--runs") == 0)
     run_options.runs = 1;
   check_case(registry, subject, scenario);
-  if (mode == Mode::kStress && !run_options.save_schedule.empty()) {
+  // A flag given an empty path is a usage error, not a flag left out.
+  const bool save_schedule = cmd.count("--save-schedule") > 0;
+  const bool json = cmd.count("--json") > 0;
+  if (mode == Mode::kStress && save_schedule) {
     throw UsageError(
         "--save-schedule: stress mode records no schedule (use --mode "
         "controlled)");
@@ -473,11 +476,11 @@ int handle_run(const Registry& registry, const CLI::App& cmd, RunFlags& flags) {
   // Every output is checked before the run and written after it, each
   // one even when another fails.
   report_write_errors_instead_of_dying();
-  if (!run_options.save_schedule.empty())
+  if (save_schedule)
     check_output_file("--save-schedule", run_options.save_schedule);
-  if (!flags.json_file.empty()) check_output_file("--json", flags.json_file);
+  if (json) check_output_file("--json", flags.json_file);
   std::optional<OutputFolder> out;
-  if (!flags.out_dir.empty()) out.emplace("--out", flags.out_dir);
+  if (cmd.count("--out") > 0) out.emplace("--out", flags.out_dir);
   InterruptScope interrupt;
   const CaseSpec* spec = registry.find_case(subject, scenario);
   CaseResult result = run_case(
@@ -498,13 +501,13 @@ int handle_run(const Registry& registry, const CLI::App& cmd, RunFlags& flags) {
       errors.emplace_back(e.what(), kExitUsage);
     }
   };
-  if (!run_options.save_schedule.empty()) {
+  if (save_schedule) {
     attempt([&] {
       save_case_schedule(result, run_options, run_options.save_schedule);
       std::cout << "schedule saved to " << run_options.save_schedule << "\n";
     });
   }
-  if (!flags.json_file.empty()) {
+  if (json) {
     attempt([&] {
       write_file_atomically(flags.json_file, to_json(result).dump(2) + "\n");
     });
@@ -701,7 +704,8 @@ int handle_gate(const Registry& registry, const CLI::App& cmd,
   // costs only the table: the exit status stays the verdict's.
   report_write_errors_instead_of_dying();
   std::optional<OutputFolder> out;
-  if (!gate_options.out_dir.empty()) out.emplace("--out", gate_options.out_dir);
+  // An empty --out is refused, not taken for no --out.
+  if (cmd.count("--out") > 0) out.emplace("--out", gate_options.out_dir);
   InterruptScope interrupt;
   gate_options.stop_requested = [] {
     return InterruptScope::signal_received() != 0;

@@ -1,14 +1,19 @@
 // Reading gate outputs back and joining shards; see merge.h.
 #include "merge.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
 #include <map>
-#include <numeric>
-#include <sstream>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "atomic_file.h"
 #include "racelab/json.h"
 #include "racelab/runner.h"
 
@@ -17,27 +22,162 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A log larger than this is not one the runner wrote.
-constexpr std::uintmax_t kMaxLogBytes = 64 << 20;
-constexpr std::uintmax_t kMaxResultsBytes = 1ull << 30;
+// A shard folder is untrusted input: whoever made it may have put anything
+// there. Its files are read only as regular files inside it (no symbolic
+// link, no '..', no absolute path), and everything read is bounded, so that
+// merge's memory follows the real size of the shards and not what a file
+// claims. The limits, generous for real gates (a whole `gate --mode all` of
+// 77 cases writes a 3.9 MB results.json of 23,215 JSON values, at most 136
+// findings in a case, strings up to 9.7 KB, logs up to 65 KB), are in
+// docs/security.md ("Shard folders").
+constexpr std::size_t kMaxResultsBytes = 64 << 20;
+constexpr std::size_t kMaxJsonValues = 1'000'000;
+constexpr int kMaxJsonDepth = 32;
+constexpr std::size_t kMaxStringBytes = 1 << 20;
+constexpr std::int64_t kMaxShardCount = 10'000;  // as `gate --shard K/N`
+constexpr std::int64_t kMaxCases = 100'000;
+constexpr std::size_t kMaxFindingsPerCase = 10'000;
+// The runner keeps at most 64 KiB of a run's log (run_logs.h).
+constexpr std::size_t kMaxLogBytes = 1 << 20;
+constexpr std::size_t kMaxLogBytesPerShard = 64 << 20;
 
-std::string read_text(const fs::path& path, std::uintmax_t limit,
-                      const std::string& what) {
-  std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
-  if (!fs::exists(status))
-    throw InputError(absl::StrCat(path.string(), ": ", what, " is missing"));
-  if (!fs::is_regular_file(status))
-    throw InputError(absl::StrCat(path.string(), ": not a regular file"));
-  if (fs::file_size(path, ec) > limit)
-    throw InputError(
-        absl::StrCat(path.string(), ": larger than ", limit, " bytes"));
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in && !in.eof())
-    throw InputError(absl::StrCat(path.string(), ": cannot be read"));
-  return text.str();
+// An open file descriptor, closed when it goes out of scope.
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+[[noreturn]] void refuse(const fs::path& file, const std::string& what) {
+  throw InputError(absl::StrCat(file.string(), ": ", what));
+}
+
+// Reads `relative` (a path like "logs/x.log") inside the open shard folder
+// `dir_fd` as a regular file of at most `limit` bytes, opening each folder
+// on the way and the file itself with O_NOFOLLOW. `shown` is the file's
+// path in messages, `what` what it is.
+std::string read_inside(int dir_fd, const std::string& relative,
+                        const fs::path& shown, std::size_t limit,
+                        const std::string& what) {
+  const std::vector<std::string> parts = absl::StrSplit(relative, '/');
+  for (const std::string& part : parts) {
+    if (part.empty() || part == "." || part == "..") {
+      refuse(shown, absl::StrCat("'", relative,
+                                 "' is not a plain path inside the shard "
+                                 "folder (no '..', '.', empty or absolute "
+                                 "parts)"));
+    }
+  }
+  std::vector<std::unique_ptr<Fd>> folders;
+  int at = dir_fd;
+  std::string walked;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    absl::StrAppend(&walked, walked.empty() ? "" : "/", parts[i]);
+    const int fd = ::openat(at, parts[i].c_str(),
+                            O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT) refuse(shown, what + " is missing");
+    if (fd < 0 && (errno == ELOOP || errno == ENOTDIR)) {
+      refuse(shown, absl::StrCat("'", walked,
+                                 "' is a symbolic link or not a folder (a "
+                                 "shard's files are read only inside it)"));
+    }
+    if (fd < 0) refuse(shown, errno_text(errno));
+    folders.push_back(std::make_unique<Fd>(fd));
+    at = fd;
+  }
+  const Fd file(::openat(at, parts.back().c_str(),
+                         O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  if (file.get() < 0 && errno == ENOENT) refuse(shown, what + " is missing");
+  if (file.get() < 0 && errno == ELOOP) {
+    refuse(shown,
+           "a symbolic link (a shard's files are read only as regular files "
+           "inside it)");
+  }
+  if (file.get() < 0) refuse(shown, errno_text(errno));
+  struct stat st;
+  if (::fstat(file.get(), &st) != 0) refuse(shown, errno_text(errno));
+  if (!S_ISREG(st.st_mode)) refuse(shown, "not a regular file");
+  auto too_large = [&] {
+    refuse(shown, absl::StrCat("larger than the limit of ", limit,
+                               " bytes for ", what));
+  };
+  if (static_cast<std::uintmax_t>(st.st_size) > limit) too_large();
+  std::string text(static_cast<std::size_t>(st.st_size), '\0');
+  std::size_t size = 0;
+  for (;;) {
+    if (size == text.size()) {
+      if (size > limit) too_large();  // it grew while being read
+      text.resize(std::min(limit + 1, size + 65536));
+    }
+    const ssize_t n =
+        ::read(file.get(), text.data() + size, text.size() - size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      refuse(shown, absl::StrCat("cannot be read: ", errno_text(errno)));
+    if (n == 0) break;
+    size += static_cast<std::size_t>(n);
+  }
+  if (size > limit) too_large();
+  text.resize(size);
+  return text;
+}
+
+// Parses a shard's results.json within the limits on values, nesting and
+// string lengths; the callback stops the parse at the first one passed.
+nlohmann::json parse_bounded(const std::string& text, const fs::path& file) {
+  using Event = nlohmann::json::parse_event_t;
+  std::size_t values = 0;
+  auto check = [&](int depth, Event event, nlohmann::json& parsed) {
+    if (depth > kMaxJsonDepth) {
+      refuse(file, absl::StrCat("nested deeper than the limit of ",
+                                kMaxJsonDepth, " levels"));
+    }
+    if (event == Event::value || event == Event::object_start ||
+        event == Event::array_start) {
+      if (++values > kMaxJsonValues) {
+        refuse(file, absl::StrCat("more JSON values than the limit of ",
+                                  kMaxJsonValues));
+      }
+    }
+    if ((event == Event::key || event == Event::value) && parsed.is_string() &&
+        parsed.get_ref<const std::string&>().size() > kMaxStringBytes) {
+      refuse(file, absl::StrCat("a string longer than the limit of ",
+                                kMaxStringBytes, " bytes"));
+    }
+    return true;
+  };
+  nlohmann::json doc = nlohmann::json::parse(text, check, false);
+  if (doc.is_discarded()) refuse(file, "not valid JSON");
+  return doc;
+}
+
+// The integer at `j`, checked to lie in [low, high]; `name` is its place in
+// results.json, `why` what the limit is.
+std::int64_t bounded(const nlohmann::json& j, const fs::path& file,
+                     const std::string& name, std::int64_t low,
+                     std::int64_t high, const std::string& why) {
+  if (!j.is_number_integer())
+    refuse(file, absl::StrCat("malformed: '", name, "' is not an integer"));
+  const bool too_large =
+      j.is_number_unsigned()
+          ? j.get<std::uint64_t>() > static_cast<std::uint64_t>(high)
+          : j.get<std::int64_t>() > high;
+  if (too_large) {
+    refuse(file, absl::StrCat("'", name, "' is ", j.dump(),
+                              ", past the limit of ", high, " (", why, ")"));
+  }
+  if (j.get<std::int64_t>() < low) {
+    refuse(file, absl::StrCat("'", name, "' is ", j.dump(), ", below ", low));
+  }
+  return j.get<std::int64_t>();
 }
 
 Mode mode_from_json(const nlohmann::json& j) {
@@ -55,13 +195,15 @@ std::string shard_text(const GateOptions& o) {
 
 GateOutput read_gate_output(const fs::path& dir) {
   const fs::path file = dir / "results.json";
-  if (!fs::is_directory(dir))
-    throw InputError(absl::StrCat(dir.string(), ": not a folder"));
-  const std::string text =
-      read_text(file, kMaxResultsBytes, "results.json (a gate's --out folder)");
-  nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
-  if (doc.is_discarded())
-    throw InputError(absl::StrCat(file.string(), ": not valid JSON"));
+  const Fd dir_fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dir_fd.get() < 0) {
+    refuse(dir, errno == ENOTDIR || errno == ENOENT ? "not a folder"
+                                                    : errno_text(errno));
+  }
+  nlohmann::json doc = parse_bounded(
+      read_inside(dir_fd.get(), "results.json", file, kMaxResultsBytes,
+                  "results.json (a gate's --out folder)"),
+      file);
   if (!doc.is_object() || !doc.contains("schema") ||
       doc["schema"] != kResultsSchemaVersion) {
     throw InputError(absl::StrCat(
@@ -74,19 +216,34 @@ GateOutput read_gate_output(const fs::path& dir) {
   out.dir = dir;
   try {
     GateOptions& o = out.options;
+    // The counts first: nothing below is sized by a claim.
+    o.shard_count = static_cast<int>(
+        bounded(doc.at("shard").at("count"), file, "shard.count", 1,
+                kMaxShardCount, "the most shards gate --shard makes"));
+    o.shard_index = static_cast<int>(bounded(doc.at("shard").at("index"), file,
+                                             "shard.index", 1, o.shard_count,
+                                             "the shard count"));
+    GateResult& r = out.result;
+    r.cases_total = static_cast<std::size_t>(
+        bounded(doc.at("cases_total"), file, "cases_total", 0, kMaxCases,
+                "the most cases a gate's results.json may hold"));
+    const nlohmann::json& cases = doc.at("cases");
+    const nlohmann::json& not_run = doc.at("not_run");
+    if (!cases.is_array() || !not_run.is_array() ||
+        cases.size() + not_run.size() > r.cases_total) {
+      refuse(file,
+             absl::StrCat("holds ", cases.size(), " cases and ", not_run.size(),
+                          " not run, but cases_total is ", r.cases_total));
+    }
     o.modes.clear();
     for (const nlohmann::json& m : doc.at("modes"))
       o.modes.push_back(mode_from_json(m));
     o.run.runs = doc.at("runs").get<int>();
     o.run.request.seed = doc.at("seed").get<std::uint64_t>();
     apply_gate_settings(doc.at("settings"), o);
-    o.shard_index = doc.at("shard").at("index").get<int>();
-    o.shard_count = doc.at("shard").at("count").get<int>();
-    GateResult& r = out.result;
     r.run_id = doc.at("run_id").get<std::string>();
-    r.cases_total = doc.at("cases_total").get<std::size_t>();
     r.interrupted = doc.at("interrupted").get<bool>();
-    for (const nlohmann::json& p : doc.at("not_run")) {
+    for (const nlohmann::json& p : not_run) {
       r.not_run.push_back(
           {p.at("family").get<std::string>(),
            p.at("subject").get<std::string>(),
@@ -94,18 +251,30 @@ GateOutput read_gate_output(const fs::path& dir) {
            p.at("expected").get<std::string>(),
            p.at("index").get<std::size_t>(), p.value("source", std::string())});
     }
-    for (const nlohmann::json& c : doc.at("cases")) {
+    std::size_t log_bytes = 0;
+    for (const nlohmann::json& c : cases) {
+      if (c.at("findings").size() > kMaxFindingsPerCase) {
+        refuse(file, absl::StrCat("a case with ", c.at("findings").size(),
+                                  " findings, past the limit of ",
+                                  kMaxFindingsPerCase));
+      }
       CaseResult result = case_result_from_json(c);
       if (c.contains("log")) {
         const std::string log = c.at("log").get<std::string>();
-        const fs::path rel = fs::path(log).lexically_normal();
-        if (!log.starts_with("logs/") || rel.is_absolute() ||
-            log.find("..") != std::string::npos) {
-          throw InputError(absl::StrCat(file.string(), ": log '", log,
-                                        "' is not a file under logs/"));
+        if (!log.starts_with("logs/")) {
+          refuse(file,
+                 absl::StrCat("log '", log, "' is not a file under logs/"));
         }
         result.first_failure_log =
-            read_text(dir / rel, kMaxLogBytes, "the log results.json names");
+            read_inside(dir_fd.get(), log, dir / log, kMaxLogBytes,
+                        "the log results.json names");
+        log_bytes += result.first_failure_log.size();
+        if (log_bytes > kMaxLogBytesPerShard) {
+          refuse(dir / "logs",
+                 absl::StrCat("the logs add up to more than "
+                              "the limit of ",
+                              kMaxLogBytesPerShard, " bytes for a shard"));
+        }
       }
       r.mismatches += result.mismatch.empty() ? 0 : 1;
       r.cases.push_back(std::move(result));
@@ -120,9 +289,6 @@ GateOutput read_gate_output(const fs::path& dir) {
     throw InputError(absl::StrCat(file.string(), ": malformed: ", e.what()));
   }
   const GateOptions& o = out.options;
-  if (o.shard_count < 1 || o.shard_index < 1 || o.shard_index > o.shard_count)
-    throw InputError(absl::StrCat(file.string(), ": shard ", shard_text(o),
-                                  " is not K/N with 1 <= K <= N"));
   for (std::size_t index : out.result.case_index) {
     if (index >= out.result.cases_total ||
         index % static_cast<std::size_t>(o.shard_count) !=
@@ -188,13 +354,19 @@ GateOutput merge_gate_outputs(const std::vector<GateOutput>& shards) {
     }
   }
   const int count = first.options.shard_count;
-  std::vector<std::string> missing;
-  for (int k = 1; k <= count; ++k) {
-    if (!by_shard.contains(k)) missing.push_back(absl::StrCat(k, "/", count));
-  }
-  if (!missing.empty()) {
+  const std::size_t missing_count =
+      static_cast<std::size_t>(count) - by_shard.size();
+  if (missing_count > 0) {
+    // The first few by name: the line stays short whatever the count.
+    constexpr std::size_t kNamed = 8;
+    std::vector<std::string> missing;
+    for (int k = 1; k <= count && missing.size() < kNamed; ++k) {
+      if (!by_shard.contains(k)) missing.push_back(absl::StrCat(k, "/", count));
+    }
+    if (missing_count > missing.size())
+      missing.push_back(absl::StrCat("and ", missing_count - kNamed, " more"));
     throw InputError(
-        absl::StrCat("merge: shard", missing.size() > 1 ? "s " : " ",
+        absl::StrCat("merge: shard", missing_count > 1 ? "s " : " ",
                      absl::StrJoin(missing, ", "),
                      " missing (every shard of the gate is needed)"));
   }

@@ -7,12 +7,13 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
-#include <cstdlib>
+#include <random>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "atomic_file.h"
 #include "racelab/runner.h"
+#include "report_set.h"
 
 namespace racelab {
 namespace {
@@ -39,11 +40,26 @@ bool is_leftover(const std::string& entry, const std::string& name) {
   return false;
 }
 
-void sync_folder(const fs::path& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  ::fsync(fd);
-  ::close(fd);
+// Six random letters or digits, for a name nobody else uses.
+std::string random_tail() {
+  static constexpr char kChars[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  std::random_device device;
+  std::string tail(6, 'x');
+  for (char& c : tail) c = kChars[device() % (sizeof(kChars) - 1)];
+  return tail;
+}
+
+// The open folder `fd` as a path that reaches it and nothing swapped in
+// under its name later; `fallback` where /proc is not there.
+fs::path path_of_open_folder(int fd, const fs::path& fallback) {
+  const fs::path proc = absl::StrCat("/proc/self/fd/", fd);
+  struct stat by_fd, by_path;
+  if (::fstat(fd, &by_fd) == 0 && ::stat(proc.c_str(), &by_path) == 0 &&
+      by_fd.st_dev == by_path.st_dev && by_fd.st_ino == by_path.st_ino) {
+    return proc;
+  }
+  return fallback;
 }
 
 }  // namespace
@@ -51,6 +67,10 @@ void sync_folder(const fs::path& dir) {
 OutputFolder::OutputFolder(std::string flag, const fs::path& dir)
     : flag_(std::move(flag)) {
   auto reject = [&](const std::string& reason) {
+    for (int* fd : {&staging_fd_, &lock_fd_, &parent_fd_}) {
+      if (*fd >= 0) ::close(*fd);
+      *fd = -1;
+    }
     throw InputError(absl::StrCat(flag_, ": cannot use '", dir.string(),
                                   "' as the output folder: ", reason));
   };
@@ -58,83 +78,116 @@ OutputFolder::OutputFolder(std::string flag, const fs::path& dir)
   if (text.empty()) reject("empty path");
   while (text.size() > 1 && text.back() == '/') text.pop_back();
   std::error_code ec;
-  fs::path path = fs::absolute(fs::path(text), ec).lexically_normal();
+  const fs::path path = fs::absolute(fs::path(text), ec).lexically_normal();
   if (ec) reject(ec.message());
-  struct stat st;
-  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-    path = fs::canonical(path, ec);
-    if (ec) reject(ec.message());
-  }
-  const std::string name = path.filename().string();
-  if (name.empty() || name == "." || name == "..") {
+  name_ = path.filename().string();
+  if (name_.empty() || name_ == "." || name_ == "..") {
     reject("name a folder to be replaced as a whole (for example DIR/gate)");
   }
-  bool exists = false;
-  if (::stat(path.c_str(), &st) == 0) {
-    if (!S_ISDIR(st.st_mode)) reject("it exists and is not a folder");
-    exists = true;
-  } else if (errno != ENOENT) {
-    reject(errno_text(errno));
-  }
-  if (name.size() + kStagingSuffix > kNameMax) {
+  if (name_.size() + kStagingSuffix > kNameMax) {
     reject(absl::StrCat("the name is too long (at most ",
                         kNameMax - kStagingSuffix,
                         " characters: the staging folder beside it adds ",
                         kStagingSuffix, ")"));
   }
+  dir_ = path;
   const fs::path parent = path.parent_path();
-  fs::create_directories(parent, ec);
-  if (ec) reject(ec.message());
-  struct stat parent_st;
-  if (::stat(parent.c_str(), &parent_st) != 0) reject(errno_text(errno));
-  if (exists && parent_st.st_dev != st.st_dev) {
-    reject(
-        "it is a mount point, which cannot be swapped for a new set of "
-        "reports; name a folder inside it");
+  struct stat st;
+  if (::stat(parent.c_str(), &st) != 0) {
+    // A missing parent is created; anything else in the way is refused.
+    if (errno != ENOENT) reject(errno_text(errno));
+    fs::create_directories(parent, ec);
+    if (ec) reject(ec.message());
   }
+  parent_fd_ = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (parent_fd_ < 0) reject(errno_text(errno));
+  // A folder that is not racelab's to replace is refused before DIR.lock is
+  // created, and again once the lock is held.
+  if (std::string problem = target_problem(); !problem.empty()) reject(problem);
 
-  const fs::path lock_path = parent / (name + ".lock");
-  lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  const std::string lock_name = name_ + ".lock";
+  lock_fd_ =
+      ::openat(parent_fd_, lock_name.c_str(),
+               O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+  if (lock_fd_ < 0 && errno == ELOOP) {
+    reject(absl::StrCat("'", (parent / lock_name).string(),
+                        "' is a symbolic link (racelab locks only a file of "
+                        "its own there)"));
+  }
   if (lock_fd_ < 0) reject(errno_text(errno));
+  if (::fstat(lock_fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+    reject(absl::StrCat("'", (parent / lock_name).string(),
+                        "' is not a regular file (racelab locks only a file "
+                        "of its own there)"));
+  }
   if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
-    ::close(lock_fd_);
-    lock_fd_ = -1;
     if (error == EWOULDBLOCK) {
       reject(absl::StrCat("another racelab command is writing it (it holds '",
-                          lock_path.string(), "')"));
+                          (parent / lock_name).string(), "')"));
     }
     reject(errno_text(error));
   }
+  if (std::string problem = target_problem(); !problem.empty()) reject(problem);
 
   // Holding the lock, nobody else uses the staging folders of this name:
-  // those left are from commands that were killed.
-  for (const fs::directory_entry& entry : fs::directory_iterator(parent, ec)) {
-    if (is_leftover(entry.path().filename().string(), name)) {
-      std::error_code ignored;
-      fs::remove_all(entry.path(), ignored);
-    }
+  // those left are from commands that were killed. Only real folders that
+  // hold nothing but racelab's files go.
+  std::vector<std::string> names;
+  list_folder(parent_fd_, names);
+  for (const std::string& entry : names) {
+    if (is_leftover(entry, name_))
+      remove_report_set(parent_fd_, entry, /*need_marker=*/false);
   }
 
-  std::string staging =
-      (parent / absl::StrCat(name, ".tmp-", ::getpid(), "-XXXXXX")).string();
-  if (::mkdtemp(staging.data()) == nullptr) {
-    const int error = errno;
-    ::close(lock_fd_);
-    lock_fd_ = -1;
+  for (int attempt = 0;; ++attempt) {
+    staging_name_ =
+        absl::StrCat(name_, ".tmp-", ::getpid(), "-", random_tail());
+    if (::mkdirat(parent_fd_, staging_name_.c_str(), 0700) == 0) break;
+    if (errno != EEXIST || attempt == 100) reject(errno_text(errno));
+  }
+  staging_fd_ = ::openat(parent_fd_, staging_name_.c_str(),
+                         O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  int error = staging_fd_ < 0 ? errno : 0;
+  if (error == 0 && ::fchmod(staging_fd_, 0755) != 0) error = errno;
+  if (error == 0) error = write_report_set_marker(staging_fd_);
+  if (error != 0) {
+    if (staging_fd_ >= 0) ::close(staging_fd_);
+    staging_fd_ = -1;
+    remove_report_set(parent_fd_, staging_name_, /*need_marker=*/false);
     reject(errno_text(error));
   }
-  ::chmod(staging.c_str(), 0755);
-  dir_ = path;
-  staging_ = staging;
+  staging_ = path_of_open_folder(staging_fd_, parent / staging_name_);
 }
 
 OutputFolder::~OutputFolder() {
-  if (!committed_ && !staging_.empty()) {
-    std::error_code ignored;
-    fs::remove_all(staging_, ignored);
-  }
+  if (staging_fd_ >= 0) ::close(staging_fd_);
+  if (!committed_ && !staging_name_.empty())
+    remove_report_set(parent_fd_, staging_name_, /*need_marker=*/false);
   if (lock_fd_ >= 0) ::close(lock_fd_);
+  if (parent_fd_ >= 0) ::close(parent_fd_);
+}
+
+std::string OutputFolder::target_problem() const {
+  struct stat st, parent_st;
+  if (::fstatat(parent_fd_, name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+    return errno == ENOENT ? "" : errno_text(errno);
+  if (S_ISLNK(st.st_mode)) {
+    return "it is a symbolic link (racelab replaces a real folder as a "
+           "whole and never one a link points to)";
+  }
+  if (!S_ISDIR(st.st_mode)) return "it exists and is not a folder";
+  if (::fstat(parent_fd_, &parent_st) != 0) return errno_text(errno);
+  if (parent_st.st_dev != st.st_dev) {
+    return "it is a mount point, which cannot be swapped for a new set of "
+           "reports; name a folder inside it";
+  }
+  const int fd = ::openat(parent_fd_, name_.c_str(),
+                          O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return errno_text(errno);
+  const std::string problem = why_not_a_report_set(inspect_report_set(fd));
+  ::close(fd);
+  return problem;
 }
 
 void OutputFolder::commit() {
@@ -143,42 +196,53 @@ void OutputFolder::commit() {
         absl::StrCat("cannot replace '", dir_.string(),
                      "' with the new reports: ", errno_text(error)));
   };
-  sync_folder(staging_);
+  // The writers may have failed to sync; the swap must not publish a set
+  // that a crash could lose.
+  ::fsync(staging_fd_);
+  // DIR may have changed while the reports were written.
+  if (std::string problem = target_problem(); !problem.empty()) {
+    throw InputError(absl::StrCat(flag_, ": cannot use '", dir_.string(),
+                                  "' as the output folder: ", problem));
+  }
   struct stat st;
-  const bool exists = ::stat(dir_.c_str(), &st) == 0;
-  fs::path previous;
-  if (!exists) {
-    if (::rename(staging_.c_str(), dir_.c_str()) != 0) fail(errno);
-  } else if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, dir_.c_str(),
-                         RENAME_EXCHANGE) == 0) {
-    previous = staging_;  // it now holds the previous set
-  } else if (errno == EINVAL || errno == ENOSYS || errno == ENOTSUP) {
+  const bool exists =
+      ::fstatat(parent_fd_, name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
+  const char* staging = staging_name_.c_str();
+  const char* name = name_.c_str();
+  std::string previous;
+  const unsigned int how = exists ? RENAME_EXCHANGE : RENAME_NOREPLACE;
+  if (::renameat2(parent_fd_, staging, parent_fd_, name, how) == 0) {
+    if (exists) previous = staging_name_;  // it now holds the previous set
+  } else if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP) {
+    fail(errno);
+  } else if (!exists) {
+    // No renameat2 here. A folder renamed over a name replaces at most an
+    // empty folder that appeared meanwhile; anything else fails.
+    if (::renameat(parent_fd_, staging, parent_fd_, name) != 0) fail(errno);
+  } else {
     // No atomic exchange here: move the old set aside, then the new one in.
-    std::string aside =
-        (dir_.parent_path() /
-         absl::StrCat(dir_.filename().string(), ".old-", ::getpid(), "-XXXXXX"))
-            .string();
-    if (::mkdtemp(aside.data()) == nullptr) fail(errno);
-    if (::rename(dir_.c_str(), aside.c_str()) != 0) {
+    std::string aside;
+    for (int attempt = 0;; ++attempt) {
+      aside = absl::StrCat(name_, ".old-", ::getpid(), "-", random_tail());
+      if (::mkdirat(parent_fd_, aside.c_str(), 0700) == 0) break;
+      if (errno != EEXIST || attempt == 100) fail(errno);
+    }
+    if (::renameat(parent_fd_, name, parent_fd_, aside.c_str()) != 0) {
       const int error = errno;
-      ::rmdir(aside.c_str());
+      ::unlinkat(parent_fd_, aside.c_str(), AT_REMOVEDIR);
       fail(error);
     }
-    if (::rename(staging_.c_str(), dir_.c_str()) != 0) {
+    if (::renameat(parent_fd_, staging, parent_fd_, name) != 0) {
       const int error = errno;
-      ::rename(aside.c_str(), dir_.c_str());
+      ::renameat(parent_fd_, aside.c_str(), parent_fd_, name);
       fail(error);
     }
     previous = aside;
-  } else {
-    fail(errno);
   }
   committed_ = true;
-  sync_folder(dir_.parent_path());
-  if (!previous.empty()) {
-    std::error_code ignored;
-    fs::remove_all(previous, ignored);
-  }
+  ::fsync(parent_fd_);
+  if (!previous.empty())
+    remove_report_set(parent_fd_, previous, /*need_marker=*/false);
 }
 
 std::string OutputFolder::explain(const std::string& what) const {
@@ -189,8 +253,9 @@ std::string OutputFolder::explain(const std::string& what) const {
     text.replace(at, staging.size(), dir_.string());
     at += dir_.string().size();
   }
-  std::error_code ec;
-  const bool previous = fs::exists(dir_, ec);
+  struct stat st;
+  const bool previous =
+      parent_fd_ >= 0 && ::fstatat(parent_fd_, name_.c_str(), &st, 0) == 0;
   return absl::StrCat(text, previous ? "; the folder keeps its previous reports"
                                      : "; nothing was written");
 }
