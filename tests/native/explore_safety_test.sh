@@ -182,7 +182,7 @@ for sig in INT TERM; do
     ok "explore: SIG$sig stops the program and exits $want" ||
     fail "SIG$sig: exit $rc (want $want), $n processes left: $(cat "$dir/sig.out")"
 done
-for mode in spin read; do
+for mode in spin read child-read daemon-read; do
   left=0
   for trial in 1 2 3; do
     "$racelab" explore --budget 5 -- "$tree" $mode "$token" >/dev/null 2>&1 &

@@ -62,8 +62,7 @@ int print_a_fake_report() {
 int flood_stdout() {
   std::vector<char> chunk(1 << 20, 'x');
   for (int i = 0; i < 1024; ++i) {
-    if (fwrite(chunk.data(), 1, chunk.size(), stdout) != chunk.size())
-      return 1;
+    if (fwrite(chunk.data(), 1, chunk.size(), stdout) != chunk.size()) return 1;
   }
   return 0;
 }
@@ -99,13 +98,17 @@ int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "child") return leave_a_child();
   if (mode == "daemon") return leave_a_daemon();
+  if (mode == "child-read") return leave_a_child() + block_in_read();
+  if (mode == "daemon-read") return leave_a_daemon() + block_in_read();
   if (mode == "spin") return spin();
   if (mode == "read") return block_in_read();
   if (mode == "fake-report") return print_a_fake_report();
   if (mode == "flood") return flood_stdout();
   if (mode == "args") return print_args_and_abort(argc, argv);
   if (mode == "many-steps") return many_steps();
-  std::fprintf(stderr, "usage: %s child|daemon|spin|read|fake-report|flood|"
-               "args|many-steps [token...]\n", argv[0]);
+  std::fprintf(stderr,
+               "usage: %s child|daemon|child-read|daemon-read|spin|read|"
+               "fake-report|flood|args|many-steps [token...]\n",
+               argv[0]);
   return 2;
 }

@@ -1,9 +1,10 @@
 // One run of a whole program under `racelab explore` or `racelab replay`, as
-// a process tree racelab owns from start to end: the program runs in a
-// process group of its own with a death signal set before exec (it cannot
-// outlive racelab), racelab is the subreaper of everything it starts (a
-// daemon that calls setsid comes back to racelab when its parent dies), and
-// when the run ends every process of the tree is killed and reaped. Its
+// a process tree racelab owns from start to end: a keeper (a raw fork of
+// racelab) starts the program in a process group of its own, with a death
+// signal that follows the keeper, and is the subreaper of everything below
+// it (a daemon that calls setsid comes back to it). When the program ends,
+// when racelab stops it, or when racelab dies (the keeper sees its life pipe
+// close), the keeper kills and reaps the whole tree. Its
 // stdout and stderr are captured bounded (the tail is kept, the rest
 // counted), and the sanitizer's reports arrive on a pipe of their own.
 #ifndef RACELAB_SRC_PROGRAM_PROCESS_H_

@@ -122,6 +122,105 @@ exec_program(int program_fd, char* const* argv, char* const* envp, pid_t parent,
   __builtin_unreachable();
 }
 
+// What the keeper needs, prepared before the fork (it may not allocate).
+struct KeeperPlan {
+  int program_fd;
+  char* const* argv;
+  char* const* envp;
+  pid_t racelab;
+  int out_fd, err_fd, report_fd, channel_fd;
+  int exec_error_fd;  // the program writes its exec errno here
+  int life_fd;        // racelab holds the other end: EOF when racelab died
+  int life_write_fd;  // racelab's end, which the keeper's copy must drop
+  int status_fd;      // the keeper writes the program's pid, then its status
+};
+
+__attribute__((no_sanitize("thread", "address"))) void write_int(int fd,
+                                                                 int value) {
+  raw_syscall(SYS_write, fd, &value, sizeof value);
+}
+
+// Kills and reaps everything below the keeper: the program's process group,
+// then every child the keeper has (its own, and orphans it adopted as their
+// subreaper), until it has none. Raw system calls only.
+__attribute__((no_sanitize("thread", "address"))) void keeper_end_tree(
+    pid_t group) {
+  for (int round = 0; round < 20000; ++round) {
+    raw_syscall(SYS_kill, -group, SIGKILL);
+    char list[4096];
+    const long fd =
+        raw_syscall(SYS_openat, AT_FDCWD, "/proc/thread-self/children",
+                    O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      const long n = raw_syscall(SYS_read, fd, list, sizeof list - 1);
+      raw_syscall(SYS_close, fd);
+      long pid = 0;
+      for (long i = 0; i < (n > 0 ? n : 0); ++i) {
+        if (list[i] >= '0' && list[i] <= '9') {
+          pid = pid * 10 + (list[i] - '0');
+        } else if (pid > 0) {
+          raw_syscall(SYS_kill, pid, SIGKILL);
+          pid = 0;
+        }
+      }
+      if (pid > 0) raw_syscall(SYS_kill, pid, SIGKILL);
+    }
+    for (;;) {
+      const long reaped =
+          raw_syscall(SYS_wait4, -1, nullptr, WNOHANG | __WALL, nullptr);
+      if (reaped > 0) continue;
+      if (reaped < 0 && errno == ECHILD) return;  // nothing left below
+      break;
+    }
+    struct timespec pause = {0, 100000};
+    raw_syscall(SYS_nanosleep, &pause, nullptr);
+  }
+}
+
+// The keeper: a raw fork of racelab that starts the program and stays its
+// parent. It is the subreaper of the program's tree and outlives racelab:
+// when the program ends, or racelab dies (its life pipe reaches end of
+// file), it kills and reaps the whole tree, then exits. So a killed racelab
+// leaves nothing behind, not even a daemon the program started.
+[[noreturn]] __attribute__((no_sanitize("thread", "address"))) void keeper(
+    const KeeperPlan& plan) {
+  raw_syscall(SYS_close, plan.life_write_fd);
+  raw_syscall(SYS_prctl, PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  raw_syscall(SYS_setpgid, 0, 0);  // not in racelab's group: ^C is racelab's
+  if (raw_syscall(SYS_getppid) != plan.racelab) raw_syscall(SYS_exit_group, 0);
+  const pid_t self = static_cast<pid_t>(raw_syscall(SYS_getpid));
+  const long program = raw_syscall(SYS_fork);
+  if (program == 0) {
+    exec_program(plan.program_fd, plan.argv, plan.envp, self, plan.out_fd,
+                 plan.err_fd, plan.report_fd, plan.channel_fd,
+                 plan.exec_error_fd);
+  }
+  if (program < 0) {
+    write_int(plan.status_fd, -errno);
+    raw_syscall(SYS_exit_group, 0);
+  }
+  raw_syscall(SYS_setpgid, program, program);
+  for (int fd : {plan.out_fd, plan.err_fd, plan.report_fd, plan.exec_error_fd})
+    raw_syscall(SYS_close, fd);
+  write_int(plan.status_fd, static_cast<int>(program));
+  for (;;) {
+    int status = 0;
+    if (raw_syscall(SYS_wait4, program, &status, WNOHANG, nullptr) == program) {
+      write_int(plan.status_fd, status);
+      break;
+    }
+    struct pollfd life = {plan.life_fd, POLLIN, 0};
+    struct timespec wait = {0, 5000000};
+    if (raw_syscall(SYS_ppoll, &life, 1, &wait, nullptr, 0) > 0) {
+      char byte;
+      if (raw_syscall(SYS_read, plan.life_fd, &byte, 1) <= 0) break;
+    }
+  }
+  keeper_end_tree(static_cast<pid_t>(program));
+  raw_syscall(SYS_exit_group, 0);
+  __builtin_unreachable();
+}
+
 // A pipe whose ends close on exec; the caller unsets that where needed.
 struct Pipe {
   Pipe() {
@@ -220,9 +319,18 @@ int end_tree(pid_t group) {
 
 void adopt_orphans() { ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 
+// Reads one int, waiting for it; false at end of file.
+bool read_int(int fd, int* value) {
+  ssize_t n;
+  do {
+    n = ::read(fd, value, sizeof *value);
+  } while (n < 0 && errno == EINTR);
+  return n == static_cast<ssize_t>(sizeof *value);
+}
+
 ProgramRun run_program(const ProgramLaunch& launch) {
   ProgramRun run;
-  Pipe out, err, reports, exec_error;
+  Pipe out, err, reports, exec_error, life, status;
   if (launch.report_fd_slot != nullptr)
     *launch.report_fd_slot = reports.write_end;
   std::vector<std::string> env_text = program_environment(launch.channel_fd);
@@ -233,40 +341,43 @@ ProgramRun run_program(const ProgramLaunch& launch) {
   for (const std::string& e : env_text)
     envp.push_back(const_cast<char*>(e.c_str()));
   envp.push_back(nullptr);
-
-  const pid_t parent = ::getpid();
+  const KeeperPlan plan = {
+      launch.program_fd,    argv.data(),   envp.data(),       ::getpid(),
+      out.write_end,        err.write_end, reports.write_end, launch.channel_fd,
+      exec_error.write_end, life.read_end, life.write_end,    status.write_end};
   const long forked = raw_syscall(SYS_fork);
-  if (forked == 0) {
-    exec_program(launch.program_fd, argv.data(), envp.data(), parent,
-                 out.write_end, err.write_end, reports.write_end,
-                 launch.channel_fd, exec_error.write_end);
-  }
+  if (forked == 0) keeper(plan);
   if (forked < 0) {
     throw std::runtime_error(absl::StrCat("fork: ", std::strerror(errno)));
   }
-  const auto pid = static_cast<pid_t>(forked);
-  ::setpgid(pid, pid);  // either side may win; both set the same group
-  child_registry().add(pid);
+  const auto keeper_pid = static_cast<pid_t>(forked);
+  child_registry().add(keeper_pid);
   out.close_write();
   err.close_write();
   reports.close_write();
   exec_error.close_write();
-  ssize_t n;
-  do {
-    n = ::read(exec_error.read_end, &run.exec_errno, sizeof run.exec_errno);
-  } while (n < 0 && errno == EINTR);
-  if (n != static_cast<ssize_t>(sizeof run.exec_errno)) run.exec_errno = 0;
+  status.close_write();
+  life.close_read();
+  int program = 0;
+  if (!read_int(status.read_end, &program) || program < 0) {
+    child_registry().remove(keeper_pid);
+    ::waitpid(keeper_pid, nullptr, 0);
+    throw std::runtime_error(absl::StrCat("cannot start the program: fork: ",
+                                          std::strerror(-program)));
+  }
+  if (!read_int(exec_error.read_end, &run.exec_errno)) run.exec_errno = 0;
 
   for (int fd : {out.read_end, err.read_end, reports.read_end})
     ::fcntl(fd, F_SETFL, O_NONBLOCK);
   std::uint64_t beat = 0;
   Clock::time_point last_beat = Clock::now();
-  bool ended = false;
-  while (!ended) {
-    pollfd fds[3] = {{out.read_end, POLLIN, 0},
+  bool have_status = false;
+  while (!have_status) {
+    pollfd fds[4] = {{out.read_end, POLLIN, 0},
                      {err.read_end, POLLIN, 0},
-                     {reports.read_end, POLLIN, 0}};
-    ::poll(fds, 3, 5);
+                     {reports.read_end, POLLIN, 0},
+                     {status.read_end, POLLIN, 0}};
+    ::poll(fds, 4, 5);
     BoundedText* into[3] = {&run.out, &run.err, &run.reports};
     Pipe* pipes[3] = {&out, &err, &reports};
     for (int i = 0; i < 3; ++i) {
@@ -275,15 +386,16 @@ ProgramRun run_program(const ProgramLaunch& launch) {
         pipes[i]->close_read();
       }
     }
-    siginfo_t info{};
-    if (::waitid(P_PID, static_cast<id_t>(pid), &info,
-                 WEXITED | WNOHANG | WNOWAIT) == 0 &&
-        info.si_pid == pid) {
+    if (fds[3].revents != 0) {
+      if (!read_int(status.read_end, &run.status)) {
+        run.status = SIGKILL;  // the keeper itself was killed
+      }
+      have_status = true;
       break;
     }
-    if (launch.stop_requested && launch.stop_requested()) {
+    if (!run.interrupted && launch.stop_requested && launch.stop_requested()) {
       run.interrupted = true;
-      ended = true;
+      ::kill(-program, SIGKILL);
     }
     const std::uint64_t now_beat =
         launch.heartbeat == nullptr
@@ -292,17 +404,18 @@ ProgramRun run_program(const ProgramLaunch& launch) {
     if (now_beat != beat) {
       beat = now_beat;
       last_beat = Clock::now();
-    } else if (Clock::now() - last_beat >
-               std::chrono::seconds(launch.hang_seconds)) {
+    } else if (!run.hung && Clock::now() - last_beat >
+                                std::chrono::seconds(launch.hang_seconds)) {
       run.hung = true;
-      ended = true;
+      ::kill(-program, SIGKILL);
     }
   }
-  if (ended) ::kill(-pid, SIGKILL);
-  child_registry().remove(pid);
-  while (::waitpid(pid, &run.status, 0) < 0 && errno == EINTR) {
+  // The keeper ends the tree and exits; whatever it could not reach (it was
+  // killed) came back to racelab as the subreaper.
+  child_registry().remove(keeper_pid);
+  while (::waitpid(keeper_pid, nullptr, 0) < 0 && errno == EINTR) {
   }
-  run.leftover_processes = end_tree(pid);
+  run.leftover_processes = end_tree(program);
   // Every writer is gone: what is left in the pipes is the end of it.
   if (out.read_end >= 0) drain(out.read_end, run.out);
   if (err.read_end >= 0) drain(err.read_end, run.err);
