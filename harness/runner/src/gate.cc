@@ -119,6 +119,10 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
   double runs_done = 0, schedules_done = 0;
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
+  // Each worker reaps every child it starts before it takes its next case,
+  // and so before it ends (run_batch_in_child): a child's death signal
+  // follows the thread that forked it, so a worker that ended first would
+  // kill its child.
   auto worker = [&] {
     for (size_t i = next++; i < jobs.size() && !stop(); i = next++) {
       RunOptions run = options.run;

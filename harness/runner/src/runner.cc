@@ -204,6 +204,27 @@ bool reap(pid_t pid, int* status, bool wait) {
   return true;
 }
 
+// Kills and reaps a child that an exception left behind. A child's death
+// signal follows the thread that forked it (PR_SET_PDEATHSIG): the gate's
+// workers are threads, and one that went on, or ended, with its child
+// still running would have it killed later, in the middle of another case.
+class ReapOnUnwind {
+ public:
+  explicit ReapOnUnwind(pid_t pid) : pid_(pid) {}
+  ~ReapOnUnwind() {
+    if (pid_ < 0) return;
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    reap(pid_, &status, /*wait=*/true);
+  }
+  ReapOnUnwind(const ReapOnUnwind&) = delete;
+  ReapOnUnwind& operator=(const ReapOnUnwind&) = delete;
+  void reaped() { pid_ = -1; }
+
+ private:
+  pid_t pid_;
+};
+
 FindingKind kind_of_asan(std::string_view description) {
   if (description.find("use-after-free") != std::string_view::npos ||
       description.find("use-after-poison") != std::string_view::npos) {
@@ -276,6 +297,7 @@ std::vector<RunObservation> run_batch_in_child(const CaseSpec& spec,
   // An interrupted command stops every child it knows of; one spawned while
   // it did so is stopped at once (and its run then ends as killed).
   child_registry().add(pid);
+  ReapOnUnwind reap_on_unwind(pid);
 
   // Collect until both pipes close or the deadline passes.
   std::string results;
@@ -329,6 +351,7 @@ std::vector<RunObservation> run_batch_in_child(const CaseSpec& spec,
   } else {
     reap(pid, &status, /*wait=*/true);
   }
+  reap_on_unwind.reaped();
   ::close(result_pipe[0]);
   ::close(log_pipe[0]);
 
