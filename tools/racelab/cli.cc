@@ -308,6 +308,7 @@ void print_case(const CaseResult& c, std::ostream& out) {
     out << "  ... and " << c.findings.size() - kShown
         << " more distinct findings\n";
   }
+  for (const RetriedRun& run : c.retried) out << "  " << describe(run) << "\n";
   if (c.mode == Mode::kControlled) {
     out << "  schedules tried: " << c.schedules;
     if (c.first_failing >= 0)

@@ -212,15 +212,22 @@ void print_gate_table(const GateResult& result, std::ostream& out) {
                          "scenario", "mode", "expected", "observed",
                          "runs caught");
   for (const CaseResult& c : result.cases) {
-    out << absl::StrFormat("%-32s %-27s %-10s %-28s %-28s %d/%d%s\n", c.subject,
-                           c.scenario, to_string(c.mode), c.expected,
+    out << absl::StrFormat("%-32s %-27s %-10s %-28s %-28s %d/%d%s%s\n",
+                           c.subject, c.scenario, to_string(c.mode), c.expected,
                            c.observed(), c.runs_with_finding, c.runs,
-                           c.mismatch.empty() ? "" : "  MISMATCH");
+                           c.mismatch.empty() ? "" : "  MISMATCH",
+                           c.retried.empty() ? "" : "  (retried)");
   }
   for (const CaseResult& c : result.cases) {
     if (!c.mismatch.empty()) {
       out << "MISMATCH " << c.subject << " x " << c.scenario << " ("
           << to_string(c.mode) << "): " << c.mismatch << "\n";
+    }
+  }
+  for (const CaseResult& c : result.cases) {
+    for (const RetriedRun& run : c.retried) {
+      out << "RETRIED " << c.subject << " x " << c.scenario << " ("
+          << to_string(c.mode) << "): " << describe(run) << "\n";
     }
   }
   for (const PlannedCase& p : result.not_run) {
