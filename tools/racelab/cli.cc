@@ -27,6 +27,7 @@
 #include "output_folder.h"
 #include "program_schedule.h"
 #include "racelab/demo.h"
+#include "racelab/error_line.h"
 #include "racelab/gate.h"
 #include "racelab/json.h"
 #include "racelab/program_explorer.h"
@@ -309,6 +310,7 @@ void print_case(const CaseResult& c, std::ostream& out) {
     out << "  ... and " << c.findings.size() - kShown
         << " more distinct findings\n";
   }
+  for (const RetriedRun& run : c.retried) out << "  " << describe(run) << "\n";
   if (c.mode == Mode::kControlled) {
     out << "  schedules tried: " << c.schedules;
     if (c.first_failing >= 0)
@@ -533,8 +535,7 @@ int handle_run(const Registry& registry, const CLI::App& cmd, RunFlags& flags) {
     });
   }
   std::cout.flush();
-  for (const auto& [message, status] : errors)
-    std::cerr << "racelab: " << message << "\n";
+  for (const auto& [message, status] : errors) print_error(std::cerr, message);
   if (!errors.empty()) return errors.front().second;
   return result.mismatch.empty() ? kExitOk : kExitMismatch;
 }
@@ -715,7 +716,7 @@ int handle_gate(const Registry& registry, const CLI::App& cmd,
   const int sig = InterruptScope::signal_received();
   result.interrupt_signal = sig;
   if (!result.harness_error.empty() && sig == 0) {
-    std::cerr << "racelab: internal error: " << result.harness_error << "\n";
+    print_error(std::cerr, result.harness_error, "internal error: ");
     return kExitHarness;
   }
   std::string write_error;
@@ -737,7 +738,7 @@ int handle_gate(const Registry& registry, const CLI::App& cmd,
               << result.not_run.size() << " not run\n";
   }
   if (!write_error.empty()) {
-    std::cerr << "racelab: " << write_error << "\n";
+    print_error(std::cerr, write_error);
     return kExitHarness;
   }
   if (sig != 0) return 128 + sig;
@@ -792,7 +793,7 @@ int handle_merge(const MergeFlags& flags) {
     write_results_json(merged.result, merged.options, out.staging().string());
     out.commit();
   } catch (const OutputError& e) {
-    std::cerr << "racelab: " << out.explain(e.what()) << "\n";
+    print_error(std::cerr, out.explain(e.what()));
     return kExitHarness;
   }
   print_gate_table(merged.result, std::cout);
@@ -839,7 +840,7 @@ int handle_child(const Registry& registry) {
     // The parent wrote and checked this request; tell it on the result
     // channel, where an error is an input error and never a finding.
     const std::string line = event_line("error", e.what()) + "\n";
-    std::cerr << "racelab: " << e.what() << "\n";
+    print_error(std::cerr, e.what());
     if (::write(kResultFd, line.data(), line.size()) < 0) {
       // No result channel: the line on stderr is all there is.
     }
@@ -858,6 +859,13 @@ Subcommand add_child_command(CLI::App& app, const Registry& registry) {
 
 int run_cli(const Registry& registry, int argc, char** argv,
             const std::vector<Command>& extra_commands) {
+  // Every command's exit status is its verdict's, even when its stdout is
+  // closed (`racelab list | head -c 0`): a write there fails with EPIPE and
+  // costs only the output, instead of SIGPIPE ending the process with 141.
+  // Once, here, so that no command has to remember it. (Not for the hidden
+  // child, which keeps the signals a fresh process has: runner.cc.)
+  if (argc < 2 || std::string_view(argv[1]) != "__child")
+    report_write_errors_instead_of_dying();
   for (const Command& command : extra_commands) {
     if (argc > 1 && command.name == argv[1])
       return command.run(argc - 1, argv + 1);
@@ -882,42 +890,42 @@ int run_cli(const Registry& registry, int argc, char** argv,
     command_list += ", " + command.name;
   }
   if (argc > 1 && argv[1][0] != '-' && !commands.contains(argv[1])) {
-    std::cerr << "racelab: unknown command '" << argv[1]
-              << "' (commands: " << command_list << ")\n";
+    print_error(std::cerr, absl::StrCat("unknown command '", argv[1],
+                                        "' (commands: ", command_list, ")"));
     return kExitUsage;
   }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
-    std::string what = e.what();
-    std::cerr << "racelab: " << what.substr(0, what.find('\n')) << "\n";
+    // CLI11's first line is the error; what follows is advice on --help.
+    const std::string what = e.what();
+    print_error(std::cerr, what.substr(0, what.find('\n')));
     return kExitUsage;
   }
 
   try {
     if (auto problems = registry.validate(); !problems.empty()) {
-      for (const std::string& p : problems)
-        std::cerr << "racelab: " << p << "\n";
+      for (const std::string& p : problems) print_error(std::cerr, p);
       return kExitHarness;
     }
     for (const Subcommand& s : subcommands) {
       if (*s.cmd) return s.run();
     }
   } catch (const UsageError& e) {
-    std::cerr << "racelab: " << e.what() << "\n";
+    print_error(std::cerr, e.what());
     return kExitUsage;
   } catch (const OutputError& e) {
-    std::cerr << "racelab: " << e.what() << "\n";
+    print_error(std::cerr, e.what());
     return kExitHarness;
   } catch (const InputError& e) {
-    std::cerr << "racelab: " << e.what() << "\n";
+    print_error(std::cerr, e.what());
     return kExitUsage;
   } catch (const sched::ScheduleFileError& e) {
-    std::cerr << "racelab: " << e.what() << "\n";
+    print_error(std::cerr, e.what());
     return kExitUsage;
   } catch (const std::exception& e) {
-    std::cerr << "racelab: internal error: " << e.what() << "\n";
+    print_error(std::cerr, e.what(), "internal error: ");
     return kExitHarness;
   }
   return kExitUsage;

@@ -85,6 +85,17 @@ std::string summary_markdown(const GateResult& result,
     }
   }
 
+  // Runs made twice because something outside racelab killed them: only
+  // when there are any, so that a gate without them reads as before.
+  std::string retried;
+  for (const CaseResult& c : result.cases) {
+    for (const RetriedRun& run : c.retried) {
+      absl::StrAppend(&retried, "- ", case_line(c), ": ",
+                      markdown_cell(describe(run)), "\n");
+    }
+  }
+  if (!retried.empty()) absl::StrAppend(&out, "\n## Retried runs\n\n", retried);
+
   // One section per kind that was observed, in the order of the enum.
   out += "\n## Findings by kind\n";
   std::vector<FindingKind> unseen;

@@ -22,6 +22,7 @@
 #include "racelab/raw_syscall.h"
 #include "racelab/runner.h"
 #include "racelab/sanitizer_capture.h"
+#include "racelab/sched/scheduler.h"
 #include "racelab/sched/strategy.h"
 #include "racelab/session.h"
 #include "racelab/symbol_cache.h"
@@ -207,6 +208,17 @@ int child_main(const Registry& registry, const ChildRequest& child) {
   // step, would otherwise each last the kernel's default 50 us slack longer.
   // The threads a run starts inherit it.
   ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+  // Controlled runs on OS threads keep all of a run's threads on one CPU
+  // (scheduler.cc, PinnedToOneCpu). The process binds itself once, here,
+  // before it starts any thread, to the CPU the system gave it when it
+  // started; its runs then change no affinity. (Binding and unbinding around
+  // every run left a child killed with its parent, by the death signal,
+  // stuck inside that system call now and then.)
+  // Stress runs stay on every CPU: their races need real parallelism.
+  if (child.run.mode == Mode::kControlled &&
+      child.run.threads == sched::Substrate::kOsThreads) {
+    sched::pin_process_to_one_cpu();
+  }
 
   for (int i = 0; i < child.runs; ++i) {
     const int run_index = child.run.run_index + i;

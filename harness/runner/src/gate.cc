@@ -119,6 +119,10 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
   double runs_done = 0, schedules_done = 0;
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
+  // Each worker reaps every child it starts before it takes its next case,
+  // and so before it ends (run_batch_in_child): a child's death signal
+  // follows the thread that forked it, so a worker that ended first would
+  // kill its child.
   auto worker = [&] {
     for (size_t i = next++; i < jobs.size() && !stop(); i = next++) {
       RunOptions run = options.run;
@@ -208,15 +212,22 @@ void print_gate_table(const GateResult& result, std::ostream& out) {
                          "scenario", "mode", "expected", "observed",
                          "runs caught");
   for (const CaseResult& c : result.cases) {
-    out << absl::StrFormat("%-32s %-27s %-10s %-28s %-28s %d/%d%s\n", c.subject,
-                           c.scenario, to_string(c.mode), c.expected,
+    out << absl::StrFormat("%-32s %-27s %-10s %-28s %-28s %d/%d%s%s\n",
+                           c.subject, c.scenario, to_string(c.mode), c.expected,
                            c.observed(), c.runs_with_finding, c.runs,
-                           c.mismatch.empty() ? "" : "  MISMATCH");
+                           c.mismatch.empty() ? "" : "  MISMATCH",
+                           c.retried.empty() ? "" : "  (retried)");
   }
   for (const CaseResult& c : result.cases) {
     if (!c.mismatch.empty()) {
       out << "MISMATCH " << c.subject << " x " << c.scenario << " ("
           << to_string(c.mode) << "): " << c.mismatch << "\n";
+    }
+  }
+  for (const CaseResult& c : result.cases) {
+    for (const RetriedRun& run : c.retried) {
+      out << "RETRIED " << c.subject << " x " << c.scenario << " ("
+          << to_string(c.mode) << "): " << describe(run) << "\n";
     }
   }
   for (const PlannedCase& p : result.not_run) {

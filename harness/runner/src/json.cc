@@ -180,6 +180,16 @@ nlohmann::json to_json(const CaseResult& r) {
       j["budget"] = r.budget;
     }
   }
+  if (!r.retried.empty()) {
+    nlohmann::json retried = nlohmann::json::array();
+    for (const RetriedRun& run : r.retried) {
+      retried.push_back({{"run", run.run},
+                         {"signal", run.signal},
+                         {"ended_again", run.ended_again},
+                         {"why", describe(run)}});
+    }
+    j["retried"] = std::move(retried);
+  }
   if (!r.schedule.trace.rows.empty()) {
     j["trace"] = to_json(r.schedule.trace);
     j["schedule"] = schedule_json(r.schedule);
@@ -249,6 +259,12 @@ CaseResult case_result_from_json(const nlohmann::json& j) {
   r.preemption_bound = j.value("preemption_bound", -1);
   r.strategy = j.value("strategy", std::string());
   r.budget = j.value("budget", 0);
+  for (const nlohmann::json& run :
+       j.value("retried", nlohmann::json::array())) {
+    r.retried.push_back({run.at("run").get<int>(),
+                         run.at("signal").get<std::string>(),
+                         run.at("ended_again").get<bool>()});
+  }
   if (j.contains("trace")) r.schedule.trace = trace_from_json(j.at("trace"));
   if (j.contains("schedule")) read_schedule_json(j.at("schedule"), r.schedule);
   r.schedule_file = j.value("schedule_file", std::string());

@@ -96,6 +96,13 @@ std::string describe_status(int status) {
   return absl::StrCat("exited with status ", WEXITSTATUS(status));
 }
 
+// The signals that end a process from outside when racelab did not send
+// them (a user's kill, a terminal hanging up, the out-of-memory killer).
+// A subject's own crash ends it with another: SIGSEGV, SIGABRT, SIGBUS, ...
+bool outside_signal(int sig) {
+  return sig == SIGKILL || sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
+}
+
 // Reads whatever is available on `fd` into `out`; false at end of file.
 bool drain(int fd, std::string& out, size_t cap) {
   char buf[4096];
@@ -204,6 +211,27 @@ bool reap(pid_t pid, int* status, bool wait) {
   return true;
 }
 
+// Kills and reaps a child that an exception left behind. A child's death
+// signal follows the thread that forked it (PR_SET_PDEATHSIG): the gate's
+// workers are threads, and one that went on, or ended, with its child
+// still running would have it killed later, in the middle of another case.
+class ReapOnUnwind {
+ public:
+  explicit ReapOnUnwind(pid_t pid) : pid_(pid) {}
+  ~ReapOnUnwind() {
+    if (pid_ < 0) return;
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    reap(pid_, &status, /*wait=*/true);
+  }
+  ReapOnUnwind(const ReapOnUnwind&) = delete;
+  ReapOnUnwind& operator=(const ReapOnUnwind&) = delete;
+  void reaped() { pid_ = -1; }
+
+ private:
+  pid_t pid_;
+};
+
 FindingKind kind_of_asan(std::string_view description) {
   if (description.find("use-after-free") != std::string_view::npos ||
       description.find("use-after-poison") != std::string_view::npos) {
@@ -219,6 +247,16 @@ std::string CaseResult::observed() const {
   return absl::StrJoin(kinds, ",", [](std::string* out, FindingKind k) {
     absl::StrAppend(out, to_string(k));
   });
+}
+
+std::string describe(const RetriedRun& retried) {
+  return absl::StrCat(
+      "run ", retried.run, " was retried: its process was killed by ",
+      retried.signal,
+      ", a signal racelab did not send, and left no sanitizer report",
+      retried.ended_again
+          ? "; the retry was killed the same way, so the run is a crash"
+          : "");
 }
 
 namespace {
@@ -276,6 +314,7 @@ std::vector<RunObservation> run_batch_in_child(const CaseSpec& spec,
   // An interrupted command stops every child it knows of; one spawned while
   // it did so is stopped at once (and its run then ends as killed).
   child_registry().add(pid);
+  ReapOnUnwind reap_on_unwind(pid);
 
   // Collect until both pipes close or the deadline passes.
   std::string results;
@@ -329,6 +368,7 @@ std::vector<RunObservation> run_batch_in_child(const CaseSpec& spec,
   } else {
     reap(pid, &status, /*wait=*/true);
   }
+  reap_on_unwind.reaped();
   ::close(result_pipe[0]);
   ::close(log_pipe[0]);
 
@@ -433,6 +473,13 @@ std::vector<RunObservation> run_batch_in_child(const CaseSpec& spec,
          std::nullopt,
          {}});
   } else if (!died_of_asan_report) {
+    // Killed by a signal racelab did not send (it sends them only for a
+    // hang, or to stop every child on an interrupt), with no sanitizer
+    // report: run_case makes the run again before calling it a crash.
+    if (WIFSIGNALED(status) && outside_signal(WTERMSIG(status)) &&
+        notices.empty() && !child_registry().stopped()) {
+      record.killed_from_outside = WTERMSIG(status);
+    }
     // A death after TSan reports is a real crash (TSan does not halt on its
     // reports); an ASan report ends the process by design and is the finding.
     record.findings.push_back(
@@ -525,9 +572,33 @@ CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
   // The runs share children: one child makes them all, one after the other,
   // and a child that dies (a crash, a hang) is replaced for the runs after
   // the one it died in.
+  // A run whose child was killed from outside is made once more, in a new
+  // child: its first try is dropped, and the retry's log says why.
+  std::string retry_line;
   for (int run = 0; run < options.runs;) {
     std::vector<RunObservation> batch =
         run_batch_in_child(spec, options, run, options.runs - run);
+    if (!retry_line.empty()) {
+      batch.front().log.insert(0, retry_line);
+      retry_line.clear();
+    }
+    const int last = run + static_cast<int>(batch.size()) - 1;
+    if (const int sig = batch.back().killed_from_outside; sig != 0) {
+      const bool again =
+          !result.retried.empty() && result.retried.back().run == last;
+      if (again) {
+        result.retried.back().ended_again = true;
+      } else {
+        result.retried.push_back({last,
+                                  sigabbrev_np(sig) != nullptr
+                                      ? absl::StrCat("SIG", sigabbrev_np(sig))
+                                      : absl::StrCat("signal ", sig),
+                                  false});
+        retry_line =
+            absl::StrCat("racelab: ", describe(result.retried.back()), "\n");
+        batch.pop_back();
+      }
+    }
     run += static_cast<int>(batch.size());
     for (RunObservation& r : batch) add_run(result, std::move(r));
   }

@@ -127,6 +127,10 @@ struct RunObservation {
   std::string log;
   std::string schedule_file;
   std::string message;
+  // Filled by the case runner: the signal that ended the run's child when
+  // racelab did not send it (SIGKILL, SIGTERM, SIGINT, SIGHUP) and the run
+  // left no sanitizer report; 0 otherwise (racelab/runner.h, RetriedRun).
+  int killed_from_outside = 0;
 
   bool clean() const { return findings.empty(); }
   bool has(FindingKind kind) const {

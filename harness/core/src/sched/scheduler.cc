@@ -617,21 +617,26 @@ namespace {
 // to be scheduled there. So a run's threads all run on the CPU its caller was
 // on when the run began; the caller gets its own affinity back at the end.
 // Nothing of the run's semantics changes: one thread runs at a time anyway.
+// A caller already bound to one CPU (a case's child process binds itself
+// once, at its start: pin_process_to_one_cpu) is left as it is, and its
+// threads inherit its CPU: a run then changes no affinity at all, and a
+// process killed in the middle of its runs is never inside that system call.
 class PinnedToOneCpu {
  public:
   explicit PinnedToOneCpu(bool enabled) {
     if (!enabled) return;
+    if (sched_getaffinity(0, sizeof saved_, &saved_) != 0) return;
+    if (CPU_COUNT(&saved_) == 1) return;  // bound already: nothing to do
     cpu_ = sched_getcpu();
-    if (cpu_ < 0 || sched_getaffinity(0, sizeof saved_, &saved_) != 0 ||
-        !pin_calling_thread(cpu_)) {
-      cpu_ = -1;
-    }
+    if (cpu_ < 0 || !pin_calling_thread(cpu_)) cpu_ = -1;
   }
   ~PinnedToOneCpu() {
     if (cpu_ >= 0) sched_setaffinity(0, sizeof saved_, &saved_);
   }
   PinnedToOneCpu(const PinnedToOneCpu&) = delete;
   PinnedToOneCpu& operator=(const PinnedToOneCpu&) = delete;
+  // The CPU the run's threads must bind themselves to; -1 when they need not
+  // (their creator was bound to one CPU before the run, or binding failed).
   int cpu() const { return cpu_; }
 
   static bool pin_calling_thread(int cpu) {
@@ -799,7 +804,7 @@ void* SchedulerCore::os_thread_main(void* os_thread) {
   const std::string name = "racelab thread " + std::to_string(os->id);
   AnnotateThreadName(__FILE__, __LINE__, name.c_str());
 #endif
-  PinnedToOneCpu::pin_calling_thread(core->run_cpu_);
+  if (core->run_cpu_ >= 0) PinnedToOneCpu::pin_calling_thread(core->run_cpu_);
   os->baton.wait();
   bool abandoned;
   {
@@ -1447,6 +1452,13 @@ std::string SchedulerCore::describe_deadlock() const {
 }
 
 }  // namespace internal
+
+bool pin_process_to_one_cpu() {
+  cpu_set_t mask;
+  if (sched_getaffinity(0, sizeof mask, &mask) != 0) return false;
+  if (CPU_COUNT(&mask) == 1) return true;
+  return internal::PinnedToOneCpu::pin_calling_thread(sched_getcpu());
+}
 
 ControlledScheduler::ControlledScheduler(SchedulerOptions options) {
   if (options.max_steps < 1) {

@@ -50,6 +50,23 @@ struct AggregatedFinding {
   int runs = 0;  // how many runs reported it
 };
 
+// A run whose child process was killed by a signal that racelab did not send
+// (SIGKILL, SIGTERM, SIGINT or SIGHUP from outside: a user's kill, the
+// out-of-memory killer) and that left no sanitizer report. Such a death says
+// nothing about the subject, so the run is made once more; only when the
+// retry ends the same way is it the crash finding it would otherwise be. (A
+// subject's own crash, SIGSEGV, SIGABRT, SIGBUS, SIGILL or SIGFPE, is never
+// retried; neither is a run that racelab itself stopped, for a hang or an
+// interrupt.)
+struct RetriedRun {
+  int run = 0;               // the run's index in its case
+  std::string signal;        // "SIGKILL", "SIGTERM", "SIGINT" or "SIGHUP"
+  bool ended_again = false;  // the retry was killed the same way
+};
+
+// "run 3 was retried: ..." for the CLI and the reports.
+std::string describe(const RetriedRun& retried);
+
 // The result of a case over its runs (result type 2 of 3; see RunObservation
 // in case.h): the kinds observed, the histogram of outcomes, the findings
 // with how many runs reported each, and the first failing run's schedule.
@@ -92,6 +109,8 @@ struct CaseResult {
   std::string strategy;
   int budget = 0;
 
+  // Runs made a second time, in run order (see RetriedRun).
+  std::vector<RetriedRun> retried;
   // "verified", "clean" or the kinds joined with ",".
   std::string observed() const;
 };
@@ -118,6 +137,8 @@ void add_run(CaseResult& result, RunObservation run);
 
 // Runs every run of a case and judges it against `expectation` (may be null:
 // then any finding counts as a mismatch-free observation and mismatch says so).
+// A run killed from outside is made once more (RetriedRun): its first try is
+// not counted, and the retry's log starts with a line that says why.
 CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
                     const RunOptions& options);
 

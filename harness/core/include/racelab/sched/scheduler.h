@@ -60,6 +60,13 @@ enum class Substrate { kFibers, kOsThreads };
 std::string_view to_string(Substrate substrate);
 std::optional<Substrate> parse_substrate(std::string_view name);
 
+// Binds the calling thread, and so every thread it starts from now on, to the
+// CPU it is running on, unless it is bound to one CPU already; false when the
+// system refuses. For a process that makes many controlled runs on OS threads
+// (a case's child): its runs then skip the binding each run would otherwise
+// make and undo (see PinnedToOneCpu in scheduler.cc).
+bool pin_process_to_one_cpu();
+
 struct SchedulerOptions {
   int max_steps = 100000;  // scheduling decisions before a run is cut off
   std::size_t stack_size = Fiber::kDefaultStackSize;  // per fiber
