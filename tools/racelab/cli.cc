@@ -346,10 +346,15 @@ void save_case_schedule(const CaseResult& c, const RunOptions& options,
   if (c.schedule.program.size() < 3) {
     throw InputError("--save-schedule: the run recorded no schedule to save");
   }
-  save_schedule(path,
-                schedule_file_for(c.schedule, {c.subject, c.scenario,
-                                               options.request.strategy,
-                                               options.request.seed}),
+  sched::ScheduleFile file = schedule_file_for(
+      c.schedule, {c.subject, c.scenario, options.request.strategy,
+                   options.request.seed});
+  // What else changes a run, so that replay runs it the same way.
+  file.extra.emplace_back("threads",
+                          std::string(sched::to_string(options.request.threads)));
+  file.extra.emplace_back("run_timeout_ms",
+                          absl::StrCat(options.effective_run_timeout_ms()));
+  save_schedule(path, file,
                 [](const std::string& file, std::string_view text) {
                   write_file_atomically(file, text);
                 });
@@ -605,6 +610,24 @@ int handle_replay(const Registry& registry, const ReplayFlags& flags) {
   run_options.request.mode = Mode::kControlled;
   run_options.request.seed = file.seed;
   run_options.runs = 1;
+  for (const auto& [key, value] : file.extra) {
+    if (key == "threads") {
+      std::optional<sched::Substrate> substrate = sched::parse_substrate(value);
+      if (!substrate) {
+        throw UsageError(absl::StrCat(flags.path, ": threads '", value,
+                                      "' is not fibers or threads"));
+      }
+      run_options.request.threads = *substrate;
+    } else if (key == "run_timeout_ms") {
+      std::optional<std::uint64_t> ms = parse_whole_number(value);
+      if (!ms || *ms < 100 || *ms > 3600000) {
+        throw UsageError(absl::StrCat(
+            flags.path, ": run_timeout_ms '", value,
+            "' is not a whole number from 100 to 3600000"));
+      }
+      run_options.run_timeout_ms = static_cast<int>(*ms);
+    }
+  }
   run_options.replay_schedule = std::move(checked.text);
   CaseResult result = run_case(
       *checked.spec,
