@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "racelab/child_registry.h"
 #include "racelab/program_channel.h"
+#include "exec_signals.h"
 #include "racelab/raw_syscall.h"
 
 extern char** environ;
@@ -93,17 +94,7 @@ exec_program(int program_fd, char* const* argv, char* const* envp, pid_t parent,
   raw_syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
   if (raw_syscall(SYS_getppid) != parent) raw_syscall(SYS_exit_group, 127);
   raw_syscall(SYS_setpgid, 0, 0);
-  sigset_t none;
-  __builtin_memset(&none, 0, sizeof none);
-  raw_syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, nullptr, sizeof(long));
-  struct {
-    void* handler;
-    unsigned long flags;
-    void* restorer;
-    unsigned long mask;
-  } dfl = {nullptr, 0, nullptr, 0};  // handler 0 is SIG_DFL
-  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGXFSZ, SIGHUP, SIGQUIT})
-    raw_syscall(SYS_rt_sigaction, sig, &dfl, nullptr, sizeof(long));
+  restore_default_signals();
   const int in = static_cast<int>(
       raw_syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY | O_CLOEXEC));
   if (in < 0 || raw_syscall(SYS_dup2, in, 0) < 0 ||

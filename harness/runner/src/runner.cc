@@ -22,6 +22,7 @@
 #include "child_request.h"
 #include "racelab/child_registry.h"
 #include "racelab/json.h"
+#include "exec_signals.h"
 #include "racelab/raw_syscall.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/symbol_cache.h"
@@ -124,18 +125,7 @@ bool drain(int fd, std::string& out, size_t cap) {
     int result_fd, int request_fd, int error_fd) {
   raw_syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
   if (raw_syscall(SYS_getppid) != parent) raw_syscall(SYS_exit_group, 127);
-  // Signals as a fresh process has them: nothing blocked, SIGPIPE default
-  // (the gate ignores it for itself; exec keeps ignored signals ignored).
-  sigset_t none;
-  __builtin_memset(&none, 0, sizeof none);
-  raw_syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, nullptr, sizeof(long));
-  struct {
-    void* handler;
-    unsigned long flags;
-    void* restorer;
-    unsigned long mask;
-  } dfl = {nullptr, 0, nullptr, 0};  // handler 0 is SIG_DFL
-  raw_syscall(SYS_rt_sigaction, SIGPIPE, &dfl, nullptr, sizeof(long));
+  restore_default_signals();
   int in = static_cast<int>(
       raw_syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY | O_CLOEXEC));
   if (in < 0 || raw_syscall(SYS_dup2, in, 0) < 0 ||
