@@ -57,11 +57,12 @@ run_one() {
   local name=$1
   local source=$srcdir/$name.cc program=$bindir/conformance_$name
   local row_file=$work/$name.row
-  local expect_plain expect_explore xfail
+  local expect_plain="" expect_explore="" xfail=""
+  [[ -f $source ]] || source=/dev/null
   expect_plain=$(field "$source" EXPECT-PLAIN)
   expect_explore=$(field "$source" EXPECT-EXPLORE)
   xfail=$(field "$source" XFAIL-EXPLORE)
-  if [[ ! -f $source || -z $expect_plain || -z $expect_explore ]]; then
+  if [[ -z $expect_plain || -z $expect_explore ]]; then
     echo "FAIL|$name | no source with EXPECT-PLAIN and EXPECT-EXPLORE lines" >"$row_file"
     return
   fi
@@ -131,15 +132,21 @@ run_one() {
   else
     verdict=FAIL
   fi
-  local detail=""
+  local note=$xfail
   if [[ $verdict == FAIL ]]; then
-    detail=$(printf '%s; ' "${problems[@]}")
-    # The end of explore's output, for the log.
-    cp "$out" "$work/$name.failure"
+    local problem
+    for problem in "${problems[@]}"; do note+="${note:+; }FAIL: $problem"; done
+    # The outputs, for the log.
+    {
+      echo "-- plain stderr (last 20 lines)"
+      tail -n 20 "$plain_err"
+      echo "-- racelab explore (last 40 lines)"
+      tail -n 40 "$out"
+    } >"$work/$name.failure"
   fi
   printf '%s|%s | %s / %s | %s / %s | %s | %s | %s\n' "$verdict" "$name" \
     "$expect_plain" "$plain" "$expect_explore" "$explore" "${at:--}" "$mark" \
-    "${xfail:-}${detail:+ ${detail}}" >"$row_file"
+    "$note" >"$row_file"
 }
 
 start=$(date +%s)
@@ -168,8 +175,8 @@ done
 for name in "${names[@]}"; do
   if [[ -f $work/$name.failure ]]; then
     echo
-    echo "== $name: explore output (last 40 lines)"
-    tail -n 40 "$work/$name.failure"
+    echo "== $name"
+    cat "$work/$name.failure"
   fi
 done
 echo
