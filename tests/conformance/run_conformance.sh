@@ -12,6 +12,9 @@
 #   // EXPECT-PLAIN: clean | <TSan title, hyphenated: data-race, thread-leak>
 #   // EXPECT-EXPLORE: clean | <racelab finding kind: data_race, deadlock>
 #   // XFAIL-EXPLORE: <what racelab lacks, one line>
+# Explore agrees when it is clean where EXPECT-EXPLORE says clean, or has a
+# finding of the EXPECT-EXPLORE kind which, when plain TSan reports
+# EXPECT-PLAIN, is that same TSan report.
 # A program fails the run when its plain verdict differs from EXPECT-PLAIN,
 # when explore disagrees with EXPECT-EXPLORE and it has no XFAIL-EXPLORE
 # line, when explore agrees although it has one (remove the line), or when
@@ -110,11 +113,20 @@ run_one() {
     124 | 137) explore="hang (${outer} s)" ;;
     *) explore="exit $explore_rc" ;;
   esac
+  # A finding agrees when it is of the expected kind and, for a program
+  # plain TSan reports, is that same TSan report ("crash: ThreadSanitizer:
+  # thread leak" for thread-leak).
   local agree=no
   if [[ $expect_explore == clean ]]; then
     [[ $explore == clean ]] && agree=yes
   elif [[ $explore_rc == 1 && ",$explore," == *",$expect_explore,"* ]]; then
-    agree=yes
+    if [[ $expect_plain == clean ]] ||
+      sed -n "s/^  $expect_explore: ThreadSanitizer: //p" "$out" |
+      sed -e 's/ (.*$//' -e 's/ /-/g' | grep -qx -- "$expect_plain"; then
+      agree=yes
+    else
+      explore+=" (not TSan's $expect_plain)"
+    fi
   fi
 
   local verdict mark
