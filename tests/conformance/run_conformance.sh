@@ -7,8 +7,8 @@
 #   run_conformance.sh <racelab> <bindir> [name...]
 #
 # <bindir> holds the programs, built as conformance_<name> from <name>.cc
-# (the CMake target racelab_conformance builds them all). Each source states
-# its verdicts in comment lines:
+# (the CMake target racelab_tsan_conformance builds them all). Each source
+# states its verdicts in comment lines:
 #   // EXPECT-PLAIN: clean | <TSan title, hyphenated: data-race, thread-leak>
 #   // EXPECT-EXPLORE: clean | <racelab finding kind: data_race, deadlock>
 #   // XFAIL-EXPLORE: <what racelab lacks, one line>
