@@ -21,7 +21,8 @@
 # EXPECT-EXPLORE finds less than EXPECT-PLAIN. Explore gets --hang-seconds 60
 # (5 for XFAIL programs) and an outer timeout, which is a failure of a
 # program without XFAIL. Prints one table row per program and a summary.
-# Environment: RACELAB_CONFORMANCE_JOBS (programs run at once, default 2).
+# Environment: RACELAB_CONFORMANCE_JOBS (programs run at once, default 4: a
+# program that hangs waits without using a core).
 set -u
 if [[ $# -lt 2 ]]; then
   echo "usage: $0 <racelab> <bindir> [name...]" >&2
@@ -30,7 +31,7 @@ fi
 racelab=$1 bindir=$2
 shift 2
 srcdir=$(cd "$(dirname "$0")" && pwd)
-jobs=${RACELAB_CONFORMANCE_JOBS:-2}
+jobs=${RACELAB_CONFORMANCE_JOBS:-4}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
