@@ -21,6 +21,7 @@
 # EXPECT-EXPLORE finds less than EXPECT-PLAIN. Explore gets --hang-seconds 60
 # (5 for XFAIL programs) and an outer timeout, which is a failure of a
 # program without XFAIL. Prints one table row per program and a summary.
+# Both runs get the default TSan options (TSAN_OPTIONS is unset).
 # Environment: RACELAB_CONFORMANCE_JOBS (programs run at once, default 4: a
 # program that hangs waits without using a core).
 set -u
@@ -101,7 +102,7 @@ run_one() {
   local hang=60 outer=400
   [[ -n $xfail ]] && hang=5 outer=120
   local out=$work/$name.explore.out explore_rc explore at=""
-  timeout -k 5 "$outer" "$racelab" explore --strategy pct --budget 50 --seed 1 \
+  env -u TSAN_OPTIONS timeout -k 5 "$outer" "$racelab" explore --strategy pct --budget 50 --seed 1 \
     --hang-seconds "$hang" --save-schedule "$work/$name.schedule" \
     -- "$program" >"$out" 2>&1 </dev/null
   explore_rc=$?
