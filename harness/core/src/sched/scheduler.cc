@@ -127,6 +127,7 @@ class SchedulerCore {
   bool block_on(const void* lock, const char* lock_name, LockMode mode,
                 bool timed);
   void acquired(const void* lock, const char* lock_name, LockMode mode);
+  bool holds_exclusively(const void* lock) const;
   void released(const void* lock, LockMode mode);
   bool cond_wait(const void* cond, bool timed);
   void cond_notify(const void* cond, bool all);
@@ -1098,6 +1099,17 @@ void SchedulerCore::acquired(const void* lock, const char* lock_name,
   add_lock_row(me, TraceKind::kLockAcquired, "acquired", state.name, mode);
 }
 
+bool SchedulerCore::holds_exclusively(const void* lock) const {
+  const int me = enter_hook("holds_exclusively");
+  HarnessScope harness;
+  const auto found = locks_.find(lock);
+  if (found == locks_.end()) return false;
+  return std::any_of(found->second.holders.begin(), found->second.holders.end(),
+                     [&](const Holder& h) {
+                       return h.thread == me && h.mode == LockMode::kExclusive;
+                     });
+}
+
 // Back from a wait of `kind`: a waker cleared the wait, or, for a timed
 // wait picked while still waiting, the wait timed out (returns true; no
 // progress for the fairness bound).
@@ -1566,6 +1578,10 @@ void ControlledScheduler::detach(pthread_t thread) { core_->detach(thread); }
 void ControlledScheduler::acquired(const void* lock, const char* lock_name,
                                    LockMode mode) {
   core_->acquired(lock, lock_name, mode);
+}
+
+bool ControlledScheduler::holds_exclusively(const void* lock) const {
+  return core_->holds_exclusively(lock);
 }
 
 void ControlledScheduler::released(const void* lock, LockMode mode) {
