@@ -111,6 +111,9 @@ TEST(ExploreApi, TheSavedScheduleReplaysTheSameDecisions) {
   };
   ExploreOptions options = quick("replay");
   options.strategy = "dfs";
+  // TSan's lock-order detector reports the inversion already in a schedule
+  // that does not deadlock; this test is about the scheduler's own report.
+  options.tsan = false;
   const ExploreResult found = explore(body, options);
   ASSERT_TRUE(has(found, FindingKind::kDeadlock)) << found.message;
   // The report names the cycle and where each lock was first taken.
@@ -118,7 +121,7 @@ TEST(ExploreApi, TheSavedScheduleReplaysTheSameDecisions) {
       << found.message;
   EXPECT_NE(found.message.find("first taken in"), std::string::npos)
       << found.message;
-  const ExploreResult again = replay(body, found.schedule_file);
+  const ExploreResult again = replay(body, found.schedule_file, options);
   EXPECT_TRUE(has(again, FindingKind::kDeadlock)) << again.message;
   EXPECT_EQ(again.decisions, found.decisions);
 }

@@ -32,6 +32,7 @@ upgrade deadlock
 spin_wait data_race
 thread_identity data_race
 bounded_queue crash
+unlocked_notify deadlock
 LIST
 
 out=$("$racelab" explore --budget 2 -- "$plain" lost_update fixed 2>&1); rc=$?

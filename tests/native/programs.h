@@ -247,6 +247,33 @@ inline void bounded_queue(bool fixed) {
   check(taken == 3, "every item is taken once");
 }
 
+// 9. A lost wake-up in a library's own protocol: the waiter checks the flag
+// under the lock and waits (with the predicate, as it should); the notifier
+// sets the flag without the lock and notifies. Between the waiter's check and
+// its wait the notifier can set the flag and notify while nobody waits yet;
+// the waiter then waits forever. Fixed: the notifier sets the flag under the
+// lock the waiter checks it under.
+inline void unlocked_notify(bool fixed) {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::atomic<bool> ready{false};
+  std::thread waiter([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return ready.load(); });
+  });
+  std::thread notifier([&] {
+    if (fixed) {
+      std::lock_guard<std::mutex> lock(mu);
+      ready.store(true);
+    } else {
+      ready.store(true);
+    }
+    cv.notify_one();
+  });
+  waiter.join();
+  notifier.join();
+}
+
 struct Program {
   const char* name;
   void (*run)(bool fixed);
@@ -273,6 +300,7 @@ inline const std::vector<Program>& programs() {
       {"spin_wait", spin_wait, FindingKind::kDataRace, true},
       {"thread_identity", thread_identity, FindingKind::kDataRace},
       {"bounded_queue", bounded_queue, FindingKind::kCrash},
+      {"unlocked_notify", unlocked_notify, FindingKind::kDeadlock},
   };
   return all;
 }

@@ -130,6 +130,15 @@ class SchedulingHooks {
   virtual void acquired(const void* lock, const char* lock_name,
                         LockMode mode) = 0;
 
+  // Whether the current logical thread holds `lock` exclusively (a mutex it
+  // took, a rwlock it write-locked): the interposed lock calls then let glibc
+  // answer a second request (a recursive mutex counts it, an error-checking
+  // one or a rwlock returns EDEADLK).
+  virtual bool holds_exclusively(const void* lock) const {
+    static_cast<void>(lock);
+    return false;
+  }
+
   // The current logical thread released `lock` (in whichever mode it held
   // it); threads blocked on it may run.
   virtual void released(const void* lock, LockMode mode) = 0;

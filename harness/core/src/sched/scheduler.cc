@@ -15,6 +15,9 @@
 #include "racelab/sched/scheduler.h"
 
 #include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -127,6 +130,7 @@ class SchedulerCore {
   bool block_on(const void* lock, const char* lock_name, LockMode mode,
                 bool timed);
   void acquired(const void* lock, const char* lock_name, LockMode mode);
+  bool holds_exclusively(const void* lock) const;
   void released(const void* lock, LockMode mode);
   bool cond_wait(const void* cond, bool timed);
   void cond_notify(const void* cond, bool all);
@@ -189,6 +193,7 @@ class SchedulerCore {
     SchedulerCore* core = nullptr;
     int id = 0;
     pthread_t handle{};
+    long tid = 0;  // its kernel thread id, once it runs
     Baton baton;
     bool created = false;
     bool abandoned = false;  // the run ended without it: park, never resume
@@ -314,6 +319,17 @@ thread_local int t_me = -1;
 [[noreturn]] void die(const char* message) {
   std::fprintf(stderr, "racelab: controlled scheduler: %s\n", message);
   std::abort();
+}
+
+// Waits until the OS thread `tid` of this process, whose logical thread
+// finished, is gone (its last steps: thread-specific destructors and
+// ThreadSanitizer's end of the thread), at most 5 seconds.
+void wait_until_gone(long tid) {
+  const long pid = getpid();
+  for (int i = 0; i < 50000 && syscall(SYS_tgkill, pid, tid, 0) == 0; ++i) {
+    const timespec pause{0, 100000};
+    syscall(SYS_nanosleep, &pause, nullptr);
+  }
 }
 
 // The access of taking or releasing `lock` in `mode`: shared ones commute.
@@ -805,6 +821,10 @@ void* SchedulerCore::os_thread_main(void* os_thread) {
   AnnotateThreadName(__FILE__, __LINE__, name.c_str());
 #endif
   if (core->run_cpu_ >= 0) PinnedToOneCpu::pin_calling_thread(core->run_cpu_);
+  {
+    HarnessScope harness;
+    os->tid = syscall(SYS_gettid);
+  }
   os->baton.wait();
   bool abandoned;
   {
@@ -915,9 +935,12 @@ void SchedulerCore::abandon_self([[maybe_unused]] int me) {
 
 // The caller, once the run is over: join the threads that finished, release
 // the ones that never started, park the ones stopped mid-way (their frames
-// are never resumed nor unwound, as with fibers).
+// are never resumed nor unwound, as with fibers). When a whole program ran to
+// its end, a thread it created and neither joined nor detached is not
+// joined: it ends as it does without racelab, finished and unjoined, and
+// ThreadSanitizer reports it as a thread leak when the program exits.
 void SchedulerCore::end_os_threads() {
-  enum class End { kNone, kJoin, kRelease, kPark };
+  enum class End { kNone, kJoin, kRelease, kPark, kLeave };
   struct Plan {
     OsThread* os;
     End end;
@@ -932,7 +955,13 @@ void SchedulerCore::end_os_threads() {
       const LogicalThread& thread = threads_[static_cast<std::size_t>(os->id)];
       const bool joinable = !os->joined && !os->detached;
       if (thread.status == Status::kFinished) {
-        plans.push_back({os.get(), End::kJoin, joinable});
+        // Only when the program ran to its end: a deadlock or a step limit
+        // ends a run that would go on (or hang) without racelab.
+        const bool leaked = program_ != nullptr && thread.start != nullptr &&
+                            joinable &&
+                            status_ == RunResult::Status::kCompleted;
+        plans.push_back(
+            {os.get(), leaked ? End::kLeave : End::kJoin, joinable && !leaked});
       } else if (!thread.started) {
         plans.push_back({os.get(), End::kRelease, joinable});
       } else {
@@ -942,6 +971,15 @@ void SchedulerCore::end_os_threads() {
     }
   }
   for (const Plan& plan : plans) {
+    if (plan.end == End::kLeave) {
+      long tid;
+      {
+        HarnessScope harness;
+        tid = plan.os->tid;
+      }
+      wait_until_gone(tid);
+      continue;
+    }
     if (plan.end != End::kJoin) plan.os->baton.post();
     if (plan.end == End::kPark) {
       abandon_done_.wait();
@@ -1101,6 +1139,17 @@ void SchedulerCore::acquired(const void* lock, const char* lock_name,
   }
   state.holders.push_back(Holder{me, mode});
   add_lock_row(me, TraceKind::kLockAcquired, "acquired", state.name, mode);
+}
+
+bool SchedulerCore::holds_exclusively(const void* lock) const {
+  const int me = enter_hook("holds_exclusively");
+  HarnessScope harness;
+  const auto found = locks_.find(lock);
+  if (found == locks_.end()) return false;
+  return std::any_of(found->second.holders.begin(), found->second.holders.end(),
+                     [&](const Holder& h) {
+                       return h.thread == me && h.mode == LockMode::kExclusive;
+                     });
 }
 
 // Back from a wait of `kind`: a waker cleared the wait, or, for a timed
@@ -1578,6 +1627,10 @@ void ControlledScheduler::detach(pthread_t thread) { core_->detach(thread); }
 void ControlledScheduler::acquired(const void* lock, const char* lock_name,
                                    LockMode mode) {
   core_->acquired(lock, lock_name, mode);
+}
+
+bool ControlledScheduler::holds_exclusively(const void* lock) const {
+  return core_->holds_exclusively(lock);
 }
 
 void ControlledScheduler::released(const void* lock, LockMode mode) {

@@ -1,7 +1,9 @@
 // Link-time interposition of the primitives that std::mutex,
 // std::shared_mutex, std::condition_variable, std::thread, std::atomic,
 // std::this_thread::yield and sleep_for reach, so that unmodified code gets
-// scheduling points in controlled mode.
+// scheduling points in controlled mode. This file: the hooks' installation,
+// threads, yields, sleeps and atomics; interpose_locks.cc: mutexes, rwlocks
+// and condition variables.
 //
 // Mechanism. An executable that links racelab_sync defines pthread_mutex_lock
 // and its siblings as strong symbols. ThreadSanitizer's own interceptors for
@@ -23,8 +25,6 @@
 //
 // This file is compiled without sanitizer instrumentation: it runs inside the
 // primitives TSan models and must add no accesses or edges of its own.
-#include <dlfcn.h>
-#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <time.h>
@@ -32,6 +32,7 @@
 
 #include <cstdint>
 
+#include "interpose_common.h"
 #include "racelab/progress.h"
 #include "racelab/scheduling_hooks.h"
 
@@ -144,14 +145,8 @@ void stress_after_unlock(const void* lock) {
 }
 }  // namespace racelab::interpose_internal
 
-namespace {
+namespace racelab::interpose_internal {
 
-using racelab::interpose_internal::capture_call_sites;
-using racelab::interpose_internal::t_harness_depth;
-using racelab::interpose_internal::t_in_run;
-using racelab::interpose_internal::t_unwatched_depth;
-
-// The hooks that control the calling thread, or nullptr.
 SchedulingHooks* controlling() {
   int& depth = t_harness_depth;
   if (!t_in_run || depth > 0) return nullptr;
@@ -163,61 +158,13 @@ SchedulingHooks* controlling() {
   return owns ? hooks : nullptr;
 }
 
-// The real function: TSan's or ASan's interceptor when the runtime has one,
-// else the next definition after this executable's (libc's).
-template <class F>
-F resolve(F interceptor, const char* name) {
-  if (interceptor != nullptr) return interceptor;
-  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-}
+}  // namespace racelab::interpose_internal
 
+namespace {
+using racelab::interpose_internal::controlling;
+using racelab::interpose_internal::t_unwatched_depth;
 }  // namespace
 
-// Declares the interceptor (weak: absent in builds without the sanitizer) and
-// a cached pointer to the real function, real_<name>.
-#define RACELAB_REAL(ret, name, params)                             \
-  extern "C" ret __interceptor_##name params __attribute__((weak)); \
-  namespace {                                                       \
-  using name##_fn = ret(*) params;                                  \
-  name##_fn real_##name() {                                         \
-    static name##_fn fn = nullptr;                                  \
-    name##_fn found = __atomic_load_n(&fn, __ATOMIC_RELAXED);       \
-    if (found == nullptr) {                                         \
-      found = resolve<name##_fn>(&__interceptor_##name, #name);     \
-      __atomic_store_n(&fn, found, __ATOMIC_RELAXED);               \
-    }                                                               \
-    return found;                                                   \
-  }                                                                 \
-  }
-
-RACELAB_REAL(int, pthread_mutex_lock, (pthread_mutex_t*))
-RACELAB_REAL(int, pthread_mutex_trylock, (pthread_mutex_t*))
-RACELAB_REAL(int, pthread_mutex_timedlock,
-             (pthread_mutex_t*, const struct timespec*))
-RACELAB_REAL(int, pthread_mutex_clocklock,
-             (pthread_mutex_t*, clockid_t, const struct timespec*))
-RACELAB_REAL(int, pthread_mutex_unlock, (pthread_mutex_t*))
-RACELAB_REAL(int, pthread_rwlock_rdlock, (pthread_rwlock_t*))
-RACELAB_REAL(int, pthread_rwlock_wrlock, (pthread_rwlock_t*))
-RACELAB_REAL(int, pthread_rwlock_tryrdlock, (pthread_rwlock_t*))
-RACELAB_REAL(int, pthread_rwlock_trywrlock, (pthread_rwlock_t*))
-RACELAB_REAL(int, pthread_rwlock_timedrdlock,
-             (pthread_rwlock_t*, const struct timespec*))
-RACELAB_REAL(int, pthread_rwlock_timedwrlock,
-             (pthread_rwlock_t*, const struct timespec*))
-RACELAB_REAL(int, pthread_rwlock_clockrdlock,
-             (pthread_rwlock_t*, clockid_t, const struct timespec*))
-RACELAB_REAL(int, pthread_rwlock_clockwrlock,
-             (pthread_rwlock_t*, clockid_t, const struct timespec*))
-RACELAB_REAL(int, pthread_rwlock_unlock, (pthread_rwlock_t*))
-RACELAB_REAL(int, pthread_cond_wait, (pthread_cond_t*, pthread_mutex_t*))
-RACELAB_REAL(int, pthread_cond_timedwait,
-             (pthread_cond_t*, pthread_mutex_t*, const struct timespec*))
-RACELAB_REAL(int, pthread_cond_clockwait,
-             (pthread_cond_t*, pthread_mutex_t*, clockid_t,
-              const struct timespec*))
-RACELAB_REAL(int, pthread_cond_signal, (pthread_cond_t*))
-RACELAB_REAL(int, pthread_cond_broadcast, (pthread_cond_t*))
 RACELAB_REAL(int, pthread_create,
              (pthread_t*, const pthread_attr_t*, void* (*)(void*), void*))
 RACELAB_REAL(int, pthread_join, (pthread_t, void**))
@@ -245,66 +192,6 @@ int real_pthread_join(pthread_t thread, void** result) {
 
 namespace {
 
-// What taking or releasing `lock` in `mode` touches: shared ones commute.
-racelab::PointAccess lock_access(const void* lock, LockMode mode) {
-  return {racelab::ObjectKind::kLock, lock,
-          mode == LockMode::kShared ? racelab::AccessKind::kRead
-                                    : racelab::AccessKind::kWrite};
-}
-
-// The release is recorded by the hook (released()); the step after the point
-// touches nothing of the lock's.
-constexpr racelab::PointAccess kAfterUnlock = racelab::PointAccess::none();
-
-racelab::PointAccess cond_access(const void* cond) {
-  return {racelab::ObjectKind::kCondition, cond, racelab::AccessKind::kWrite};
-}
-
-// Takes a lock the way racelab::Mutex always has: a scheduling point, then
-// try-locks until one succeeds, blocked in between. `timed`: the scheduler
-// may end the wait instead (ETIMEDOUT).
-template <class TryLock>
-int take(SchedulingHooks* hooks, const void* lock, LockMode mode,
-         const char* point, TryLock try_lock, bool timed = false,
-         const char* name = racelab::kUnnamedMutex) {
-  hooks->access_point(point, PointEffect::kProgress, lock_access(lock, mode),
-                      racelab::PointKind::kInner);
-  while (try_lock() != 0) {
-    if (hooks->block_on(lock, name, mode, timed)) return ETIMEDOUT;
-  }
-  hooks->acquired(lock, name, mode);
-  return 0;
-}
-
-int try_take(SchedulingHooks* hooks, const void* lock, LockMode mode,
-             const char* name, int result) {
-  if (result == 0) hooks->acquired(lock, name, mode);
-  return result;
-}
-
-// Stress mode's self-deadlock check of a mutex (glibc: the kind's low bits
-// say whether it is recursive).
-void stress_before_lock(pthread_mutex_t* mu) {
-  const bool recursive = (mu->__data.__kind & 3) == PTHREAD_MUTEX_RECURSIVE_NP;
-  racelab::interpose_internal::stress_before_lock(
-      mu, racelab::kUnnamedMutex, LockMode::kExclusive, recursive);
-}
-
-int lock_mutex(SchedulingHooks* hooks, pthread_mutex_t* mu, bool timed) {
-  return take(
-      hooks, mu, LockMode::kExclusive, "lock",
-      [&] { return real_pthread_mutex_trylock()(mu); }, timed);
-}
-
-int wait_on(pthread_cond_t* cond, pthread_mutex_t* mu, bool timed) {
-  SchedulingHooks* hooks = controlling();
-  real_pthread_mutex_unlock()(mu);
-  hooks->released(mu, LockMode::kExclusive);
-  const bool timed_out = hooks->cond_wait(cond, timed);
-  lock_mutex(hooks, mu, /*timed=*/false);
-  return timed_out ? ETIMEDOUT : 0;
-}
-
 // A sleep in controlled mode: time is the scheduler's, so it is a point where
 // other threads may run, and no real time passes.
 bool controlled_sleep() {
@@ -317,169 +204,6 @@ bool controlled_sleep() {
 }  // namespace
 
 extern "C" {
-
-int pthread_mutex_lock(pthread_mutex_t* mu) {
-  SchedulingHooks* hooks = controlling();
-  if (hooks == nullptr) {
-    racelab::interpose_internal::stress_lock_point("lock");
-    stress_before_lock(mu);
-    return real_pthread_mutex_lock()(mu);
-  }
-  capture_call_sites();
-  return lock_mutex(hooks, mu, false);
-}
-
-int pthread_mutex_trylock(pthread_mutex_t* mu) {
-  SchedulingHooks* hooks = controlling();
-  if (hooks == nullptr) return real_pthread_mutex_trylock()(mu);
-  hooks->access_point("try_lock", PointEffect::kNoProgress,
-                      lock_access(mu, LockMode::kExclusive),
-                      racelab::PointKind::kInner);
-  return try_take(hooks, mu, LockMode::kExclusive, racelab::kUnnamedMutex,
-                  real_pthread_mutex_trylock()(mu));
-}
-
-int pthread_mutex_timedlock(pthread_mutex_t* mu, const struct timespec* at) {
-  SchedulingHooks* hooks = controlling();
-  if (hooks == nullptr) return real_pthread_mutex_timedlock()(mu, at);
-  return lock_mutex(hooks, mu, true);
-}
-
-int pthread_mutex_clocklock(pthread_mutex_t* mu, clockid_t clock,
-                            const struct timespec* at) {
-  SchedulingHooks* hooks = controlling();
-  if (hooks == nullptr) return real_pthread_mutex_clocklock()(mu, clock, at);
-  return lock_mutex(hooks, mu, true);
-}
-
-int pthread_mutex_unlock(pthread_mutex_t* mu) {
-  SchedulingHooks* hooks = controlling();
-  const int result = real_pthread_mutex_unlock()(mu);
-  if (hooks == nullptr && result == 0) {
-    racelab::interpose_internal::stress_after_unlock(mu);
-  }
-  if (hooks != nullptr && result == 0) {
-    hooks->released(mu, LockMode::kExclusive);
-    hooks->access_point("unlock", PointEffect::kProgress, kAfterUnlock,
-                        racelab::PointKind::kInner);
-  }
-  return result;
-}
-
-#define RACELAB_RWLOCK_TAKE(name, mode, point, try_name, timed, params, args) \
-  int name params {                                                           \
-    SchedulingHooks* hooks = controlling();                                   \
-    if (hooks == nullptr) {                                                   \
-      racelab::interpose_internal::stress_lock_point(point);                  \
-      racelab::interpose_internal::stress_before_lock(                        \
-          rw, racelab::kUnnamedSharedMutex, mode);                            \
-      return real_##name() args;                                              \
-    }                                                                         \
-    capture_call_sites();                                                     \
-    return take(                                                              \
-        hooks, rw, mode, point, [&] { return real_##try_name()(rw); }, timed, \
-        racelab::kUnnamedSharedMutex);                                        \
-  }
-
-RACELAB_RWLOCK_TAKE(pthread_rwlock_rdlock, LockMode::kShared, "lock_shared",
-                    pthread_rwlock_tryrdlock, false, (pthread_rwlock_t * rw),
-                    (rw))
-RACELAB_RWLOCK_TAKE(pthread_rwlock_wrlock, LockMode::kExclusive, "lock",
-                    pthread_rwlock_trywrlock, false, (pthread_rwlock_t * rw),
-                    (rw))
-RACELAB_RWLOCK_TAKE(pthread_rwlock_timedrdlock, LockMode::kShared,
-                    "lock_shared", pthread_rwlock_tryrdlock, true,
-                    (pthread_rwlock_t * rw, const struct timespec* at),
-                    (rw, at))
-RACELAB_RWLOCK_TAKE(pthread_rwlock_timedwrlock, LockMode::kExclusive, "lock",
-                    pthread_rwlock_trywrlock, true,
-                    (pthread_rwlock_t * rw, const struct timespec* at),
-                    (rw, at))
-RACELAB_RWLOCK_TAKE(pthread_rwlock_clockrdlock, LockMode::kShared,
-                    "lock_shared", pthread_rwlock_tryrdlock, true,
-                    (pthread_rwlock_t * rw, clockid_t clock,
-                     const struct timespec* at),
-                    (rw, clock, at))
-RACELAB_RWLOCK_TAKE(pthread_rwlock_clockwrlock, LockMode::kExclusive, "lock",
-                    pthread_rwlock_trywrlock, true,
-                    (pthread_rwlock_t * rw, clockid_t clock,
-                     const struct timespec* at),
-                    (rw, clock, at))
-#undef RACELAB_RWLOCK_TAKE
-
-int pthread_rwlock_tryrdlock(pthread_rwlock_t* rw) {
-  SchedulingHooks* hooks = controlling();
-  if (hooks == nullptr) return real_pthread_rwlock_tryrdlock()(rw);
-  hooks->access_point("try_lock_shared", PointEffect::kNoProgress,
-                      lock_access(rw, LockMode::kShared),
-                      racelab::PointKind::kInner);
-  return try_take(hooks, rw, LockMode::kShared, racelab::kUnnamedSharedMutex,
-                  real_pthread_rwlock_tryrdlock()(rw));
-}
-
-int pthread_rwlock_trywrlock(pthread_rwlock_t* rw) {
-  SchedulingHooks* hooks = controlling();
-  if (hooks == nullptr) return real_pthread_rwlock_trywrlock()(rw);
-  hooks->access_point("try_lock", PointEffect::kNoProgress,
-                      lock_access(rw, LockMode::kExclusive),
-                      racelab::PointKind::kInner);
-  return try_take(hooks, rw, LockMode::kExclusive, racelab::kUnnamedSharedMutex,
-                  real_pthread_rwlock_trywrlock()(rw));
-}
-
-int pthread_rwlock_unlock(pthread_rwlock_t* rw) {
-  SchedulingHooks* hooks = controlling();
-  const int result = real_pthread_rwlock_unlock()(rw);
-  if (hooks == nullptr && result == 0) {
-    racelab::interpose_internal::stress_after_unlock(rw);
-  }
-  if (hooks != nullptr && result == 0) {
-    // The scheduler knows in which mode this thread held it.
-    hooks->released(rw, LockMode::kExclusive);
-    hooks->access_point("unlock", PointEffect::kProgress, kAfterUnlock,
-                        racelab::PointKind::kInner);
-  }
-  return result;
-}
-
-int pthread_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mu) {
-  if (controlling() == nullptr) return real_pthread_cond_wait()(cond, mu);
-  return wait_on(cond, mu, false);
-}
-
-int pthread_cond_timedwait(pthread_cond_t* cond, pthread_mutex_t* mu,
-                           const struct timespec* at) {
-  if (controlling() == nullptr) {
-    return real_pthread_cond_timedwait()(cond, mu, at);
-  }
-  return wait_on(cond, mu, true);
-}
-
-int pthread_cond_clockwait(pthread_cond_t* cond, pthread_mutex_t* mu,
-                           clockid_t clock, const struct timespec* at) {
-  if (controlling() == nullptr) {
-    return real_pthread_cond_clockwait()(cond, mu, clock, at);
-  }
-  return wait_on(cond, mu, true);
-}
-
-int pthread_cond_signal(pthread_cond_t* cond) {
-  if (SchedulingHooks* hooks = controlling()) {
-    hooks->access_point("notify_one", PointEffect::kProgress, cond_access(cond),
-                        racelab::PointKind::kInner);
-    hooks->cond_notify(cond, false);
-  }
-  return real_pthread_cond_signal()(cond);
-}
-
-int pthread_cond_broadcast(pthread_cond_t* cond) {
-  if (SchedulingHooks* hooks = controlling()) {
-    hooks->access_point("notify_all", PointEffect::kProgress, cond_access(cond),
-                        racelab::PointKind::kInner);
-    hooks->cond_notify(cond, true);
-  }
-  return real_pthread_cond_broadcast()(cond);
-}
 
 int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
                    void* (*start)(void*), void* arg) {

@@ -1,0 +1,51 @@
+// What the interposed primitives share (interpose.cc: threads, yields,
+// sleeps and atomics; interpose_locks.cc: mutexes, rwlocks and condition
+// variables): which hooks control the calling thread, and how the real
+// function behind an interposed name is found. Included only by those
+// uninstrumented files.
+#ifndef RACELAB_SYNC_INTERPOSE_COMMON_H_
+#define RACELAB_SYNC_INTERPOSE_COMMON_H_
+
+#include <dlfcn.h>
+
+#include "racelab/scheduling_hooks.h"
+
+namespace racelab::interpose_internal {
+
+// The hooks that control the calling thread, or nullptr (no controlled run,
+// harness code, or an OS thread that is not a logical thread of the run).
+SchedulingHooks* controlling();
+
+// Records the interposed lock call's return addresses (call_sites()).
+void capture_call_sites();
+
+// The real function: TSan's or ASan's interceptor when the runtime has one,
+// else the next definition after this executable's (libc's).
+template <class F>
+F resolve(F interceptor, const char* name) {
+  if (interceptor != nullptr) return interceptor;
+  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+}
+
+}  // namespace racelab::interpose_internal
+
+// Declares the interceptor (weak: absent in builds without the sanitizer) and
+// a cached pointer to the real function, real_<name>() (in an unnamed
+// namespace: each file that uses it has its own cache).
+#define RACELAB_REAL(ret, name, params)                             \
+  extern "C" ret __interceptor_##name params __attribute__((weak)); \
+  namespace {                                                       \
+  using name##_fn = ret(*) params;                                  \
+  name##_fn real_##name() {                                         \
+    static name##_fn fn = nullptr;                                  \
+    name##_fn found = __atomic_load_n(&fn, __ATOMIC_RELAXED);       \
+    if (found == nullptr) {                                         \
+      found = racelab::interpose_internal::resolve<name##_fn>(      \
+          &__interceptor_##name, #name);                            \
+      __atomic_store_n(&fn, found, __ATOMIC_RELAXED);               \
+    }                                                               \
+    return found;                                                   \
+  }                                                                 \
+  }
+
+#endif  // RACELAB_SYNC_INTERPOSE_COMMON_H_
