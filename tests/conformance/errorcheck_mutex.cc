@@ -2,7 +2,6 @@
 // mutex; each relocks it while holding it and gets EDEADLK (clean).
 // EXPECT-PLAIN: clean
 // EXPECT-EXPLORE: clean
-// XFAIL-EXPLORE: owner's relock blocks (deadlock), no EDEADLK
 #include <pthread.h>
 
 #include <cerrno>

@@ -3,7 +3,6 @@
 // inverted: TSan's lock-order detector reports it.
 // EXPECT-PLAIN: lock-order-inversion
 // EXPECT-EXPLORE: deadlock
-// XFAIL-EXPLORE: TSan's lock-order-inversion report is dropped (clean)
 #include <mutex>
 #include <thread>
 

@@ -5,7 +5,6 @@
 // first sleeps 20 ms); every interleaving is possible under explore.
 // EXPECT-PLAIN: clean
 // EXPECT-EXPLORE: deadlock
-// XFAIL-EXPLORE: no point at pthread_cond_wait entry (clean)
 #include <atomic>
 #include <chrono>
 #include <condition_variable>

@@ -2,7 +2,6 @@
 // again (glibc returns EINVAL, TSan reports the invalid mutex).
 // EXPECT-PLAIN: use-of-an-invalid-mutex
 // EXPECT-EXPLORE: crash
-// XFAIL-EXPLORE: destroyed mutex's lock blocks (deadlock), no EINVAL
 #include <pthread.h>
 
 #include <thread>

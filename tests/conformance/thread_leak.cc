@@ -2,7 +2,6 @@
 // main waits until the thread has left the process, then exits.
 // EXPECT-PLAIN: thread-leak
 // EXPECT-EXPLORE: crash
-// XFAIL-EXPLORE: the scheduler joins the leaked thread at the end (clean)
 #include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>

@@ -2,7 +2,6 @@
 // then reads what it wrote (clean).
 // EXPECT-PLAIN: clean
 // EXPECT-EXPLORE: clean
-// XFAIL-EXPLORE: tryjoin_np not interposed: joined twice, TSan CHECK (crash)
 #include <pthread.h>
 #include <sched.h>
 
