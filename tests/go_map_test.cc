@@ -44,7 +44,10 @@ class InsideAWrite : public SchedulingHooks {
              int*) override {
     return false;
   }
-  bool join(pthread_t) override { return false; }
+  bool object_wait(PointAccess, bool) override { return false; }
+  void wake_object(const void*) override {}
+  int object_waiters(const void*) const override { return 0; }
+  bool join(pthread_t, JoinWait, bool*) override { return false; }
   void detach(pthread_t) override {}
 
  private:

@@ -2,7 +2,6 @@
 // waits on it and reads the value (clean).
 // EXPECT-PLAIN: clean
 // EXPECT-EXPLORE: clean
-// XFAIL-EXPLORE: sem_wait unmodelled: futex wait holds the baton (hang)
 #include <semaphore.h>
 
 #include <thread>

@@ -2,7 +2,6 @@
 // pthread_barrier_wait, then read every slot (clean).
 // EXPECT-PLAIN: clean
 // EXPECT-EXPLORE: clean
-// XFAIL-EXPLORE: pthread_barrier_wait unmodelled (hang)
 #include <pthread.h>
 
 #include <thread>

@@ -36,15 +36,18 @@ enum class PointKind { kInner, kOperationStart, kPause, kThreadEnd };
 // What a scheduling point touches: the object the step that follows it
 // acts on first (the lock a thread is about to take, the atomic it is about
 // to load or write, the condition variable it notifies or waits on, the
-// thread it joins), and how. The controlled scheduler records these, and the
-// objects a step touches on its way to the next point (a lock it releases,
-// a condition variable it waits on, the history clock), for strategies that
-// reason about which steps commute (sched::DporStrategy).
+// thread it joins, the barrier or semaphore it waits on or posts), and how. The
+// controlled scheduler records these, and the objects a step touches on its way
+// to the next point (a lock it releases, a condition variable it waits on, the
+// history clock), for strategies that reason about which steps commute
+// (sched::DporStrategy).
 enum class ObjectKind {
   kNone,        // nothing another thread can observe (a thread's start)
   kLock,        // a mutex or rwlock, by the address of the primitive
   kAtomic,      // an atomic variable, by its address
   kCondition,   // a condition variable, by its address
+  kBarrier,     // a pthread barrier, by its address
+  kSemaphore,   // a POSIX semaphore, by its address
   kThread,      // a logical thread (its end, a join of it)
   kOperations,  // the history's clock: an operation's call or return
   kUnknown,     // anything (a yield, a sleep, a fence, a named point)
@@ -64,6 +67,11 @@ struct PointAccess {
   }
   friend bool operator==(const PointAccess&, const PointAccess&) = default;
 };
+
+// How a join waits: until the thread finished (pthread_join), until then or
+// a timeout the scheduler chooses (pthread_timedjoin_np), or not at all
+// (pthread_tryjoin_np).
+enum class JoinWait { kBlock, kTimed, kTry };
 
 // Whether the order of two accesses by different threads can matter: the
 // same object and at least one write (so two shared acquisitions of a lock
@@ -150,14 +158,27 @@ class SchedulingHooks {
   virtual bool cond_wait(const void* cond, bool timed) = 0;
   virtual void cond_notify(const void* cond, bool all) = 0;
 
+  // Barriers and semaphores (`object`: which one, by kind and address).
+  // object_wait: mark the current thread waiting on it and switch away until
+  // wake_object() wakes it, or, when `timed`, until the scheduler lets the
+  // wait time out instead (returns true). wake_object wakes every waiter (a
+  // semaphore's retry; those that find the count zero wait again).
+  // object_waiters: how many threads of the run wait on it.
+  virtual bool object_wait(PointAccess object, bool timed) = 0;
+  virtual void wake_object(const void* object) = 0;
+  virtual int object_waiters(const void* object) const = 0;
+
   // Threads. spawn: create a logical thread that runs start(arg) on a new OS
   // thread (pthread_create's contract, *result its return value); false when
   // this run cannot create threads (fibers), and the caller creates a plain
-  // thread. join: wait, as a blocked logical thread, until `thread` finished;
-  // false when it is not a thread of this run.
+  // thread. join: wait, as a blocked logical thread, until `thread` finished
+  // (or as `wait` says: see JoinWait); false when it is not a thread of this
+  // run. *finished (when given) says whether it had finished: a timed join
+  // that timed out or a try that found it running did not join it.
   virtual bool spawn(pthread_t* thread, const pthread_attr_t* attr,
                      void* (*start)(void*), void* arg, int* result) = 0;
-  virtual bool join(pthread_t thread) = 0;
+  virtual bool join(pthread_t thread, JoinWait wait = JoinWait::kBlock,
+                    bool* finished = nullptr) = 0;
   // `thread` was detached: the run will not join it.
   virtual void detach(pthread_t thread) = 0;
 };

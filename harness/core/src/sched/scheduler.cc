@@ -136,7 +136,10 @@ class SchedulerCore {
   void cond_notify(const void* cond, bool all);
   bool spawn(pthread_t* thread, const pthread_attr_t* attr,
              void* (*start)(void*), void* arg, int* result);
-  bool join(pthread_t thread);
+  bool object_wait(PointAccess object, bool timed);
+  void wake_object(const void* object);
+  int object_waiters(const void* object) const;
+  bool join(pthread_t thread, JoinWait wait, bool* finished);
   void detach(pthread_t thread);
   void note(std::string&& text);
   void begin_operation(int index);
@@ -166,7 +169,7 @@ class SchedulerCore {
 
  private:
   enum class Status { kRunnable, kBlocked, kFinished };
-  enum class Wait { kNone, kLock, kCond, kJoin };
+  enum class Wait { kNone, kLock, kCond, kJoin, kObject };
   struct LogicalThread {
     const std::function<void()>* body = nullptr;
     void* (*start)(void*) = nullptr;  // a thread the run created
@@ -174,7 +177,8 @@ class SchedulerCore {
     Status status = Status::kRunnable;
     bool started = false;
     Wait wait = Wait::kNone;
-    const void* waiting_for = nullptr;  // the lock or condition variable
+    // The lock, condition variable, barrier or semaphore.
+    const void* waiting_for = nullptr;
     LockMode waiting_mode = LockMode::kExclusive;
     int join_target = -1;
     bool timed = false;   // a timed wait: still schedulable (its timeout)
@@ -248,6 +252,7 @@ class SchedulerCore {
   void wake_waiters_of(const void* lock);
   bool end_wait(int me, Wait kind);
   void finished(int me);
+  const std::string& object_name(PointAccess object);
   std::string describe_wait(int thread) const;
   std::string describe_lock(const void* lock) const;
   std::string describe_deadlock() const;
@@ -276,6 +281,10 @@ class SchedulerCore {
   std::vector<LogicalThread> threads_;
   std::unordered_map<const void*, LockState> locks_;
   std::unordered_map<const void*, std::string> conds_;  // names
+  // Barriers' and semaphores' names ("barrier 1"), and how many of each.
+  std::unordered_map<const void*, std::string> objects_;
+  int barriers_ = 0;
+  int semaphores_ = 0;
   int unnamed_locks_ = 0;
   long wait_clock_ = 0;
   std::vector<int> enabled_;
@@ -696,6 +705,9 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   if (program != nullptr) threads_[0].body = program;
   locks_.clear();
   conds_.clear();
+  objects_.clear();
+  barriers_ = 0;
+  semaphores_ = 0;
   unnamed_locks_ = 0;
   wait_clock_ = 0;
   decisions_.clear();
@@ -862,7 +874,7 @@ void SchedulerCore::finished(int me) {
       {ObjectKind::kThread, thread_object(me), AccessKind::kWrite});
   add_row(me, TraceKind::kSwitch, "finished");
   for (LogicalThread& thread : threads_) {
-    if (thread.status == Status::kBlocked && thread.wait == Wait::kJoin &&
+    if (thread.status != Status::kFinished && thread.wait == Wait::kJoin &&
         thread.join_target == me) {
       thread.status = Status::kRunnable;
       thread.wait = Wait::kNone;
@@ -1310,11 +1322,74 @@ bool SchedulerCore::spawn(pthread_t* thread, const pthread_attr_t* attr,
   return true;
 }
 
-bool SchedulerCore::join(pthread_t thread) {
+bool SchedulerCore::object_wait(PointAccess object, bool timed) {
+  const int me = enter_hook("object_wait");
+  int to;
+  {
+    HarnessScope harness;
+    LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
+    thread.status = timed ? Status::kRunnable : Status::kBlocked;
+    thread.wait = Wait::kObject;
+    thread.timed = timed;
+    thread.waiting_for = object.object;
+    add_row(me, TraceKind::kLockWaited,
+            std::string(timed ? "waits (timed) on '" : "waits on '") +
+                object_name(object) + "'");
+    to = decide(me, "wait", PointKind::kInner, object);
+  }
+  switch_away(me, to);
+  return end_wait(me, Wait::kObject);
+}
+
+void SchedulerCore::wake_object(const void* object) {
+  const int me = enter_hook("wake_object");
+  HarnessScope harness;
+  std::string woken;
+  for (int t = 0; t < static_cast<int>(threads_.size()); ++t) {
+    LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
+    if (thread.wait != Wait::kObject || thread.waiting_for != object ||
+        thread.status == Status::kFinished) {
+      continue;
+    }
+    thread.status = Status::kRunnable;
+    thread.wait = Wait::kNone;
+    thread.waiting_for = nullptr;
+    woken += (woken.empty() ? "" : ", ") + std::to_string(t);
+  }
+  if (!tracing_ || woken.empty()) return;
+  auto name = objects_.find(object);
+  add_row(me, TraceKind::kOperation,
+          "wakes '" + (name != objects_.end() ? name->second : "?") +
+              "': thread " + woken);
+}
+
+int SchedulerCore::object_waiters(const void* object) const {
+  enter_hook("object_waiters");
+  HarnessScope harness;
+  return static_cast<int>(
+      std::count_if(threads_.begin(), threads_.end(), [&](const auto& thread) {
+        return thread.wait == Wait::kObject && thread.waiting_for == object &&
+               thread.status != Status::kFinished;
+      }));
+}
+
+const std::string& SchedulerCore::object_name(PointAccess object) {
+  auto [it, inserted] = objects_.try_emplace(object.object);
+  if (inserted) {
+    it->second = object.object_kind == ObjectKind::kBarrier
+                     ? "barrier " + std::to_string(++barriers_)
+                     : "semaphore " + std::to_string(++semaphores_);
+  }
+  return it->second;
+}
+
+// A try decides first: the point is before the look at the thread.
+bool SchedulerCore::join(pthread_t thread, JoinWait wait, bool* joined) {
   if (!os_threads()) return false;
   const int me = enter_hook("join");
   int target = -1;
   int to;
+  bool waits = false;
   {
     HarnessScope harness;
     for (const auto& os : os_) {
@@ -1322,14 +1397,20 @@ bool SchedulerCore::join(pthread_t thread) {
     }
     if (target < 0) return false;
     LogicalThread& self = threads_[static_cast<std::size_t>(me)];
-    if (threads_[static_cast<std::size_t>(target)].status !=
-        Status::kFinished) {
-      self.status = Status::kBlocked;
+    if (wait != JoinWait::kTry &&
+        threads_[static_cast<std::size_t>(target)].status !=
+            Status::kFinished) {
+      waits = true;
+      self.status =
+          wait == JoinWait::kTimed ? Status::kRunnable : Status::kBlocked;
       self.wait = Wait::kJoin;
+      self.timed = wait == JoinWait::kTimed;
       self.join_target = target;
-      add_row(me, TraceKind::kLockWaited,
-              "joins thread " + std::to_string(target));
-    } else {
+      add_row(
+          me, TraceKind::kLockWaited,
+          std::string(self.timed ? "joins (timed) thread " : "joins thread ") +
+              std::to_string(target));
+    } else if (wait != JoinWait::kTry) {
       for (LogicalThread& t : threads_) t.spin = 0;
     }
     to =
@@ -1337,8 +1418,16 @@ bool SchedulerCore::join(pthread_t thread) {
                {ObjectKind::kThread, thread_object(target), AccessKind::kRead});
   }
   switch_away(me, to);
+  const bool timed_out = waits && end_wait(me, Wait::kJoin);
   HarnessScope harness;
-  os_[static_cast<std::size_t>(target)]->joined = true;
+  const bool done =
+      !timed_out &&
+      threads_[static_cast<std::size_t>(target)].status == Status::kFinished;
+  if (wait == JoinWait::kTry && !done) {
+    ++threads_[static_cast<std::size_t>(me)].spin;  // a poll: no progress
+  }
+  if (done) os_[static_cast<std::size_t>(target)]->joined = true;
+  if (joined != nullptr) *joined = done;
   return true;
 }
 
@@ -1379,6 +1468,12 @@ std::string SchedulerCore::describe_deadlock_locks() const {
     }
     seen.push_back(thread.waiting_for);
     if (!text.empty()) text += '\n';
+    if (thread.wait == Wait::kObject) {
+      auto name = objects_.find(thread.waiting_for);
+      text += quoted(name != objects_.end() ? name->second : "?") + " " +
+              where(thread.waiting_for, {});
+      continue;
+    }
     if (thread.wait == Wait::kCond) {
       auto name = conds_.find(thread.waiting_for);
       text += quoted(name != conds_.end() ? name->second : "?") + " " +
@@ -1399,6 +1494,12 @@ std::string SchedulerCore::describe_wait(int thread) const {
   if (waiter.wait == Wait::kJoin) {
     return who + " joins thread " + std::to_string(waiter.join_target) +
            ", which does not finish";
+  }
+  if (waiter.wait == Wait::kObject) {
+    auto name = objects_.find(waiter.waiting_for);
+    return who + " waits on " +
+           quoted(name != objects_.end() ? name->second : "?") +
+           ", and no thread that could release it can run";
   }
   if (waiter.wait == Wait::kCond) {
     auto name = conds_.find(waiter.waiting_for);
@@ -1620,7 +1721,22 @@ bool ControlledScheduler::spawn(pthread_t* thread, const pthread_attr_t* attr,
   return core_->spawn(thread, attr, start, arg, result);
 }
 
-bool ControlledScheduler::join(pthread_t thread) { return core_->join(thread); }
+bool ControlledScheduler::object_wait(PointAccess object, bool timed) {
+  return core_->object_wait(object, timed);
+}
+
+void ControlledScheduler::wake_object(const void* object) {
+  core_->wake_object(object);
+}
+
+int ControlledScheduler::object_waiters(const void* object) const {
+  return core_->object_waiters(object);
+}
+
+bool ControlledScheduler::join(pthread_t thread, JoinWait wait,
+                               bool* finished) {
+  return core_->join(thread, wait, finished);
+}
 
 void ControlledScheduler::detach(pthread_t thread) { core_->detach(thread); }
 

@@ -3,7 +3,8 @@
 // std::this_thread::yield and sleep_for reach, so that unmodified code gets
 // scheduling points in controlled mode. This file: the hooks' installation,
 // threads, yields, sleeps and atomics; interpose_locks.cc: mutexes, rwlocks
-// and condition variables.
+// and condition variables; interpose_waits.cc: barriers, semaphores and the
+// non-portable joins.
 //
 // Mechanism. An executable that links racelab_sync defines pthread_mutex_lock
 // and its siblings as strong symbols. ThreadSanitizer's own interceptors for

@@ -1,8 +1,8 @@
 // What the interposed primitives share (interpose.cc: threads, yields,
 // sleeps and atomics; interpose_locks.cc: mutexes, rwlocks and condition
-// variables): which hooks control the calling thread, and how the real
-// function behind an interposed name is found. Included only by those
-// uninstrumented files.
+// variables; interpose_waits.cc: barriers, semaphores, the _np joins): which
+// hooks control the calling thread, and how the real function behind an
+// interposed name is found. Included only by those uninstrumented files.
 #ifndef RACELAB_SYNC_INTERPOSE_COMMON_H_
 #define RACELAB_SYNC_INTERPOSE_COMMON_H_
 

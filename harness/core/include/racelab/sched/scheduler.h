@@ -214,7 +214,10 @@ class ControlledScheduler final : public SchedulingHooks {
   void cond_notify(const void* cond, bool all) override;
   bool spawn(pthread_t* thread, const pthread_attr_t* attr,
              void* (*start)(void*), void* arg, int* result) override;
-  bool join(pthread_t thread) override;
+  bool object_wait(PointAccess object, bool timed) override;
+  void wake_object(const void* object) override;
+  int object_waiters(const void* object) const override;
+  bool join(pthread_t thread, JoinWait wait, bool* finished) override;
   void detach(pthread_t thread) override;
 
  private:

@@ -1,0 +1,274 @@
+// Tests of the blocking primitives the controlled scheduler models beyond
+// locks and condition variables: pthread barriers, POSIX semaphores and the
+// non-portable joins (harness/core/src/sync/interpose_waits.cc).
+#include <errno.h>
+#include <gtest/gtest.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <time.h>
+
+#include <array>
+#include <atomic>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "racelab/sched/scheduler.h"
+
+namespace racelab::sched {
+namespace {
+
+using Threads = std::vector<std::function<void()>>;
+using Status = RunResult::Status;
+
+// Runs `threads` under dfs with preemption bound `bound`, calling `check` after
+// each schedule, until the search is exhausted or `check` returns false;
+// returns the number of schedules run.
+template <class Check>
+int explore_dfs(const Threads& threads, int bound, Check check,
+                SchedulerOptions options = {}) {
+  ControlledScheduler scheduler(options);
+  DfsStrategy dfs(bound);
+  int schedules = 0;
+  for (; schedules < 20000; ++schedules) {
+    const RunResult result = scheduler.run(threads, dfs);
+    if (!check(result)) return schedules + 1;
+    if (!result.more_schedules) return schedules + 1;
+  }
+  ADD_FAILURE() << "the search did not end";
+  return schedules;
+}
+
+bool waited(const RunResult& result, const std::string& text) {
+  for (const TraceRow& row : result.trace.rows) {
+    if (row.kind == TraceKind::kLockWaited && row.text == text) return true;
+  }
+  return false;
+}
+
+// Every round, no thread leaves the barrier before all arrived, and exactly
+// one gets PTHREAD_BARRIER_SERIAL_THREAD.
+TEST(SchedulerBlockingTest, BarrierLetsThreadsGoTogetherWithOneSerialThread) {
+  constexpr int kThreads = 3;
+  constexpr int kRounds = 2;
+  pthread_barrier_t barrier;
+  ASSERT_EQ(pthread_barrier_init(&barrier, nullptr, kThreads), 0);
+  std::array<std::atomic<int>, kThreads> arrived{};
+  std::array<int, kRounds> serial{};
+  bool early = false;
+  Threads threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.push_back([&, t] {
+      for (int round = 0; round < kRounds; ++round) {
+        arrived[t].store(round + 1, std::memory_order_relaxed);
+        const int result = pthread_barrier_wait(&barrier);
+        for (const std::atomic<int>& other : arrived) {
+          if (other.load(std::memory_order_relaxed) <= round) early = true;
+        }
+        if (result == PTHREAD_BARRIER_SERIAL_THREAD) {
+          ++serial[round];
+        } else if (result != 0) {
+          early = true;
+        }
+      }
+    });
+  }
+  int blocked = 0;
+  const int schedules = explore_dfs(threads, 1, [&](const RunResult& result) {
+    EXPECT_EQ(result.status, Status::kCompleted) << result.deadlock_report;
+    EXPECT_FALSE(early);
+    for (int round = 0; round < kRounds; ++round) {
+      EXPECT_EQ(serial[round], 1) << "round " << round;
+    }
+    if (waited(result, "waits on 'barrier 1'")) ++blocked;
+    for (std::atomic<int>& slot : arrived) slot = 0;
+    serial = {};
+    return !early;
+  });
+  EXPECT_EQ(pthread_barrier_destroy(&barrier), 0);
+  EXPECT_GT(schedules, 1);
+  EXPECT_EQ(blocked, schedules);
+}
+
+TEST(SchedulerBlockingTest, BarrierShortOfThreadsIsADeadlock) {
+  pthread_barrier_t barrier;
+  ASSERT_EQ(pthread_barrier_init(&barrier, nullptr, 3), 0);
+  Threads threads = {[&] { pthread_barrier_wait(&barrier); },
+                     [&] { pthread_barrier_wait(&barrier); }};
+  ControlledScheduler scheduler;
+  RandomStrategy random(1);
+  const RunResult result = scheduler.run(threads, random);
+  EXPECT_EQ(result.status, Status::kDeadlock);
+  EXPECT_EQ(result.deadlock_report,
+            "thread 0 waits on 'barrier 1', and no thread that could release "
+            "it can run\n"
+            "thread 1 waits on 'barrier 1', and no thread that could release "
+            "it can run");
+}
+
+TEST(SchedulerBlockingTest, SemaphoreWaitReturnsOnlyAfterThePost) {
+  sem_t sem;
+  std::vector<std::string> order;
+  Threads threads = {[&] {
+                       EXPECT_EQ(sem_wait(&sem), 0);
+                       order.push_back("got");
+                     },
+                     [&] {
+                       order.push_back("post");
+                       EXPECT_EQ(sem_post(&sem), 0);
+                     }};
+  int blocked = 0;
+  ASSERT_EQ(sem_init(&sem, 0, 0), 0);
+  const int schedules = explore_dfs(threads, 100, [&](const RunResult& result) {
+    EXPECT_EQ(result.status, Status::kCompleted) << result.deadlock_report;
+    EXPECT_EQ(order, (std::vector<std::string>{"post", "got"}));
+    if (waited(result, "waits on 'semaphore 1'")) ++blocked;
+    int value = -1;
+    sem_getvalue(&sem, &value);
+    EXPECT_EQ(value, 0);
+    order.clear();
+    return true;
+  });
+  sem_destroy(&sem);
+  EXPECT_GT(schedules, 1);
+  EXPECT_GT(blocked, 0);
+  EXPECT_LT(blocked, schedules);
+}
+
+TEST(SchedulerBlockingTest, TrywaitOnZeroFailsWithEagainWithoutWaiting) {
+  sem_t sem;
+  ASSERT_EQ(sem_init(&sem, 0, 0), 0);
+  std::vector<int> results;
+  Threads threads = {[&] {
+    results.push_back(sem_trywait(&sem) == 0 ? 0 : errno);
+    sem_post(&sem);
+    results.push_back(sem_trywait(&sem) == 0 ? 0 : errno);
+  }};
+  ControlledScheduler scheduler;
+  RandomStrategy random(1);
+  const RunResult result = scheduler.run(threads, random);
+  EXPECT_EQ(result.status, Status::kCompleted);
+  EXPECT_EQ(results, (std::vector<int>{EAGAIN, 0}));
+  sem_destroy(&sem);
+}
+
+// A timed wait is still schedulable while it waits: picked before the post,
+// it times out.
+TEST(SchedulerBlockingTest, SemaphoreTimedWaitTimesOutOnlyWhenScheduledFirst) {
+  sem_t sem;
+  ASSERT_EQ(sem_init(&sem, 0, 0), 0);
+  timespec deadline{};
+  clock_gettime(CLOCK_REALTIME, &deadline);
+  deadline.tv_sec += 3600;
+  int result = 0;
+  Threads threads = {
+      [&] { result = sem_timedwait(&sem, &deadline) == 0 ? 0 : errno; },
+      [&] { sem_post(&sem); }};
+  std::set<int> results;
+  explore_dfs(threads, 100, [&](const RunResult& run) {
+    EXPECT_EQ(run.status, Status::kCompleted);
+    results.insert(result);
+    while (sem_trywait(&sem) == 0) {
+    }
+    return true;
+  });
+  EXPECT_EQ(results, (std::set<int>{0, ETIMEDOUT}));
+  sem_destroy(&sem);
+}
+
+// Semaphores are not fair: a thread that waits first may be overtaken by a
+// later one. A protocol that assumes first come, first served breaks only in
+// the schedules where both wait before the post and the second is woken
+// first; dfs finds one.
+TEST(SchedulerBlockingTest, DfsFindsAWaiterOvertakenAtASemaphore) {
+  sem_t sem;
+  ASSERT_EQ(sem_init(&sem, 0, 0), 0);
+  std::atomic<int> arrivals{0};
+  std::atomic<int> served{0};
+  std::atomic<bool> overtaken{false};
+  auto waiter = [&] {
+    const int arrival = arrivals.fetch_add(1);
+    sem_wait(&sem);
+    if (served.fetch_add(1) != arrival) overtaken = true;
+  };
+  Threads threads = {waiter, waiter, [&] {
+                       while (arrivals.load() < 2) sched_yield();
+                       sem_post(&sem);
+                       sem_post(&sem);
+                     }};
+  const int schedules = explore_dfs(threads, 2, [&](const RunResult& result) {
+    EXPECT_EQ(result.status, Status::kCompleted) << result.deadlock_report;
+    if (overtaken) return false;
+    arrivals = 0;
+    served = 0;
+    return true;
+  });
+  EXPECT_TRUE(overtaken) << "after " << schedules << " schedules";
+  EXPECT_GT(schedules, 1);
+  sem_destroy(&sem);
+}
+
+void* set_flag(void* flag) {
+  *static_cast<int*>(flag) = 1;
+  return nullptr;
+}
+
+// pthread_timedjoin_np waits as a join that may time out: picked before the
+// thread ends, it returns ETIMEDOUT, and a later join still joins it.
+TEST(SchedulerBlockingTest, TimedJoinTimesOutOnlyAsASchedulingChoice) {
+  std::set<int> results;
+  int flag = 0;
+  Threads threads = {[&] {
+    pthread_t thread;
+    ASSERT_EQ(pthread_create(&thread, nullptr, set_flag, &flag), 0);
+    timespec deadline{};
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 3600;
+    const int result = pthread_timedjoin_np(thread, nullptr, &deadline);
+    results.insert(result);
+    if (result == 0) {
+      EXPECT_EQ(flag, 1);
+    } else {
+      EXPECT_EQ(result, ETIMEDOUT);
+      EXPECT_EQ(pthread_join(thread, nullptr), 0);
+    }
+  }};
+  explore_dfs(
+      threads, 100,
+      [&](const RunResult& run) {
+        EXPECT_EQ(run.status, Status::kCompleted) << run.deadlock_report;
+        flag = 0;
+        return true;
+      },
+      SchedulerOptions{.substrate = Substrate::kOsThreads});
+  EXPECT_EQ(results, (std::set<int>{0, ETIMEDOUT}));
+}
+
+TEST(SchedulerBlockingTest, TryJoinIsBusyUntilTheThreadEnds) {
+  std::set<int> results;
+  int flag = 0;
+  Threads threads = {[&] {
+    pthread_t thread;
+    ASSERT_EQ(pthread_create(&thread, nullptr, set_flag, &flag), 0);
+    const int result = pthread_tryjoin_np(thread, nullptr);
+    results.insert(result);
+    if (result == 0) {
+      EXPECT_EQ(flag, 1);
+    } else {
+      EXPECT_EQ(result, EBUSY);
+      EXPECT_EQ(pthread_join(thread, nullptr), 0);
+    }
+  }};
+  explore_dfs(
+      threads, 100,
+      [&](const RunResult& run) {
+        EXPECT_EQ(run.status, Status::kCompleted) << run.deadlock_report;
+        flag = 0;
+        return true;
+      },
+      SchedulerOptions{.substrate = Substrate::kOsThreads});
+  EXPECT_EQ(results, (std::set<int>{0, EBUSY}));
+}
+
+}  // namespace
+}  // namespace racelab::sched
