@@ -45,7 +45,7 @@ class InsideAWrite : public SchedulingHooks {
     return false;
   }
   bool object_wait(PointAccess, bool) override { return false; }
-  void wake_object(const void*) override {}
+  int wake_object(const void*, int) override { return 0; }
   int object_waiters(const void*) const override { return 0; }
   bool join(pthread_t, JoinWait, bool*) override { return false; }
   void detach(pthread_t) override {}

@@ -2,7 +2,6 @@
 // future::get returns, and a std::promise hands another to main (clean).
 // EXPECT-PLAIN: clean
 // EXPECT-EXPLORE: clean
-// XFAIL-EXPLORE: libstdc++ futex wait in future::get unmodelled (hang)
 #include <future>
 #include <thread>
 

@@ -2,7 +2,6 @@
 // next starts, each incrementing a shared counter (clean).
 // EXPECT-PLAIN: clean
 // EXPECT-EXPLORE: clean
-// XFAIL-EXPLORE: 64 logical threads per run, joined ones count (EAGAIN)
 #include <thread>
 
 int counter = 0;

@@ -122,7 +122,7 @@ out2=$(cd "$dir/elsewhere" && "$racelab" replay "$dir/rel.schedule" 2>&1); rc2=$
 out=$("$racelab" explore --budget 2 --max-steps 5 --save-schedule "$dir/steps.schedule" -- \
       "$tree" many-steps 2>&1); rc=$?
 out2=$("$racelab" replay "$dir/steps.schedule" 2>&1); rc2=$?
-[[ $rc == 1 && $rc2 == 1 && $out2 == *"within 5 scheduling decisions"* ]] &&
+[[ $rc == 1 && $rc2 == 1 && $out2 == *"no progress in 5 scheduling decisions"* ]] &&
   ok "replay: --max-steps is recorded and honoured" ||
   fail "max-steps: explore $rc, replay $rc2: $out2"
 

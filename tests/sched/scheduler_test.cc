@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <set>
@@ -561,11 +563,81 @@ TEST(SchedulerTest, HeapOwnedByAbandonedThreadsIsNotALeak) {
 #endif
 }
 
+// The step limit counts decisions without progress: two threads that take
+// a lock in turn 2,000 times each make ten times more decisions than it
+// allows, and finish.
+TEST(SchedulerTest, StepLimitLetsARunThatKeepsMakingProgressFinish) {
+  ControlledScheduler scheduler(SchedulerOptions{.max_steps = 500});
+  racelab::Mutex mu("counter");
+  int count = 0;
+  auto increments = [&] {
+    for (int i = 0; i < 2000; ++i) {
+      racelab::MutexLock hold(mu);
+      ++count;
+    }
+  };
+  PctStrategy pct(3, 7);
+  RunResult result = scheduler.run({increments, increments}, pct);
+  EXPECT_EQ(result.status, Status::kCompleted);
+  EXPECT_GT(result.decisions.size(), 5000u);
+  EXPECT_EQ(count, 4000);
+}
+
+// max_total_steps ends a run that keeps making progress forever, as a
+// length limit, not a livelock.
+TEST(SchedulerTest, LengthLimitEndsAnEndlessRunThatMakesProgress) {
+  ControlledScheduler scheduler(
+      SchedulerOptions{.max_steps = 100, .max_total_steps = 3000});
+  racelab::Mutex mu("counter");
+  int count = 0;
+  auto endless = [&] {
+    for (;;) {
+      racelab::MutexLock hold(mu);
+      ++count;
+    }
+  };
+  RandomStrategy random(5);
+  RunResult result = scheduler.run({endless, endless}, random);
+  EXPECT_EQ(result.status, Status::kLengthLimit);
+  EXPECT_EQ(result.decisions.size(), 3000u);
+  EXPECT_EQ(result.limit, 3000);
+  EXPECT_NE(limit_summary(result.status, result.limit).find("not a livelock"),
+            std::string::npos);
+}
+
+// A poll that sleeps gives way even to a thread that has been spinning
+// itself (past the fairness bound): thread 1 looks at `other` 200 times
+// before it sets `flag`, and thread 0's sleeping poll never starves it,
+// whatever priorities pct draws.
+TEST(SchedulerTest, ASleepingPollGivesWayToASpinningThread) {
+  ControlledScheduler scheduler(SchedulerOptions{.max_steps = 5000});
+  std::atomic<int> flag{0};
+  std::atomic<int> other{0};
+  Threads threads = {
+      [&] {
+        while (flag.load() == 0) usleep(10);
+      },
+      [&] {
+        int seen = 0;
+        for (int i = 0; i < 200; ++i) seen += other.load();
+        flag.store(seen + 1);
+      },
+  };
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    PctStrategy pct(seed, 3);
+    flag.store(0);
+    const RunResult result = scheduler.run(threads, pct);
+    EXPECT_EQ(result.status, Status::kCompleted) << "seed " << seed;
+  }
+}
+
 TEST(SchedulerTest, StepLimitStopsARunawayScheduleAndTheNextRunWorks) {
   ControlledScheduler scheduler(SchedulerOptions{.max_steps = 500});
+  std::atomic<int> flag{0};
   Threads spinning = {
-      [] {
-        for (;;) racelab::yield_point("spin");
+      [&flag] {
+        while (flag.load() == 0) {
+        }
       },
       [] { ControlledScheduler::note("done"); },
   };
@@ -573,7 +645,10 @@ TEST(SchedulerTest, StepLimitStopsARunawayScheduleAndTheNextRunWorks) {
   for (int i = 0; i < 3; ++i) {
     RunResult result = scheduler.run(spinning, random);
     EXPECT_EQ(result.status, Status::kStepLimit);
-    EXPECT_EQ(result.decisions.size(), 500u);
+    // 500 decisions in a row without progress, after thread 1's end.
+    EXPECT_GE(result.decisions.size(), 500u);
+    EXPECT_LE(result.decisions.size(), 510u);
+    EXPECT_EQ(result.limit, 500);
     EXPECT_EQ(to_string(result.status), "step limit");
     RunResult normal = scheduler.run(stepping_threads(2, 3), random);
     EXPECT_EQ(normal.status, Status::kCompleted);

@@ -347,17 +347,16 @@ void save_case_schedule(const CaseResult& c, const RunOptions& options,
     throw InputError("--save-schedule: the run recorded no schedule to save");
   }
   sched::ScheduleFile file = schedule_file_for(
-      c.schedule, {c.subject, c.scenario, options.request.strategy,
-                   options.request.seed});
+      c.schedule,
+      {c.subject, c.scenario, options.request.strategy, options.request.seed});
   // What else changes a run, so that replay runs it the same way.
-  file.extra.emplace_back("threads",
-                          std::string(sched::to_string(options.request.threads)));
+  file.extra.emplace_back(
+      "threads", std::string(sched::to_string(options.request.threads)));
   file.extra.emplace_back("run_timeout_ms",
                           absl::StrCat(options.effective_run_timeout_ms()));
-  save_schedule(path, file,
-                [](const std::string& file, std::string_view text) {
-                  write_file_atomically(file, text);
-                });
+  save_schedule(path, file, [](const std::string& file, std::string_view text) {
+    write_file_atomically(file, text);
+  });
 }
 
 const char* signal_name(int sig) {
@@ -621,9 +620,9 @@ int handle_replay(const Registry& registry, const ReplayFlags& flags) {
     } else if (key == "run_timeout_ms") {
       std::optional<std::uint64_t> ms = parse_whole_number(value);
       if (!ms || *ms < 100 || *ms > 3600000) {
-        throw UsageError(absl::StrCat(
-            flags.path, ": run_timeout_ms '", value,
-            "' is not a whole number from 100 to 3600000"));
+        throw UsageError(
+            absl::StrCat(flags.path, ": run_timeout_ms '", value,
+                         "' is not a whole number from 100 to 3600000"));
       }
       run_options.run_timeout_ms = static_cast<int>(*ms);
     }
@@ -666,8 +665,9 @@ Subcommand add_explore_command(CLI::App& app) {
                     std::numeric_limits<std::uint64_t>::max(),
                     "the first schedule's seed (schedule i uses seed + i)");
   add_number_option(cmd, "--depth", options->depth, 1, 100, "pct: bug depth d");
-  add_number_option(cmd, "--max-steps", options->max_steps, 1, 100000000,
-                    "decisions before a schedule is a livelock");
+  add_number_option(
+      cmd, "--max-steps", options->max_steps, 1, 100000000,
+      "decisions without progress before a schedule is a livelock");
   add_number_option(cmd, "--hang-seconds", options->hang_seconds, 1, 86400,
                     "no scheduling decision for this long is a hang");
   cmd->add_option("--save-schedule", options->schedule_path,

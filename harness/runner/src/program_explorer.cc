@@ -196,12 +196,19 @@ std::vector<Finding> judge(const ProgramRun& run, const Channel* channel,
          report,
          std::nullopt,
          {}});
-  } else if (status == Status::kStepLimit) {
+  } else if (status == Status::kStepLimit || status == Status::kLengthLimit) {
+    const bool stalled = status == Status::kStepLimit;
+    const std::int64_t limit =
+        stalled
+            ? options.max_steps
+            : std::max<std::int64_t>(sched::SchedulerOptions{}.max_total_steps,
+                                     options.max_steps);
     findings.push_back(
         {FindingKind::kTimeout,
          Oracle::kTimeout,
-         absl::StrCat("the schedule did not finish within ", options.max_steps,
-                      " scheduling decisions: probable livelock"),
+         sched::limit_summary(stalled ? sched::RunResult::Status::kStepLimit
+                                      : sched::RunResult::Status::kLengthLimit,
+                              limit),
          "",
          std::nullopt,
          {}});

@@ -47,8 +47,8 @@ struct ExploreOptions {
   int depth = defaults::kDepth;
   int preemptions = defaults::kPreemptions;
   int budget = defaults::kBudget;  // schedules at most
-  int max_steps = 20000;  // decisions per schedule before it is a livelock
-  int spin_bound = 64;    // scheduler fairness (sched::SchedulerOptions)
+  int max_steps = 20000;           // decisions without progress: a livelock
+  int spin_bound = 64;  // scheduler fairness (sched::SchedulerOptions)
   // A schedule that makes no scheduling decision for this long is a hang
   // (a thread blocked in code the scheduler cannot see, or an endless loop
   // without scheduling points). Never the verdict of a loaded machine alone:

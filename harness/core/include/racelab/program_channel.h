@@ -25,11 +25,12 @@ inline constexpr const char kRuntimeMark[] = "racelab-runtime 2";
 enum class Strategy : std::int32_t { kRandom = 1, kPct = 2, kReplay = 3 };
 
 enum class Status : std::int32_t {
-  kRunning = 0,    // not ended (or the program died)
-  kCompleted = 1,  // main returned or called exit; the process exits next
-  kDeadlock = 2,   // every thread blocked: text holds the wait-for cycle
-  kStepLimit = 3,  // max_steps decisions without an end: a livelock
-  kError = 4,      // the channel or the replay was unusable: text says why
+  kRunning = 0,      // not ended (or the program died)
+  kCompleted = 1,    // main returned or called exit; the process exits next
+  kDeadlock = 2,     // every thread blocked: text holds the wait-for cycle
+  kStepLimit = 3,    // max_steps decisions without progress: a livelock
+  kError = 4,        // the channel or the replay was unusable: text says why
+  kLengthLimit = 5,  // racelab's limit on decisions in all
 };
 
 struct Channel {

@@ -48,6 +48,8 @@ enum class ObjectKind {
   kCondition,   // a condition variable, by its address
   kBarrier,     // a pthread barrier, by its address
   kSemaphore,   // a POSIX semaphore, by its address
+  kFutex,       // a futex word (libstdc++'s waits, raw futexes), by address
+  kGuard,       // a function-local static's guard (__cxa_guard_*)
   kThread,      // a logical thread (its end, a join of it)
   kOperations,  // the history's clock: an operation's call or return
   kUnknown,     // anything (a yield, a sleep, a fence, a named point)
@@ -88,7 +90,17 @@ constexpr bool dependent(const PointAccess& a, const PointAccess& b) {
       b.object_kind == ObjectKind::kUnknown) {
     return true;
   }
-  if (a.object_kind != b.object_kind || a.object != b.object) return false;
+  // A futex word and a static's guard are atomic variables the program
+  // also loads and stores: a wait or wake on one touches that atomic.
+  constexpr auto as_atomic = [](ObjectKind kind) {
+    return kind == ObjectKind::kFutex || kind == ObjectKind::kGuard
+               ? ObjectKind::kAtomic
+               : kind;
+  };
+  if (as_atomic(a.object_kind) != as_atomic(b.object_kind) ||
+      a.object != b.object) {
+    return false;
+  }
   if (a.object_kind == ObjectKind::kOperations) return a.access != b.access;
   return a.access == AccessKind::kWrite || b.access == AccessKind::kWrite;
 }
@@ -158,14 +170,17 @@ class SchedulingHooks {
   virtual bool cond_wait(const void* cond, bool timed) = 0;
   virtual void cond_notify(const void* cond, bool all) = 0;
 
-  // Barriers and semaphores (`object`: which one, by kind and address).
-  // object_wait: mark the current thread waiting on it and switch away until
-  // wake_object() wakes it, or, when `timed`, until the scheduler lets the
-  // wait time out instead (returns true). wake_object wakes every waiter (a
-  // semaphore's retry; those that find the count zero wait again).
-  // object_waiters: how many threads of the run wait on it.
+  // Barriers, semaphores, futex words and static guards (`object`: which
+  // one, by kind and address). object_wait: mark the current thread waiting
+  // on it and switch away until wake_object() wakes it, or, when `timed`,
+  // until the scheduler lets the wait time out instead (returns true).
+  // wake_object wakes up to `at_most` of its waiters, lowest thread first,
+  // and returns how many it woke (a semaphore wakes every waiter: those that
+  // find the count zero wait again). object_waiters: how many threads of the
+  // run wait on it.
+  static constexpr int kEveryWaiter = 1 << 30;
   virtual bool object_wait(PointAccess object, bool timed) = 0;
-  virtual void wake_object(const void* object) = 0;
+  virtual int wake_object(const void* object, int at_most) = 0;
   virtual int object_waiters(const void* object) const = 0;
 
   // Threads. spawn: create a logical thread that runs start(arg) on a new OS

@@ -1,6 +1,7 @@
 // raw_syscall(): syscall(2) with every argument passed as a long, for code
-// that must not go through libc's wrappers (a forked child before exec, the
-// sanitizer runtime's symbolizer hooks, a watchdog whose process is stuck).
+// that must not go through libc's wrappers or racelab's interposed syscall()
+// (a forked child before exec, the sanitizer runtime's symbolizer hooks, a
+// watchdog whose process is stuck, the scheduler's own futexes).
 #ifndef RACELAB_RAW_SYSCALL_H_
 #define RACELAB_RAW_SYSCALL_H_
 
@@ -27,11 +28,21 @@ syscall_argument(T value) {
   }
 }
 
+// libc's syscall(), past racelab's own (interpose_futex.cc), which models
+// futex waits of the threads of a controlled run: the harness's futexes (the
+// baton's hand-off) are real ones. Resolved before main, so that a forked
+// child can call it.
+long kernel_syscall(long number, long a0, long a1, long a2, long a3, long a4,
+                    long a5);
+
 template <class... Args>
 __attribute__((no_sanitize("thread", "address", "memory", "undefined"),
                disable_sanitizer_instrumentation)) inline long
 raw_syscall(long number, Args... args) {
-  return syscall(number, syscall_argument(args)...);
+  static_assert(sizeof...(Args) <= 6, "a system call has at most 6 arguments");
+  long list[6] = {syscall_argument(args)...};
+  return kernel_syscall(number, list[0], list[1], list[2], list[3], list[4],
+                        list[5]);
 }
 
 }  // namespace racelab

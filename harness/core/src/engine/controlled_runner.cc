@@ -95,16 +95,14 @@ void add_scheduler_findings(const sched::RunResult& run,
                             : run.deadlock_report + "\n" + run.deadlock_locks,
                         std::nullopt,
                         {}});
-  } else if (run.status == Status::kStepLimit) {
-    findings.push_back(
-        {FindingKind::kTimeout,
-         Oracle::kTimeout,
-         absl::StrCat("the schedule did not finish within ",
-                      run.decisions.size(),
-                      " scheduling decisions: probable livelock"),
-         {},
-         std::nullopt,
-         {}});
+  } else if (run.status == Status::kStepLimit ||
+             run.status == Status::kLengthLimit) {
+    findings.push_back({FindingKind::kTimeout,
+                        Oracle::kTimeout,
+                        sched::limit_summary(run.status, run.limit),
+                        {},
+                        std::nullopt,
+                        {}});
   }
   for (const std::string& error : run.thread_errors) {
     findings.push_back(

@@ -142,6 +142,8 @@ int run_controlled(Channel* channel, int argc, char** argv, char** envp) {
     end = Status::kDeadlock;
   } else if (run.status == sched::RunResult::Status::kStepLimit) {
     end = Status::kStepLimit;
+  } else if (run.status == sched::RunResult::Status::kLengthLimit) {
+    end = Status::kLengthLimit;
   }
   __atomic_store_n(&channel->status, static_cast<std::int32_t>(end),
                    __ATOMIC_RELEASE);

@@ -6,11 +6,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "racelab/raw_syscall.h"
+
 namespace racelab::sched {
 namespace {
 
+// The kernel's futex, never the interposed syscall() a controlled thread's
+// futex goes through.
 void futex(int* word, int op, int value) {
-  syscall(SYS_futex, word, op, value, nullptr, nullptr, 0);
+  raw_syscall(SYS_futex, word, op, value, nullptr, nullptr, 0);
 }
 
 }  // namespace

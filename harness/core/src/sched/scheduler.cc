@@ -108,8 +108,21 @@ std::string_view to_string(RunResult::Status status) {
       return "deadlock";
     case RunResult::Status::kStepLimit:
       return "step limit";
+    case RunResult::Status::kLengthLimit:
+      return "length limit";
   }
   return "unknown";
+}
+
+std::string limit_summary(RunResult::Status status, std::int64_t limit) {
+  if (status == RunResult::Status::kLengthLimit) {
+    return "the schedule did not finish within " + std::to_string(limit) +
+           " scheduling decisions, still making progress: too long a run for "
+           "racelab's length limit (not a livelock)";
+  }
+  return "no progress in " + std::to_string(limit) +
+         " scheduling decisions in a row (no store, lock, unlock, notify, "
+         "post, join or thread end): probable livelock";
 }
 
 namespace internal {
@@ -137,7 +150,7 @@ class SchedulerCore {
   bool spawn(pthread_t* thread, const pthread_attr_t* attr,
              void* (*start)(void*), void* arg, int* result);
   bool object_wait(PointAccess object, bool timed);
-  void wake_object(const void* object);
+  int wake_object(const void* object, int at_most);
   int object_waiters(const void* object) const;
   bool join(pthread_t thread, JoinWait wait, bool* finished);
   void detach(pthread_t thread);
@@ -181,9 +194,10 @@ class SchedulerCore {
     const void* waiting_for = nullptr;
     LockMode waiting_mode = LockMode::kExclusive;
     int join_target = -1;
-    bool timed = false;   // a timed wait: still schedulable (its timeout)
-    long wait_order = 0;  // condition variables wake in this order
-    int spin = 0;         // consecutive no-progress points
+    bool timed = false;    // a timed wait: still schedulable (its timeout)
+    long wait_order = 0;   // condition variables wake in this order
+    int spin = 0;          // consecutive no-progress points
+    bool yielded = false;  // its last point was a yield or a sleep
     const char* site = "start";  // the scheduling point it stopped at last
     int operation = -1;          // from begin_operation()
     // What its step touches: the access of the point it stopped at, then
@@ -232,6 +246,12 @@ class SchedulerCore {
     }
   }
   int end_run();
+  // Something another thread can see changed: every thread's spin count
+  // starts again, and so does the step limit's count.
+  void note_run_progress() {
+    for (LogicalThread& thread : threads_) thread.spin = 0;
+    progress_at_ = decisions_.size();
+  }
   Fiber* fiber_of(int thread) const;
   Baton& baton_of(int thread);
   // Ends `me`'s turn and starts `to`'s; returns when `me` runs again.
@@ -285,10 +305,14 @@ class SchedulerCore {
   std::unordered_map<const void*, std::string> objects_;
   int barriers_ = 0;
   int semaphores_ = 0;
+  int futexes_ = 0;
+  int guards_ = 0;
   int unnamed_locks_ = 0;
   long wait_clock_ = 0;
   std::vector<int> enabled_;
   std::vector<int> decisions_;
+  std::size_t progress_at_ = 0;  // decisions_.size() at the last progress
+  std::int64_t limit_ = 0;       // RunResult::limit
   std::vector<int> decision_operations_;  // parallel to decisions_
   int preemptions_ = 0;
   int inner_points_ = 0;
@@ -575,12 +599,29 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
       return threads_[static_cast<std::size_t>(t)].spin >= options_.spin_bound;
     });
   }
-  if (static_cast<int>(decisions_.size()) >= options_.max_steps) {
-    status_ = RunResult::Status::kStepLimit;
+  if (me >= 0 &&
+      std::exchange(threads_[static_cast<std::size_t>(me)].yielded, false)) {
+    // A yield or a sleep gives way to any other thread that can run, even
+    // one that is spinning too: a poll that sleeps never starves the thread
+    // it waits for.
+    if (enabled_.size() > 1) std::erase(enabled_, me);
+  }
+  const bool stalled = decisions_.size() - progress_at_ >=
+                       static_cast<std::size_t>(options_.max_steps);
+  const std::int64_t length_limit =
+      std::max<std::int64_t>(options_.max_total_steps, options_.max_steps);
+  if (stalled || static_cast<std::int64_t>(decisions_.size()) >= length_limit) {
+    status_ = stalled ? RunResult::Status::kStepLimit
+                      : RunResult::Status::kLengthLimit;
+    limit_ = stalled ? options_.max_steps : length_limit;
     if (me >= 0) {
       add_row(me, TraceKind::kSwitch,
-              "stopped: step limit (" + std::to_string(options_.max_steps) +
-                  " steps)");
+              stalled
+                  ? "stopped: step limit (" +
+                        std::to_string(options_.max_steps) +
+                        " steps without progress)"
+                  : "stopped: length limit (" +
+                        std::to_string(options_.max_total_steps) + " steps)");
     }
     return end_run();
   }
@@ -708,15 +749,19 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   objects_.clear();
   barriers_ = 0;
   semaphores_ = 0;
+  futexes_ = 0;
+  guards_ = 0;
   unnamed_locks_ = 0;
   wait_clock_ = 0;
   decisions_.clear();
+  progress_at_ = 0;
   decisions_.reserve(last_decisions_);
   decision_operations_.clear();
   decision_operations_.reserve(last_decisions_);
   preemptions_ = 0;
   inner_points_ = 0;
   status_ = RunResult::Status::kCompleted;
+  limit_ = 0;
   deadlock_report_.clear();
   deadlock_locks_.clear();
   trace_ = Trace{static_cast<int>(count), {}};
@@ -784,6 +829,7 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   if (tracing_) last_rows_ = trace_.rows.size();
   RunResult result;
   result.status = status_;
+  result.limit = limit_;
   result.deadlock_report = std::move(deadlock_report_);
   result.deadlock_locks = std::move(deadlock_locks_);
   result.decisions = std::move(decisions_);
@@ -793,6 +839,7 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   result.trace = std::move(trace_);
   result.thread_errors = std::move(thread_errors_);
   decisions_.clear();
+  progress_at_ = 0;
   decision_operations_.clear();
   trace_ = Trace{};
   result.more_schedules = strategy.end_schedule();
@@ -873,6 +920,7 @@ void SchedulerCore::finished(int me) {
   threads_[static_cast<std::size_t>(me)].step.push_back(
       {ObjectKind::kThread, thread_object(me), AccessKind::kWrite});
   add_row(me, TraceKind::kSwitch, "finished");
+  note_run_progress();
   for (LogicalThread& thread : threads_) {
     if (thread.status != Status::kFinished && thread.wait == Wait::kJoin &&
         thread.join_target == me) {
@@ -904,7 +952,7 @@ void SchedulerCore::exit_program(int me) {
   int to;
   {
     HarnessScope harness;
-    for (LogicalThread& thread : threads_) thread.spin = 0;
+    note_run_progress();
     to = decide(me, "exit", PointKind::kThreadEnd);
   }
   switch_away(me, to);
@@ -1083,10 +1131,11 @@ void SchedulerCore::yield_point(const char* what, PointEffect effect,
     int& spin = threads_[static_cast<std::size_t>(me)].spin;
     if (effect == PointEffect::kYield) {
       spin = std::max(spin + 1, options_.spin_bound);
+      threads_[static_cast<std::size_t>(me)].yielded = true;
     } else if (effect == PointEffect::kNoProgress) {
       ++spin;
     } else {
-      for (LogicalThread& thread : threads_) thread.spin = 0;
+      note_run_progress();
     }
     to = decide(me, what, kind, access);
   }
@@ -1112,7 +1161,7 @@ void SchedulerCore::touched(PointAccess access) {
 void SchedulerCore::progressed() {
   enter_hook("progressed");
   HarnessScope harness;
-  for (LogicalThread& thread : threads_) thread.spin = 0;
+  note_run_progress();
 }
 
 bool SchedulerCore::block_on(const void* lock, const char* lock_name,
@@ -1289,10 +1338,26 @@ bool SchedulerCore::spawn(pthread_t* thread, const pthread_attr_t* attr,
   int id;
   {
     HarnessScope harness;
-    if (threads_.size() >= static_cast<std::size_t>(kMaxProgramThreads)) {
+    const auto live = std::count_if(
+        threads_.begin(), threads_.end(),
+        [](const LogicalThread& t) { return t.status != Status::kFinished; });
+    const bool too_many_live = live >= kMaxLiveProgramThreads;
+    if (too_many_live ||
+        threads_.size() >= static_cast<std::size_t>(kMaxProgramThreads)) {
+      const std::string limit = too_many_live
+                                    ? std::to_string(kMaxLiveProgramThreads) +
+                                          " threads alive at once"
+                                    : std::to_string(kMaxProgramThreads) +
+                                          " threads created in one run";
       add_row(me, TraceKind::kOperation,
-              "pthread_create: EAGAIN (more than " +
-                  std::to_string(kMaxProgramThreads) + " threads)");
+              "pthread_create: EAGAIN (racelab's limit: " + limit + ")");
+      const std::string line =
+          "racelab: pthread_create fails with EAGAIN: racelab's limit of " +
+          limit +
+          " under controlled scheduling (a plain run has no such "
+          "limit)\n";
+      [[maybe_unused]] const ssize_t written =
+          ::write(STDERR_FILENO, line.data(), line.size());
       *result = EAGAIN;
       return true;
     }
@@ -1341,11 +1406,13 @@ bool SchedulerCore::object_wait(PointAccess object, bool timed) {
   return end_wait(me, Wait::kObject);
 }
 
-void SchedulerCore::wake_object(const void* object) {
+int SchedulerCore::wake_object(const void* object, int at_most) {
   const int me = enter_hook("wake_object");
   HarnessScope harness;
   std::string woken;
-  for (int t = 0; t < static_cast<int>(threads_.size()); ++t) {
+  int count = 0;
+  for (int t = 0; t < static_cast<int>(threads_.size()) && count < at_most;
+       ++t) {
     LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
     if (thread.wait != Wait::kObject || thread.waiting_for != object ||
         thread.status == Status::kFinished) {
@@ -1354,13 +1421,15 @@ void SchedulerCore::wake_object(const void* object) {
     thread.status = Status::kRunnable;
     thread.wait = Wait::kNone;
     thread.waiting_for = nullptr;
+    ++count;
     woken += (woken.empty() ? "" : ", ") + std::to_string(t);
   }
-  if (!tracing_ || woken.empty()) return;
+  if (!tracing_ || woken.empty()) return count;
   auto name = objects_.find(object);
   add_row(me, TraceKind::kOperation,
           "wakes '" + (name != objects_.end() ? name->second : "?") +
               "': thread " + woken);
+  return count;
 }
 
 int SchedulerCore::object_waiters(const void* object) const {
@@ -1376,9 +1445,20 @@ int SchedulerCore::object_waiters(const void* object) const {
 const std::string& SchedulerCore::object_name(PointAccess object) {
   auto [it, inserted] = objects_.try_emplace(object.object);
   if (inserted) {
-    it->second = object.object_kind == ObjectKind::kBarrier
-                     ? "barrier " + std::to_string(++barriers_)
-                     : "semaphore " + std::to_string(++semaphores_);
+    switch (object.object_kind) {
+      case ObjectKind::kBarrier:
+        it->second = "barrier " + std::to_string(++barriers_);
+        break;
+      case ObjectKind::kSemaphore:
+        it->second = "semaphore " + std::to_string(++semaphores_);
+        break;
+      case ObjectKind::kFutex:
+        it->second = "futex " + std::to_string(++futexes_);
+        break;
+      default:
+        it->second = "static guard " + std::to_string(++guards_);
+        break;
+    }
   }
   return it->second;
 }
@@ -1411,7 +1491,7 @@ bool SchedulerCore::join(pthread_t thread, JoinWait wait, bool* joined) {
           std::string(self.timed ? "joins (timed) thread " : "joins thread ") +
               std::to_string(target));
     } else if (wait != JoinWait::kTry) {
-      for (LogicalThread& t : threads_) t.spin = 0;
+      note_run_progress();
     }
     to =
         decide(me, "join", PointKind::kInner,
@@ -1614,6 +1694,7 @@ ControlledScheduler::ControlledScheduler(SchedulerOptions options) {
   if (options.max_steps < 1) {
     throw std::invalid_argument("SchedulerOptions::max_steps must be >= 1");
   }
+
   if (options.stack_size < 16 * 1024) {
     throw std::invalid_argument(
         "SchedulerOptions::stack_size must be at least 16 KiB");
@@ -1725,8 +1806,8 @@ bool ControlledScheduler::object_wait(PointAccess object, bool timed) {
   return core_->object_wait(object, timed);
 }
 
-void ControlledScheduler::wake_object(const void* object) {
-  core_->wake_object(object);
+int ControlledScheduler::wake_object(const void* object, int at_most) {
+  return core_->wake_object(object, at_most);
 }
 
 int ControlledScheduler::object_waiters(const void* object) const {

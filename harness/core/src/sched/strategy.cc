@@ -202,13 +202,12 @@ DporStrategy::DporStrategy(int preemption_bound) : bound_(preemption_bound) {
   }
 }
 
-void DporStrategy::begin_schedule(int thread_count) {
+void DporStrategy::begin_schedule(int /*thread_count*/) {
   if (exhausted_) {
     exhausted_ = false;
     path_.clear();
     replay_ = 0;
   }
-  threads_ = std::max(thread_count, 0);
   fresh_ = replay_ > 0 ? replay_ - 1 : 0;
   step_ = 0;
   preemptions_ = 0;
@@ -307,7 +306,9 @@ void DporStrategy::step_finished(int thread, const Footprint& footprint) {
 // them. Only races that end in a step this schedule chose anew are new.
 void DporStrategy::find_races() {
   const std::size_t n = path_.size();
-  int count = threads_;
+  // Only the threads the schedule ran have clocks (a program's run is told
+  // racelab's thread limit, most of which it never creates).
+  int count = 1;
   for (const Node& node : path_) count = std::max(count, node.chosen + 1);
   std::vector<std::vector<int>> clocks(n);
   std::vector<int> last(static_cast<std::size_t>(count), -1);

@@ -161,7 +161,7 @@ int pthread_barrier_wait(pthread_barrier_t* barrier) {
   const bool last = static_cast<unsigned>(hooks->object_waiters(barrier)) + 1 >=
                     barrier_count(barrier);
   if (last) {
-    hooks->wake_object(barrier);
+    hooks->wake_object(barrier, SchedulingHooks::kEveryWaiter);
   } else {
     hooks->object_wait(barrier_access(barrier), false);
   }
@@ -218,7 +218,7 @@ int sem_post(sem_t* sem) {
   hooks->access_point("sem_post", PointEffect::kProgress, semaphore_access(sem),
                       racelab::PointKind::kInner);
   const int result = real_sem_post()(sem);
-  if (result == 0) hooks->wake_object(sem);
+  if (result == 0) hooks->wake_object(sem, SchedulingHooks::kEveryWaiter);
   return result;
 }
 

@@ -68,7 +68,13 @@ std::optional<Substrate> parse_substrate(std::string_view name);
 bool pin_process_to_one_cpu();
 
 struct SchedulerOptions {
-  int max_steps = 100000;  // scheduling decisions before a run is cut off
+  // A run is cut off after max_steps scheduling decisions in a row without
+  // progress (no store, lock, unlock, notify, post, join or thread end: a
+  // probable livelock, Status::kStepLimit), or after max_total_steps
+  // decisions in all (or max_steps, if more), progress or not
+  // (Status::kLengthLimit).
+  int max_steps = 100000;
+  std::int64_t max_total_steps = 10'000'000;
   std::size_t stack_size = Fiber::kDefaultStackSize;  // per fiber
   Substrate substrate = Substrate::kFibers;
   // Consecutive no-progress points after which a thread yields to the others
@@ -76,11 +82,16 @@ struct SchedulerOptions {
   int spin_bound = 64;
 };
 
-// The most logical threads of a run_program() run, the first included.
-inline constexpr int kMaxProgramThreads = 64;
+// racelab's limits on a run_program() run, the first thread included: the
+// logical threads alive at once (created and not finished), and the logical
+// threads created over the run (each is a column of the trace and a thread
+// number in schedule files). A plain run has neither: pthread_create past
+// one fails with EAGAIN, and says on stderr that the limit is racelab's.
+inline constexpr int kMaxLiveProgramThreads = 64;
+inline constexpr int kMaxProgramThreads = 1024;
 
 struct RunResult {
-  enum class Status { kCompleted, kDeadlock, kStepLimit };
+  enum class Status { kCompleted, kDeadlock, kStepLimit, kLengthLimit };
 
   Status status = Status::kCompleted;
   // The wait-for cycle, one line per thread on it, e.g. "thread 0 waits for
@@ -105,9 +116,16 @@ struct RunResult {
   Trace trace;
   std::vector<std::string> thread_errors;  // "thread 1 threw: boom"
   bool more_schedules = false;             // what strategy.end_schedule() said
+  // kStepLimit: the decisions without progress it allows; kLengthLimit: the
+  // decisions in all.
+  std::int64_t limit = 0;
 };
 
-// "completed", "deadlock", "step limit".
+// The one-line finding for a run cut off at `limit` (kStepLimit: a probable
+// livelock; kLengthLimit: a run still making progress, too long for racelab).
+std::string limit_summary(RunResult::Status status, std::int64_t limit);
+
+// "completed", "deadlock", "step limit", "length limit".
 std::string_view to_string(RunResult::Status status);
 
 // One scheduling decision, as a switch observer sees it. A site is the name
@@ -154,13 +172,14 @@ class ControlledScheduler final : public SchedulingHooks {
 
   // Runs `main` as logical thread 0 on a new OS thread; every thread it (or a
   // thread it created) starts with std::thread or pthread_create becomes the
-  // next logical thread, up to kMaxProgramThreads (pthread_create then fails
-  // with EAGAIN). When `main` returns, that is a scheduling point ("exit")
-  // where the other threads may still run; once main is picked again the
-  // run ends, and threads still running are abandoned, as a process exit
-  // ends them. The run also ends at a deadlock or at the step limit. Needs
-  // Substrate::kOsThreads (throws std::logic_error otherwise). The strategy is
-  // told kMaxProgramThreads threads.
+  // next logical thread, up to kMaxLiveProgramThreads alive at once and
+  // kMaxProgramThreads in all (pthread_create then fails with EAGAIN). When
+  // `main` returns, that is a scheduling point ("exit") where the other threads
+  // may still run; once main is picked again the run ends, and threads still
+  // running are abandoned, as a process exit ends them. The run also ends at a
+  // deadlock or at the step limit. Needs Substrate::kOsThreads (throws
+  // std::logic_error otherwise). The strategy is told kMaxProgramThreads
+  // threads.
   RunResult run_program(const std::function<void()>& main, Strategy& strategy);
 
   // Installs (or, with nullptr, removes) the observer of every scheduling
@@ -215,7 +234,7 @@ class ControlledScheduler final : public SchedulingHooks {
   bool spawn(pthread_t* thread, const pthread_attr_t* attr,
              void* (*start)(void*), void* arg, int* result) override;
   bool object_wait(PointAccess object, bool timed) override;
-  void wake_object(const void* object) override;
+  int wake_object(const void* object, int at_most) override;
   int object_waiters(const void* object) const override;
   bool join(pthread_t thread, JoinWait wait, bool* finished) override;
   void detach(pthread_t thread) override;

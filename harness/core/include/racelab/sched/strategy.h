@@ -232,7 +232,6 @@ class DporStrategy final : public Strategy {
   std::size_t step_ = 0;
   int preemptions_ = 0;
   bool blocked_ = false;
-  int threads_ = 0;
   int explored_ = 0;
   int sleep_blocked_ = 0;
   bool exhausted_ = false;
