@@ -18,17 +18,30 @@ template <class Store, class Model>
 void register_family(Registry& registry, const Spec<Store, Model>& spec,
                      const std::vector<SubjectEntry<Store>>& subjects) {
   const std::string& family = spec.name();
+  const SpecRef any_subject = Spec<Store, Model>(spec).make(subjects[0].make);
+  const std::vector<SpecScenarioInfo> scenarios = spec_scenarios(any_subject);
+  // A row of a scenario the spec does not declare is refused by the
+  // registry; until then it counts as many programs (never verified).
+  auto programs_of = [&](std::string_view name) {
+    for (const SpecScenarioInfo& scenario : scenarios) {
+      if (scenario.name == name) {
+        return scenario.seeded ? ScenarioPrograms::kOnePerSeed
+                               : ScenarioPrograms::kOne;
+      }
+    }
+    return ScenarioPrograms::kOnePerSeed;
+  };
   for (const auto& s : subjects) {
     registry.add_subject({family, absl::StrCat(family, "/", s.variant),
                           std::string(s.description), std::string(s.source),
                           s.buggy});
     for (const ExpectationRow& row : s.expectations) {
       registry.add_expectation(
-          expectation_of(absl::StrCat(family, "/", s.variant), row));
+          expectation_of(absl::StrCat(family, "/", s.variant), row,
+                         programs_of(row.scenario)));
     }
   }
-  const SpecRef any_subject = Spec<Store, Model>(spec).make(subjects[0].make);
-  for (const SpecScenarioInfo& scenario : spec_scenarios(any_subject)) {
+  for (const SpecScenarioInfo& scenario : scenarios) {
     registry.add_scenario(
         {family, scenario.name, scenario.description, "", false});
     for (const auto& s : subjects) {

@@ -247,8 +247,8 @@ const std::vector<Scenario<CheckpointFamily>>& checkpoint_scenarios() {
       {"generated",
        "random programs from the seed: 2-4 threads of 1-8 commits, lookups and "
        "index "
-       "reads over two sessions (controlled mode: a new program for every "
-       "schedule)",
+       "reads over two sessions (controlled mode: pct and random run a new "
+       "program in every schedule, dfs one program per search tree)",
        generated,
        check_checkpoint_invariants,
        {Mode::kControlled}},

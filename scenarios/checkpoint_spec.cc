@@ -356,7 +356,8 @@ CheckpointSpec checkpoint_spec() {
       .scenario("generated", generated,
                 "random programs from the seed: 2-4 threads of 1-8 commits, "
                 "lookups and index reads over two sessions (controlled mode: "
-                "a new program for every schedule)",
+                "pct and random run a new program in every schedule, dfs one "
+                "program per search tree)",
                 {Mode::kControlled})
       .invariant("unique ids", unique_ids)
       .invariant("nothing lost", nothing_lost)

@@ -165,8 +165,8 @@ const std::vector<Scenario<StateFamily>>& state_scenarios() {
       {"generated",
        "random programs from the seed: 2-4 threads of 1-8 sets, gets, erases "
        "and "
-       "iterations over three keys (controlled mode: a new program for every "
-       "schedule)",
+       "iterations over three keys (controlled mode: pct and random run a new "
+       "program in every schedule, dfs one program per search tree)",
        generated,
        check_state_invariants,
        {Mode::kControlled}},

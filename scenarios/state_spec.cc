@@ -219,8 +219,9 @@ StateSpec state_spec() {
                 "is given")
       .scenario("generated", generated,
                 "random programs from the seed: 2-4 threads of 1-8 sets, gets, "
-                "erases and iterations over three keys (controlled mode: a new "
-                "program for every schedule)",
+                "erases and iterations over three keys (controlled mode: pct "
+                "and random run a new program in every schedule, dfs one "
+                "program per search tree)",
                 {Mode::kControlled})
       .invariant("no key twice", no_key_twice)
       .invariant("only set entries", only_set_entries)

@@ -50,7 +50,8 @@ constexpr ExpectationRow kUnsynchronized[] = {
      {kDataRace},
      kRaceFallout,
      "unlocked push_back while the index is copied"},
-    // Generated programs (controlled mode: a new program for every schedule).
+    // Generated programs (controlled mode: pct and random run a new program
+    // in every schedule, dfs one program per search tree).
     {"generated",
      kControlledOnly,
      {kDataRace},

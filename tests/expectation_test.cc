@@ -80,10 +80,20 @@ TEST(ExpectationVerified, SeedScenariosOfFixedRowsMustBeVerified) {
       "generated", {Mode::kControlled}, {}, {}, "why"};
   constexpr ExpectationRow kBuggyRow = {
       "seed", {Mode::kControlled}, {kDataRace}, {kCrash, kTimeout}, "why"};
-  const Expectation fixed_row = expectation_of("f/fixed", kFixedRow);
+  const Expectation fixed_row =
+      expectation_of("f/fixed", kFixedRow, ScenarioPrograms::kOne);
   EXPECT_TRUE(fixed_row.verified);
-  EXPECT_FALSE(expectation_of("f/fixed", kGeneratedRow).verified);
-  EXPECT_FALSE(expectation_of("f/buggy", kBuggyRow).verified);
+  EXPECT_FALSE(
+      expectation_of("f/fixed", kGeneratedRow, ScenarioPrograms::kOnePerSeed)
+          .verified);
+  EXPECT_FALSE(
+      expectation_of("f/buggy", kBuggyRow, ScenarioPrograms::kOne).verified);
+  // What counts is how many programs the scenario stands for, not its name.
+  EXPECT_FALSE(
+      expectation_of("f/fixed", kFixedRow, ScenarioPrograms::kOnePerSeed)
+          .verified);
+  EXPECT_TRUE(expectation_of("f/fixed", kGeneratedRow, ScenarioPrograms::kOne)
+                  .verified);
   EXPECT_EQ(describe_expected(fixed_row), "clean (controlled: verified)");
   // Only an exhaustive search in controlled mode is asked to prove it.
   EXPECT_TRUE(must_verify(fixed_row, Mode::kControlled, "dfs"));
@@ -160,7 +170,7 @@ constexpr ExpectationRow kRow = {
     "why"};
 
 TEST(ExpectationRow, BecomesAnExpectation) {
-  const Expectation e = expectation_of("f/v", kRow);
+  const Expectation e = expectation_of("f/v", kRow, ScenarioPrograms::kOne);
   EXPECT_EQ(e.subject, "f/v");
   EXPECT_EQ(e.scenario, "s");
   EXPECT_EQ(e.modes, (std::vector<Mode>{Mode::kStress, Mode::kControlled}));

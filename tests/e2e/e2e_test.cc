@@ -616,6 +616,34 @@ TEST(Run, DfsVerifiesAFixedSeedScenarioAndStillCatchesTheBug) {
       << caught.out;
 }
 
+// The gate's controlled mode with dfs over the generated scenarios: every
+// tree searches one program, so the fixed stores are clean (not verified: a
+// seeded scenario is a program per seed) and the buggy ones are caught.
+TEST(Gate, DfsOverGeneratedProgramsMeetsTheTable) {
+  REQUIRE_TSAN_BUILD();
+  fs::path out = fresh_dir("gate_dfs_generated");
+  Output o = run(kRacelab +
+                 " gate --mode controlled --strategy dfs --budget 300 "
+                 "--scenario generated --out " +
+                 out.string());
+  ASSERT_EQ(o.status, 0) << o.out << o.err;
+  EXPECT_EQ(o.err.find("does not behave the same"), std::string::npos) << o.err;
+  nlohmann::json results = read_json(out / "results.json");
+  EXPECT_EQ(results.at("mismatches"), 0);
+  int fixed = 0;
+  for (const nlohmann::json& c : results.at("cases")) {
+    EXPECT_EQ(c.at("scenario"), "generated");
+    if (c.at("expected") == "clean") {
+      ++fixed;
+      EXPECT_EQ(c.at("observed"), "clean") << c.at("subject");
+      EXPECT_FALSE(c.at("verified").get<bool>()) << c.at("subject");
+    } else {
+      EXPECT_TRUE(c.contains("trace")) << c.at("subject");
+    }
+  }
+  EXPECT_EQ(fixed, 6);
+}
+
 TEST(Gate, AllModesLandInOneResultsFile) {
   REQUIRE_TSAN_BUILD();
   fs::path out = fresh_dir("gate_all");

@@ -57,6 +57,16 @@ std::vector<int> simulate(Strategy& strategy, const Program& program,
       if (next[u] < program[u].size()) enabled.push_back(t);
     }
     if (enabled.empty()) break;
+    if (strategy.wants_next_accesses()) {
+      std::vector<PointAccess> next_access;
+      for (int t = 0; t < n; ++t) {
+        const auto u = static_cast<std::size_t>(t);
+        next_access.push_back(next[u] < program[u].size()
+                                  ? program[u][next[u]].front()
+                                  : PointAccess::none());
+      }
+      strategy.next_accesses(next_access);
+    }
     current = strategy.pick(enabled, current);
     picks.push_back(current);
   }
@@ -261,6 +271,101 @@ TEST(DporStrategyTest, APreemptionBoundLimitsTheReversals) {
   EXPECT_EQ(bounded.preemption_bound(), 0);
   DporStrategy one(1);
   EXPECT_EQ(search(one, {{{kLockA}}, {{kLockA}}}).schedules, 2);
+}
+
+// The same program with its objects at other addresses in every schedule
+// (a store made anew for each schedule, where the allocator puts it): the
+// search runs the same schedules as with the objects fixed, one per trace.
+// Objects are numbered; schedule k puts object o at pool[(o + 5 k) % 32], so
+// an object of one schedule sits where another sat in the schedule before.
+TEST(DporStrategyTest, ObjectsThatMoveBetweenSchedulesAreSearchedAlike) {
+  static int pool[32];
+  struct Step {
+    int object;  // -1: the history clock's call
+    AccessKind access;
+  };
+  using Numbered = std::vector<std::vector<std::vector<Step>>>;
+  auto placed = [](const Numbered& numbered, int schedule) {
+    Program program;
+    for (const auto& thread : numbered) {
+      program.emplace_back();
+      for (const auto& step : thread) {
+        Footprint footprint;
+        for (const Step& a : step) {
+          if (a.object < 0) {
+            footprint.push_back(kCall);
+            continue;
+          }
+          footprint.push_back({ObjectKind::kAtomic,
+                               &pool[(a.object + 5 * schedule) % 32],
+                               a.access});
+        }
+        program.back().push_back(footprint);
+      }
+    }
+    return program;
+  };
+  constexpr AccessKind W = AccessKind::kWrite;
+  constexpr AccessKind R = AccessKind::kRead;
+  const std::vector<Numbered> programs = {
+      // The sleep-set program above: 4 traces.
+      {{{{0, W}}, {{1, W}}}, {{{0, W}}, {{1, W}}}, {{{2, W}}, {{2, W}}}},
+      {{{{0, W}}}, {{{0, W}}}, {{{1, W}}}, {{{1, W}}}},
+      {{{{-1, R}}, {{0, W}}, {{1, R}}},
+       {{{-1, R}}, {{1, W}}, {{0, R}}},
+       {{{2, W}}, {{0, R}, {2, W}}}},
+      {{{{0, W}}, {{1, W}}, {{2, W}}}, {{{2, W}}, {{1, W}}}, {{{3, W}}}},
+  };
+  for (std::size_t i = 0; i < programs.size(); ++i) {
+    const Program fixed = placed(programs[i], 0);
+    const std::set<std::vector<int>> traces = traces_of(fixed);
+    for (int moving = 0; moving < 2; ++moving) {
+      DporStrategy dpor;
+      Search found;
+      bool more = true;
+      while (more && found.schedules < 10000) {
+        const Program program =
+            moving ? placed(programs[i], found.schedules) : fixed;
+        const std::vector<int> picks = simulate(dpor, program, &more);
+        ++found.schedules;
+        if (!found.traces.insert(normal_form(fixed, picks)).second) {
+          found.repeated = true;
+        }
+      }
+      EXPECT_TRUE(dpor.exhausted()) << "program " << i << " moving " << moving;
+      EXPECT_EQ(found.traces, traces)
+          << "program " << i << " moving " << moving;
+      EXPECT_FALSE(found.repeated) << "program " << i << " moving " << moving;
+      EXPECT_EQ(found.schedules, static_cast<int>(traces.size()))
+          << "program " << i << " moving " << moving;
+    }
+  }
+}
+
+// The schedules of a search depend on the program only: moving its objects
+// between schedules changes none of them.
+TEST(DporStrategyTest, TheSchedulesDoNotDependOnWhereObjectsSit) {
+  static int pool[8];
+  auto program_at = [](int shift) {
+    auto at = [&](int o, AccessKind access) {
+      return PointAccess{ObjectKind::kLock, &pool[(o + shift) % 8], access};
+    };
+    return Program{{{at(0, AccessKind::kWrite)}, {at(1, AccessKind::kWrite)}},
+                   {{at(1, AccessKind::kWrite)}, {at(2, AccessKind::kRead)}},
+                   {{at(2, AccessKind::kWrite)}, {at(0, AccessKind::kRead)}}};
+  };
+  auto schedules = [&](bool moving) {
+    DporStrategy dpor(1);
+    std::vector<std::vector<int>> all;
+    bool more = true;
+    while (more && all.size() < 10000) {
+      all.push_back(simulate(
+          dpor, program_at(moving ? 3 * static_cast<int>(all.size()) : 0),
+          &more));
+    }
+    return all;
+  };
+  EXPECT_EQ(schedules(true), schedules(false));
 }
 
 TEST(DporStrategyTest, ComplainsWhenTheProgramIsNotDeterministic) {

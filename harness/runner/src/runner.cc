@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -25,6 +26,7 @@
 #include "exec_signals.h"
 #include "racelab/raw_syscall.h"
 #include "racelab/sanitizer_capture.h"
+#include "racelab/sched/strategy.h"
 #include "racelab/symbol_cache.h"
 #include "racelab_sanitizer_options.h"
 #include "result_channel.h"
@@ -547,8 +549,9 @@ CaseResult run_case(const CaseSpec& spec, const Expectation* expectation,
       must_verify(*expectation, result.mode, options.request.strategy);
   result.expected = expectation ? describe_expected(*expectation, verify)
                                 : "(no expectation)";
-  if (options.request.strategy == "dfs" ||
-      options.request.strategy == "plain-dfs") {
+  if (const std::optional<sched::StrategyKind> kind =
+          sched::strategy_kind(options.request.strategy);
+      kind && sched::searches_one_program(*kind)) {
     result.preemption_bound = options.request.preemptions;
   }
   if (result.mode == Mode::kControlled) {

@@ -123,10 +123,22 @@ RunObservation minimize_failure(const ProgramRunner& run,
 // driver (the CLI's child through CaseSpec::run, the kit's check_store and
 // replay_store): replays the request's recorded schedule (strict, or lenient
 // with request.lenient_replay), or tries up to request.budget schedules under
-// request.strategy, program seed request.seed + i for schedule i, and makes
-// the first failing one minimal (minimize_failure).
+// request.strategy and makes the first failing one minimal
+// (minimize_failure). Which program each schedule runs: under pct and
+// random, the program of seed request.seed + i for schedule i; under a
+// strategy that searches a tree (dfs, plain-dfs), the program of
+// request.seed for every schedule of the tree. `seeded`: the program depends
+// on the seed (Scenario::seeded); then the trees start at preemption bound
+// 0, a tree exhausted within the budget is followed by one of the same
+// program with the bound one higher, up to request.preemptions, and then by
+// one of the next seed whose program was not searched yet; the search is
+// never exhaustive (it covers some programs of the scenario, not all).
+// When kSameProgramTries seeds in a row give programs already searched, the
+// search ends there.
+inline constexpr int kSameProgramTries = 64;
 RunObservation explore(const ScheduleRunner& run_schedule,
-                       const ProgramEncoder& encode, const RunRequest& request);
+                       const ProgramEncoder& encode, const RunRequest& request,
+                       bool seeded);
 
 // Keeps a store whose threads were abandoned in a deadlock: its locks are still
 // held, so destroying it would be undefined behaviour. Reachable, never freed.
@@ -310,11 +322,14 @@ RunObservation run_controlled(
   // In an isolated check's child, the parent sees every schedule's program
   // and decisions as they happen (racelab/isolation.h).
   isolation::observe_decisions(scheduler);
-  // A program that ignores the seed is built once for the whole search.
+  // A program that ignores the seed is built once for the whole search, one
+  // of the seed once per seed.
   std::optional<Program<typename F::Op>> built;
+  std::uint64_t built_seed = 0;
   auto program_for = [&](std::uint64_t seed) -> const Program<typename F::Op>& {
-    if (!built || scenario.seeded) {
+    if (!built || (scenario.seeded && seed != built_seed)) {
       built = scenario.program(seed, ProgramSize::kSmall);
+      built_seed = seed;
     }
     return *built;
   };
@@ -336,7 +351,8 @@ RunObservation run_controlled(
   controlled_internal::ProgramEncoder encoder = [&](std::uint64_t seed) {
     return encode_program<F>(program_for(seed));
   };
-  return controlled_internal::explore(runner, encoder, request);
+  return controlled_internal::explore(runner, encoder, request,
+                                      scenario.seeded);
 }
 
 }  // namespace racelab

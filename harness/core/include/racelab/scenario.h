@@ -80,8 +80,11 @@ struct Scenario {
       check;
   // The modes the scenario runs in.
   std::vector<Mode> modes = {Mode::kStress, Mode::kControlled};
-  // False when `program` ignores the seed: a search then builds the program
-  // once instead of once per schedule.
+  // False when `program` ignores the seed: the scenario is one program. A
+  // search then builds it once, and a dfs search of it that is exhausted
+  // covers the scenario (exhaustive, `verified`). True (the default): each
+  // seed may give another program; dfs searches one program per tree and is
+  // never exhaustive over the scenario.
   bool seeded = true;
 };
 

@@ -267,6 +267,7 @@ struct SpecScenarioInfo {
   std::string name;
   std::string description;
   std::vector<Mode> modes;
+  bool seeded = true;  // a program per seed (the random scenario is)
 };
 std::vector<SpecScenarioInfo> spec_scenarios(const SpecRef& spec);
 std::function<RunObservation(const RunRequest&)> spec_case_runner(

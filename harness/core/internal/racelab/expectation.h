@@ -31,8 +31,10 @@ struct Expectation {
   // reduction) must be exhausted without a finding, so that every schedule
   // that matters, within the preemption bound, is clean (`verified`), not
   // only the schedules a budget allowed (`clean`). The table's rule: every
-  // row that expects clean for a seed scenario (not `generated`, whose
-  // program changes from schedule to schedule) and covers controlled mode.
+  // row that expects clean for a scenario of one fixed program
+  // (ScenarioPrograms::kOne) and covers controlled mode; a seeded scenario
+  // (`generated`) is a different program for every seed, which no search
+  // covers.
   bool verified = false;
 };
 
@@ -86,9 +88,15 @@ struct ExpectationRow {
   const char* why;
 };
 
-// The expectation a row states for `subject` (family/variant).
+// How many programs a scenario stands for: one (its program ignores the
+// seed), or one per seed (Scenario::seeded).
+enum class ScenarioPrograms { kOne, kOnePerSeed };
+
+// The expectation a row states for `subject` (family/variant), whose scenario
+// stands for `programs`.
 Expectation expectation_of(const std::string& subject,
-                           const ExpectationRow& row);
+                           const ExpectationRow& row,
+                           ScenarioPrograms programs);
 
 // Which oracle reports a kind of finding. (TSan also reports
 // heap-use-after-free when the free races with the access; the table credits

@@ -199,8 +199,8 @@ RunObservation minimize_failure(const ProgramRunner& run,
 }
 
 RunObservation explore(const ScheduleRunner& run_schedule,
-                       const ProgramEncoder& encode,
-                       const RunRequest& request) {
+                       const ProgramEncoder& encode, const RunRequest& request,
+                       bool seeded) {
   RunObservation obs;
   if (!request.replay_program.empty()) {
     sched::ReplayStrategy replay(request.replay_decisions,
@@ -213,26 +213,73 @@ RunObservation explore(const ScheduleRunner& run_schedule,
     return obs;
   }
 
-  std::unique_ptr<sched::Strategy> strategy = sched::make_strategy(
-      request.strategy, request.seed, request.depth, request.preemptions);
-  // Only a failing schedule's trace is reported, and minimize_failure
-  // replays that schedule with the trace on: the search keeps none.
-  strategy->set_records_trace(false);
+  // A strategy that searches a tree (dfs, plain-dfs) runs one program in
+  // every schedule of the tree: at first the program of the request's seed.
+  // When a seeded scenario's tree is exhausted within the budget, the next
+  // tree searches the same program with a higher preemption bound, from 0 up
+  // to the request's (to 2, then none, when it has none), so that a bug that
+  // needs few preemptions is met in many programs before the full trees of a
+  // few are done; after the request's bound, the next program. Such a search
+  // covers some programs of the scenario, not the scenario, and is never
+  // exhaustive. pct and random run a new program in every schedule.
+  const std::optional<sched::StrategyKind> kind =
+      sched::strategy_kind(request.strategy);
+  const bool one_program = kind && sched::searches_one_program(*kind);
+  const int final_bound = request.preemptions;
+  int bound = one_program && seeded ? 0 : final_bound;
+  auto raise_bound = [&] {
+    if (bound == final_bound) return false;
+    bound = final_bound >= 0 || bound < 2 ? bound + 1 : final_bound;
+    return true;
+  };
+  auto make = [&] {
+    std::unique_ptr<sched::Strategy> made = sched::make_strategy(
+        request.strategy, request.seed, request.depth, bound);
+    // Only a failing schedule's trace is reported, and minimize_failure
+    // replays that schedule with the trace on: the search keeps none.
+    made->set_records_trace(false);
+    return made;
+  };
+  std::unique_ptr<sched::Strategy> strategy = make();
+  std::uint64_t program_seed = request.seed;
+  // The programs whose trees were searched to the end. The next tree's is
+  // the first seed's after them that differs from all of them (a scenario
+  // may ignore the seed, or give some seeds the same program).
+  std::set<std::vector<std::string>> searched;
+  auto next_program = [&](std::uint64_t& seed) {
+    searched.insert(encode(seed));
+    for (int tries = 0; tries < kSameProgramTries; ++tries) {
+      if (!searched.contains(encode(++seed))) return true;
+    }
+    return false;
+  };
   for (int i = 0; i < request.budget; ++i) {
     note_progress();
-    const std::uint64_t program_seed =
-        request.seed + static_cast<std::uint64_t>(i);
+    if (!one_program)
+      program_seed = request.seed + static_cast<std::uint64_t>(i);
     RunObservation outcome = run_schedule(program_seed, nullptr, *strategy);
     ++obs.schedules;
     obs.operations += outcome.operations;
     obs.inner_points += outcome.inner_points;
     if (outcome.findings.empty()) {
+      const bool tree_done = one_program && !outcome.more_schedules;
+      if (tree_done && seeded && i + 1 < request.budget) {
+        if (raise_bound()) {
+          strategy = make();
+          continue;
+        }
+        if (next_program(program_seed)) {
+          bound = 0;
+          strategy = make();
+          continue;
+        }
+      }
       const bool last = i + 1 == request.budget || !outcome.more_schedules;
       if (last) {  // keep the last clean schedule, for --save-schedule
         obs.schedule = std::move(outcome.schedule);
         obs.schedule.program = encode(program_seed);
         obs.schedule.trace = {};  // reported for failing schedules only
-        obs.exhaustive = !outcome.more_schedules;
+        obs.exhaustive = tree_done && !seeded;
         if (obs.inner_points == 0) {
           obs.warnings.push_back(absl::StrCat(
               "no scheduling point inside any operation in ", obs.schedules,

@@ -2,9 +2,11 @@
 #include "racelab/expectation.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "racelab/sched/strategy.h"
 
 namespace racelab {
 namespace {
@@ -45,7 +47,8 @@ Oracle oracle_of(FindingKind k) {
 }
 
 Expectation expectation_of(const std::string& subject,
-                           const ExpectationRow& row) {
+                           const ExpectationRow& row,
+                           ScenarioPrograms programs) {
   Expectation e{subject,
                 row.scenario,
                 row.modes.to_vector(),
@@ -53,7 +56,7 @@ Expectation expectation_of(const std::string& subject,
                 row.may_also.to_vector(),
                 row.why};
   e.verified = row.catches.empty() && row.modes.contains(Mode::kControlled) &&
-               std::string_view(row.scenario) != "generated";
+               programs == ScenarioPrograms::kOne;
   return e;
 }
 
@@ -119,8 +122,9 @@ bool asks_to_verify(const Expectation& e, Mode mode) {
 }
 
 bool must_verify(const Expectation& e, Mode mode, std::string_view strategy) {
-  return asks_to_verify(e, mode) &&
-         (strategy == "dfs" || strategy == "plain-dfs");
+  const std::optional<sched::StrategyKind> kind =
+      sched::strategy_kind(strategy);
+  return asks_to_verify(e, mode) && kind && sched::searches_one_program(*kind);
 }
 
 std::string describe_expected(const Expectation& e, bool verify) {

@@ -166,8 +166,7 @@ ChildOutcome search(const std::function<void()>& body,
       break;
     }
     if (!run.more_schedules) {
-      outcome.exhausted =
-          strategy.name() == "dfs" || strategy.name() == "plain-dfs";
+      outcome.exhausted = strategy.searches_one_program();
       break;
     }
   }

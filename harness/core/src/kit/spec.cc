@@ -666,7 +666,7 @@ std::vector<SpecScenarioInfo> spec_scenarios(const SpecRef& spec) {
   validate(*spec);
   std::vector<SpecScenarioInfo> out;
   for (const auto& s : scenarios_of(spec))
-    out.push_back({s.name, s.description, s.modes});
+    out.push_back({s.name, s.description, s.modes, s.seeded});
   return out;
 }
 

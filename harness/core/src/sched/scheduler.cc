@@ -299,6 +299,8 @@ class SchedulerCore {
   const std::function<void()>* program_ = nullptr;  // run_program's main
   Strategy* strategy_ = nullptr;
   std::vector<LogicalThread> threads_;
+  // What each thread's next step touches first, for the strategy.
+  std::vector<PointAccess> next_accesses_;
   std::unordered_map<const void*, LockState> locks_;
   std::unordered_map<const void*, std::string> conds_;  // names
   // Barriers' and semaphores' names ("barrier 1"), and how many of each.
@@ -628,6 +630,14 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
   note_progress();
   int next;
   try {
+    if (strategy_->wants_next_accesses()) {
+      next_accesses_.resize(threads_.size());
+      for (std::size_t t = 0; t < threads_.size(); ++t) {
+        const sched::Footprint& step = threads_[t].step;
+        next_accesses_[t] = step.empty() ? PointAccess::none() : step.front();
+      }
+      strategy_->next_accesses(next_accesses_);
+    }
     next = strategy_->pick(enabled_, me);
   } catch (...) {
     error_ = std::current_exception();

@@ -29,6 +29,9 @@ class Recorder final : public Strategy {
   explicit Recorder(Strategy& inner) : inner_(inner) {}
 
   std::string_view name() const override { return inner_.name(); }
+  bool searches_one_program() const override {
+    return inner_.searches_one_program();
+  }
   void begin_schedule(int thread_count) override {
     steps_.clear();
     inner_.begin_schedule(thread_count);

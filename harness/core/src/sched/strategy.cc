@@ -3,6 +3,7 @@
 #include "racelab/sched/strategy.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -203,6 +204,8 @@ DporStrategy::DporStrategy(int preemption_bound) : bound_(preemption_bound) {
 }
 
 void DporStrategy::begin_schedule(int /*thread_count*/) {
+  ids_.clear();
+  next_.clear();
   if (exhausted_) {
     exhausted_ = false;
     path_.clear();
@@ -212,6 +215,80 @@ void DporStrategy::begin_schedule(int /*thread_count*/) {
   step_ = 0;
   preemptions_ = 0;
   blocked_ = false;
+}
+
+DporStrategy::Steps DporStrategy::identify(const Footprint& footprint) {
+  Steps out;
+  out.reserve(footprint.size());
+  for (const PointAccess& a : footprint) {
+    // A futex word and a static's guard are the atomics they wait on.
+    const ObjectKind kind = a.object_kind == ObjectKind::kFutex ||
+                                    a.object_kind == ObjectKind::kGuard
+                                ? ObjectKind::kAtomic
+                                : a.object_kind;
+    Touch t{kind, reinterpret_cast<std::uintptr_t>(a.object), a.access, false};
+    switch (kind) {
+      case ObjectKind::kLock:
+      case ObjectKind::kAtomic:
+      case ObjectKind::kCondition:
+      case ObjectKind::kBarrier:
+      case ObjectKind::kSemaphore:
+      case ObjectKind::kFutex:
+      case ObjectKind::kGuard: {
+        const auto [at, added] =
+            ids_.try_emplace({kind, a.object}, ids_.size());
+        t.object = at->second;
+        t.by_first_use = true;
+        break;
+      }
+      case ObjectKind::kNone:
+      case ObjectKind::kThread:
+      case ObjectKind::kOperations:
+      case ObjectKind::kUnknown:
+        break;
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
+bool DporStrategy::depends(const Steps& step, std::size_t from,
+                           const Steps& other, std::size_t fresh) {
+  for (std::size_t i = from; i < step.size(); ++i) {
+    const Touch& a = step[i];
+    for (const Touch& b : other) {
+      if (a.kind == ObjectKind::kNone || b.kind == ObjectKind::kNone) continue;
+      if (a.kind == ObjectKind::kUnknown || b.kind == ObjectKind::kUnknown) {
+        return true;
+      }
+      if (a.kind != b.kind || a.by_first_use != b.by_first_use) continue;
+      const bool same =
+          a.object == b.object ||
+          (a.by_first_use && a.object >= fresh && b.object >= fresh);
+      if (!same) continue;
+      if (a.kind == ObjectKind::kOperations) {
+        if (a.access != b.access) return true;
+        continue;
+      }
+      if (a.access == AccessKind::kWrite || b.access == AccessKind::kWrite) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool DporStrategy::wakes(const Asleep& asleep, const Node& parent) const {
+  const auto t = static_cast<std::size_t>(asleep.thread);
+  if (t >= next_.size() || asleep.footprint.empty()) {
+    return depends(asleep.footprint, 0, parent.footprint, asleep.known);
+  }
+  // The thread has not moved since: its point names the object in this
+  // schedule's terms. The rest of its step, as the earlier schedule saw it.
+  for (const PointAccess& access : parent.raw) {
+    if (racelab::dependent(next_[t], access)) return true;
+  }
+  return depends(asleep.footprint, 1, parent.footprint, asleep.known);
 }
 
 bool DporStrategy::allowed(const Node& node, int thread) const {
@@ -250,6 +327,7 @@ int DporStrategy::pick(const std::vector<int>& enabled, int current) {
     node.enabled = enabled;
     node.current = current;
     node.preemptions = preemptions_;
+    node.known = ids_.size();
     if (step_ > 0 && !blocked_) {
       // A thread asleep at the parent, or explored there before the step
       // just taken, stays asleep while the steps taken since are independent
@@ -258,9 +336,7 @@ int DporStrategy::pick(const std::vector<int>& enabled, int current) {
       auto inherit = [&](const std::vector<Asleep>& from) {
         for (const Asleep& a : from) {
           if (a.thread == parent.chosen) continue;
-          if (!sched::dependent(a.footprint, parent.footprint)) {
-            node.sleep.push_back(a);
-          }
+          if (!wakes(a, parent)) node.sleep.push_back(a);
         }
       };
       inherit(parent.sleep);
@@ -296,8 +372,12 @@ int DporStrategy::pick(const std::vector<int>& enabled, int current) {
 
 void DporStrategy::step_finished(int thread, const Footprint& footprint) {
   if (step_ == 0 || step_ > path_.size()) return;
+  Steps identified = identify(footprint);
   Node& node = path_[step_ - 1];
-  if (node.chosen == thread) node.footprint = footprint;
+  if (node.chosen == thread) {
+    node.footprint = std::move(identified);
+    node.raw = footprint;
+  }
 }
 
 // Happens-before of the schedule's steps as vector clocks (clocks[j][u]: the
@@ -325,7 +405,9 @@ void DporStrategy::find_races() {
       if (earlier.chosen == path_[j].chosen) continue;
       const auto u = static_cast<std::size_t>(earlier.chosen);
       if (clock[u] >= static_cast<int>(k)) continue;  // already ordered
-      if (!sched::dependent(earlier.footprint, path_[j].footprint)) continue;
+      if (!depends(earlier.footprint, 0, path_[j].footprint, SIZE_MAX)) {
+        continue;
+      }
       if (j >= fresh_) reverse_race(k, j, clocks, clock);
       const std::vector<int>& other = clocks[k];
       for (std::size_t w = 0; w < clock.size(); ++w) {
@@ -425,7 +507,7 @@ bool DporStrategy::end_schedule() {
   find_races();
   while (!path_.empty()) {
     Node& node = path_.back();
-    node.done.push_back({node.chosen, node.footprint});
+    node.done.push_back({node.chosen, node.footprint, node.known});
     int next = -1;
     for (int thread : node.backtrack) {
       if (!asleep(node, thread) && allowed(node, thread)) {
@@ -436,6 +518,7 @@ bool DporStrategy::end_schedule() {
     if (next >= 0) {
       node.chosen = next;
       node.footprint.clear();
+      node.raw.clear();
       replay_ = path_.size();
       return true;
     }
@@ -483,18 +566,32 @@ int ReplayStrategy::pick(const std::vector<int>& enabled, int current) {
 
 // --- factory --------------------------------------------------------------
 
+std::optional<StrategyKind> strategy_kind(std::string_view name) {
+  if (name == "random") return StrategyKind::kRandom;
+  if (name == "pct") return StrategyKind::kPct;
+  if (name == "dfs") return StrategyKind::kDfs;
+  if (name == "plain-dfs") return StrategyKind::kPlainDfs;
+  if (name == "replay") return StrategyKind::kReplay;
+  return std::nullopt;
+}
+
 std::unique_ptr<Strategy> make_strategy(std::string_view name,
                                         std::uint64_t seed, int depth,
                                         int preemption_bound,
                                         std::vector<int> decisions) {
-  if (name == "random") return std::make_unique<RandomStrategy>(seed);
-  if (name == "pct") return std::make_unique<PctStrategy>(seed, depth);
-  if (name == "dfs") return std::make_unique<DporStrategy>(preemption_bound);
-  if (name == "plain-dfs") {
-    return std::make_unique<DfsStrategy>(preemption_bound);
-  }
-  if (name == "replay") {
-    return std::make_unique<ReplayStrategy>(std::move(decisions));
+  if (const std::optional<StrategyKind> kind = strategy_kind(name)) {
+    switch (*kind) {
+      case StrategyKind::kRandom:
+        return std::make_unique<RandomStrategy>(seed);
+      case StrategyKind::kPct:
+        return std::make_unique<PctStrategy>(seed, depth);
+      case StrategyKind::kDfs:
+        return std::make_unique<DporStrategy>(preemption_bound);
+      case StrategyKind::kPlainDfs:
+        return std::make_unique<DfsStrategy>(preemption_bound);
+      case StrategyKind::kReplay:
+        return std::make_unique<ReplayStrategy>(std::move(decisions));
+    }
   }
   throw std::invalid_argument(
       "unknown strategy '" + std::string(name) +

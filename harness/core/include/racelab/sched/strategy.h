@@ -11,10 +11,13 @@
 #define RACELAB_SCHED_STRATEGY_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "racelab/scheduling_hooks.h"
@@ -36,12 +39,31 @@ class ScheduleError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The strategies, by kind: what the engine decides on (never the name).
+enum class StrategyKind { kRandom, kPct, kDfs, kPlainDfs, kReplay };
+
+// The kind a strategy name ("random", "pct", "dfs", "plain-dfs", "replay")
+// stands for; nullopt for any other text.
+std::optional<StrategyKind> strategy_kind(std::string_view name);
+
+// Whether strategies of `kind` search a tree of one program's schedules (dfs,
+// plain-dfs): every schedule of the search must run the same program, and a
+// search whose tree is exhausted has tried every schedule (within its
+// bound) of that program.
+constexpr bool searches_one_program(StrategyKind kind) {
+  return kind == StrategyKind::kDfs || kind == StrategyKind::kPlainDfs;
+}
+
 class Strategy {
  public:
   virtual ~Strategy() = default;
 
-  // "random", "pct", "dfs", "plain-dfs", "replay".
+  // "random", "pct", "dfs", "plain-dfs", "replay": for messages and files.
   virtual std::string_view name() const = 0;
+
+  // Whether this strategy searches a tree of one program's schedules
+  // (searches_one_program(StrategyKind)).
+  virtual bool searches_one_program() const { return false; }
 
   // A schedule of `thread_count` logical threads begins.
   virtual void begin_schedule(int thread_count) = 0;
@@ -59,6 +81,14 @@ class Strategy {
   virtual void step_finished(int thread, const Footprint& footprint) {
     static_cast<void>(thread);
     static_cast<void>(footprint);
+  }
+
+  // Whether next_accesses() should be called before every pick().
+  virtual bool wants_next_accesses() const { return false; }
+  // By thread, what the next step of each thread touches first (the access
+  // of the scheduling point it stopped at; none for a thread not started).
+  virtual void next_accesses(const std::vector<PointAccess>& by_thread) {
+    static_cast<void>(by_thread);
   }
 
   // The schedule ended. Returns whether there are more schedules to explore
@@ -133,6 +163,7 @@ class DfsStrategy final : public Strategy {
  public:
   explicit DfsStrategy(int preemption_bound);
   std::string_view name() const override { return "plain-dfs"; }
+  bool searches_one_program() const override { return true; }
   void begin_schedule(int thread_count) override;
   int pick(const std::vector<int>& enabled, int current) override;
   bool end_schedule() override;
@@ -181,6 +212,20 @@ class DfsStrategy final : public Strategy {
 // all the linearizability verdict depends on, is explored; two calls or two
 // returns commute.
 //
+// Objects across schedules. Every schedule runs the program anew, and the
+// objects it makes (a store's locks and atomics) may sit at other addresses
+// than in the schedule before. So the search never compares addresses of
+// different schedules: an object is known by the order of its first use in
+// the schedule (its id), which is the same in two schedules as long as they
+// share the steps up to that use. A step recorded in an earlier schedule
+// (one asleep, or explored, at a point) may touch an object that the steps
+// before that point had not used. The object its scheduling point names is
+// the one the thread, still stopped at that point, names in this schedule
+// (next_accesses()); any other such object is taken to be any object that
+// this schedule first uses after that point (of the same kind), which may
+// explore more schedules, never fewer. So the schedules depend only on the
+// program and the decisions, wherever the allocator puts its objects.
+//
 // With a preemption bound (>= 0) a reversal that would need more
 // preemptions is not explored. DPOR within a bound is not complete in
 // general (a class may be reachable within the bound only through schedules
@@ -191,9 +236,14 @@ class DporStrategy final : public Strategy {
   static constexpr int kUnbounded = -1;
   explicit DporStrategy(int preemption_bound = kUnbounded);
   std::string_view name() const override { return "dfs"; }
+  bool searches_one_program() const override { return true; }
   void begin_schedule(int thread_count) override;
   int pick(const std::vector<int>& enabled, int current) override;
   void step_finished(int thread, const Footprint& footprint) override;
+  bool wants_next_accesses() const override { return true; }
+  void next_accesses(const std::vector<PointAccess>& by_thread) override {
+    next_ = by_thread;
+  }
   bool end_schedule() override;
 
   int schedules_explored() const { return explored_; }
@@ -204,20 +254,44 @@ class DporStrategy final : public Strategy {
   int sleep_blocked() const { return sleep_blocked_; }
 
  private:
+  // One access of a step, with its object known by id (see above): the
+  // order of first use in the schedule for objects in memory, the object
+  // itself for threads and the history clock (the same in every schedule).
+  struct Touch {
+    ObjectKind kind = ObjectKind::kUnknown;
+    std::uintptr_t object = 0;
+    AccessKind access = AccessKind::kWrite;
+    bool by_first_use = false;  // object is an id of first use
+  };
+  using Steps = std::vector<Touch>;
   struct Asleep {
     int thread;
-    Footprint footprint;  // of the step it took from where it fell asleep
+    Steps footprint;  // of the step it took from where it fell asleep
+    // Objects in use before that step: ids from here on were new there.
+    std::size_t known = 0;
   };
   struct Node {
     std::vector<int> enabled;
     int current = -1;
     int preemptions = 0;  // before this decision
     int chosen = -1;
-    Footprint footprint;         // of the chosen thread's step
+    std::size_t known = 0;       // objects in use before the chosen step
+    Steps footprint;             // of the chosen thread's step
+    Footprint raw;               // the same, as this schedule's addresses
     std::vector<int> backtrack;  // threads to explore here (chosen included)
     std::vector<Asleep> sleep;   // asleep on arrival
     std::vector<Asleep> done;    // explored here, with the step each took
   };
+  // Whether `step` (its touches from index `from` on) depends on `other`, a
+  // step of this schedule; `fresh`: ids from here on in `step` stand for any
+  // object first used after the point where `step` was taken (a step of an
+  // earlier schedule), SIZE_MAX for a step of this one.
+  static bool depends(const Steps& step, std::size_t from, const Steps& other,
+                      std::size_t fresh);
+  // Whether the step `asleep` took (in an earlier schedule) depends on the
+  // step just taken at `parent` in this one.
+  bool wakes(const Asleep& asleep, const Node& parent) const;
+  Steps identify(const Footprint& footprint);
   bool allowed(const Node& node, int thread) const;
   bool asleep(const Node& node, int thread) const;
   void find_races();
@@ -227,6 +301,10 @@ class DporStrategy final : public Strategy {
 
   int bound_;
   std::vector<Node> path_;
+  // This schedule's objects in memory, by kind and address: their ids.
+  std::map<std::pair<ObjectKind, const void*>, std::size_t> ids_;
+  // next_accesses() before this pick (empty when the scheduler gives none).
+  std::vector<PointAccess> next_;
   std::size_t replay_ = 0;  // path_ entries the next schedule follows
   std::size_t fresh_ = 0;   // the first step this schedule chose anew
   std::size_t step_ = 0;
