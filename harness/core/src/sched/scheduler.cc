@@ -273,6 +273,11 @@ class SchedulerCore {
   bool end_wait(int me, Wait kind);
   void finished(int me);
   const std::string& object_name(PointAccess object);
+  // The name object_name() gave `object`, or "?".
+  std::string known_object_name(const void* object) const {
+    auto name = objects_.find(object);
+    return name != objects_.end() ? name->second : "?";
+  }
   std::string describe_wait(int thread) const;
   std::string describe_lock(const void* lock) const;
   std::string describe_deadlock() const;
@@ -618,12 +623,11 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
     limit_ = stalled ? options_.max_steps : length_limit;
     if (me >= 0) {
       add_row(me, TraceKind::kSwitch,
-              stalled
-                  ? "stopped: step limit (" +
-                        std::to_string(options_.max_steps) +
-                        " steps without progress)"
-                  : "stopped: length limit (" +
-                        std::to_string(options_.max_total_steps) + " steps)");
+              stalled ? "stopped: step limit (" +
+                            std::to_string(options_.max_steps) +
+                            " steps without progress)"
+                      : "stopped: length limit (" +
+                            std::to_string(length_limit) + " steps)");
     }
     return end_run();
   }
@@ -1435,10 +1439,8 @@ int SchedulerCore::wake_object(const void* object, int at_most) {
     woken += (woken.empty() ? "" : ", ") + std::to_string(t);
   }
   if (!tracing_ || woken.empty()) return count;
-  auto name = objects_.find(object);
   add_row(me, TraceKind::kOperation,
-          "wakes '" + (name != objects_.end() ? name->second : "?") +
-              "': thread " + woken);
+          "wakes '" + known_object_name(object) + "': thread " + woken);
   return count;
 }
 
@@ -1559,8 +1561,7 @@ std::string SchedulerCore::describe_deadlock_locks() const {
     seen.push_back(thread.waiting_for);
     if (!text.empty()) text += '\n';
     if (thread.wait == Wait::kObject) {
-      auto name = objects_.find(thread.waiting_for);
-      text += quoted(name != objects_.end() ? name->second : "?") + " " +
+      text += quoted(known_object_name(thread.waiting_for)) + " " +
               where(thread.waiting_for, {});
       continue;
     }
@@ -1586,9 +1587,7 @@ std::string SchedulerCore::describe_wait(int thread) const {
            ", which does not finish";
   }
   if (waiter.wait == Wait::kObject) {
-    auto name = objects_.find(waiter.waiting_for);
-    return who + " waits on " +
-           quoted(name != objects_.end() ? name->second : "?") +
+    return who + " waits on " + quoted(known_object_name(waiter.waiting_for)) +
            ", and no thread that could release it can run";
   }
   if (waiter.wait == Wait::kCond) {

@@ -1,7 +1,7 @@
 // The interposed futex system call and the guards of function-local statics
-// (the mechanism: interpose.cc). Under control each is a scheduling point at
-// its entry, and a thread that would sleep in one waits in the scheduler
-// instead (docs/controlled-mode.md, "Blocking and fairness"):
+// (the mechanism: interpose.cc). Under control a thread that would sleep in
+// one waits in the scheduler instead (docs/controlled-mode.md, "Blocking and
+// fairness"); a futex call is a scheduling point at its entry:
 //
 // - syscall(SYS_futex, ...): libstdc++ waits and wakes through it
 //   (std::atomic::wait and notify, std::future and std::promise, std::latch,
