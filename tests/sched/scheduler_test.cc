@@ -605,6 +605,53 @@ TEST(SchedulerTest, LengthLimitEndsAnEndlessRunThatMakesProgress) {
             std::string::npos);
 }
 
+// A poll under a lock (lock, look, unlock) is a spin, not progress, while
+// another thread could take the lock: whatever priorities pct draws, the
+// poller gives way and the setter runs. Taking the lock again as its last
+// holder would otherwise count as progress and keep the run going to the
+// length limit.
+TEST(SchedulerTest, APollUnderALockGivesWayToTheThreadItWaitsFor) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    ControlledScheduler scheduler(
+        SchedulerOptions{.max_steps = 5000, .max_total_steps = 200000});
+    racelab::Mutex mu("flag");
+    bool flag = false;
+    Threads threads = {
+        [&] {
+          for (bool seen = false; !seen;) {
+            racelab::MutexLock hold(mu);
+            seen = flag;
+          }
+        },
+        [&] {
+          racelab::MutexLock hold(mu);
+          flag = true;
+        }};
+    PctStrategy pct(3, seed);
+    RunResult result = scheduler.run(threads, pct);
+    EXPECT_EQ(result.status, Status::kCompleted) << "seed " << seed;
+  }
+}
+
+// A thread alone takes and releases its lock as long as it likes: with no
+// other thread to take it, each taking is progress, not a livelock.
+TEST(SchedulerTest, ALoneThreadRetakingItsLockIsNoLivelock) {
+  ControlledScheduler scheduler(SchedulerOptions{.max_steps = 100});
+  racelab::Mutex mu("counter");
+  int count = 0;
+  RandomStrategy random(3);
+  RunResult result = scheduler.run(
+      {[&] {
+        for (int i = 0; i < 1000; ++i) {
+          racelab::MutexLock hold(mu);
+          ++count;
+        }
+      }},
+      random);
+  EXPECT_EQ(result.status, Status::kCompleted);
+  EXPECT_EQ(count, 1000);
+}
+
 // A poll that sleeps gives way even to a thread that has been spinning
 // itself (past the fairness bound): thread 1 looks at `other` 200 times
 // before it sets `flag`, and thread 0's sleeping poll never starves it,

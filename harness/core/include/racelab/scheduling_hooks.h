@@ -196,6 +196,11 @@ class SchedulingHooks {
                     bool* finished = nullptr) = 0;
   // `thread` was detached: the run will not join it.
   virtual void detach(pthread_t thread) = 0;
+  // `thread` was sent a cancellation request (the real pthread_cancel has
+  // recorded it): a point of the caller; a thread of this run waiting at a
+  // cancellation point (a condition variable, a join, a semaphore) wakes to
+  // act on it.
+  virtual void cancel(pthread_t thread) { static_cast<void>(thread); }
 };
 
 // The names the interposed primitives pass for a std::mutex (any pthread

@@ -14,6 +14,7 @@
 // abandoning or parking a fiber leaks nothing of the harness's.
 #include "racelab/sched/scheduler.h"
 
+#include <cxxabi.h>
 #include <sched.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -154,6 +155,7 @@ class SchedulerCore {
   int object_waiters(const void* object) const;
   bool join(pthread_t thread, JoinWait wait, bool* finished);
   void detach(pthread_t thread);
+  void cancel(pthread_t thread);
   void note(std::string&& text);
   void begin_operation(int index);
   void set_switch_observer(SwitchObserver observer, void* context) {
@@ -192,6 +194,7 @@ class SchedulerCore {
     Wait wait = Wait::kNone;
     // The lock, condition variable, barrier or semaphore.
     const void* waiting_for = nullptr;
+    ObjectKind waiting_kind = ObjectKind::kNone;  // of an object wait
     LockMode waiting_mode = LockMode::kExclusive;
     int join_target = -1;
     bool timed = false;    // a timed wait: still schedulable (its timeout)
@@ -227,6 +230,7 @@ class SchedulerCore {
     std::vector<Holder> holders;
     // Where the run first took it: return addresses, innermost first.
     std::vector<const void*> first_taken_at;
+    int last_owner = -1;  // the thread that took it last
   };
 
   static constexpr int kMaxThreads = 1024;
@@ -270,6 +274,7 @@ class SchedulerCore {
                     const std::string& lock_name, LockMode mode);
   LockState& lock_state(const void* lock, const char* lock_name);
   void wake_waiters_of(const void* lock);
+  bool retakes_own_lock(int me, PointAccess access) const;
   bool end_wait(int me, Wait kind);
   void finished(int me);
   const std::string& object_name(PointAccess object);
@@ -1126,6 +1131,8 @@ void SchedulerCore::run_body(int me) {
   try {
     (*body)();
     return;
+  } catch (const abi::__forced_unwind&) {
+    throw;  // pthread_exit or a cancellation: the thread ends
   } catch (const std::exception& e) {
     error = std::string("threw: ") + e.what();
   } catch (...) {
@@ -1146,7 +1153,8 @@ void SchedulerCore::yield_point(const char* what, PointEffect effect,
     if (effect == PointEffect::kYield) {
       spin = std::max(spin + 1, options_.spin_bound);
       threads_[static_cast<std::size_t>(me)].yielded = true;
-    } else if (effect == PointEffect::kNoProgress) {
+    } else if (effect == PointEffect::kNoProgress ||
+               retakes_own_lock(me, access)) {
       ++spin;
     } else {
       note_run_progress();
@@ -1213,6 +1221,8 @@ void SchedulerCore::acquired(const void* lock, const char* lock_name,
     }
   }
   state.holders.push_back(Holder{me, mode});
+  if (state.last_owner != me) note_run_progress();  // it changed hands
+  state.last_owner = me;
   add_lock_row(me, TraceKind::kLockAcquired, "acquired", state.name, mode);
 }
 
@@ -1245,14 +1255,34 @@ bool SchedulerCore::end_wait(int me, Wait kind) {
 }
 
 void SchedulerCore::wake_waiters_of(const void* lock) {
+  bool woke = false;
   for (LogicalThread& thread : threads_) {
     if (thread.wait == Wait::kLock && thread.waiting_for == lock &&
         thread.status != Status::kFinished) {
       thread.status = Status::kRunnable;
       thread.wait = Wait::kNone;
       thread.waiting_for = nullptr;
+      woke = true;
     }
   }
+  if (woke) note_run_progress();
+}
+
+// A lock's point is no progress when the thread takes again the lock it
+// held last while another thread could have taken it in between: a poll
+// under a lock (lock, look, unlock) is a spin. Locks change hands, or a
+// thread alone takes its locks, is progress.
+bool SchedulerCore::retakes_own_lock(int me, PointAccess access) const {
+  if (access.object_kind != ObjectKind::kLock) return false;
+  const auto found = locks_.find(access.object);
+  if (found == locks_.end() || found->second.last_owner != me) return false;
+  for (int t = 0; t < static_cast<int>(threads_.size()); ++t) {
+    if (t != me &&
+        threads_[static_cast<std::size_t>(t)].status == Status::kRunnable) {
+      return true;
+    }
+  }
+  return false;
 }
 
 void SchedulerCore::released(const void* lock, LockMode mode) {
@@ -1411,6 +1441,7 @@ bool SchedulerCore::object_wait(PointAccess object, bool timed) {
     thread.wait = Wait::kObject;
     thread.timed = timed;
     thread.waiting_for = object.object;
+    thread.waiting_kind = object.object_kind;
     add_row(me, TraceKind::kLockWaited,
             std::string(timed ? "waits (timed) on '" : "waits on '") +
                 object_name(object) + "'");
@@ -1529,6 +1560,42 @@ void SchedulerCore::detach(pthread_t thread) {
   for (const auto& os : os_) {
     if (os->created && pthread_equal(os->handle, thread)) os->detached = true;
   }
+}
+
+// A cancellation request is the caller's point (the target can observe it);
+// a target waiting at a cancellation point wakes as from a spurious wake-up,
+// and the interposed wait acts on the request (pthread_testcancel).
+void SchedulerCore::cancel(pthread_t thread) {
+  if (!os_threads()) return;
+  const int me = enter_hook("cancel");
+  int to;
+  {
+    HarnessScope harness;
+    int target = -1;
+    for (const auto& os : os_) {
+      if (os->created && pthread_equal(os->handle, thread)) target = os->id;
+    }
+    if (target < 0) return;
+    LogicalThread& victim = threads_[static_cast<std::size_t>(target)];
+    const bool at_cancellation_point =
+        victim.status != Status::kFinished &&
+        (victim.wait == Wait::kCond || victim.wait == Wait::kJoin ||
+         (victim.wait == Wait::kObject &&
+          victim.waiting_kind == ObjectKind::kSemaphore));
+    if (at_cancellation_point) {
+      victim.status = Status::kRunnable;
+      victim.wait = Wait::kNone;
+      victim.waiting_for = nullptr;
+    }
+    add_row(me, TraceKind::kSwitch,
+            "cancels thread " + std::to_string(target) +
+                (at_cancellation_point ? ": wakes it" : ""));
+    note_run_progress();
+    to = decide(
+        me, "cancel", PointKind::kInner,
+        {ObjectKind::kThread, thread_object(target), AccessKind::kWrite});
+  }
+  switch_away(me, to);
 }
 
 void SchedulerCore::note(std::string&& text) {
@@ -1829,6 +1896,8 @@ bool ControlledScheduler::join(pthread_t thread, JoinWait wait,
 }
 
 void ControlledScheduler::detach(pthread_t thread) { core_->detach(thread); }
+
+void ControlledScheduler::cancel(pthread_t thread) { core_->cancel(thread); }
 
 void ControlledScheduler::acquired(const void* lock, const char* lock_name,
                                    LockMode mode) {

@@ -170,6 +170,7 @@ RACELAB_REAL(int, pthread_create,
              (pthread_t*, const pthread_attr_t*, void* (*)(void*), void*))
 RACELAB_REAL(int, pthread_join, (pthread_t, void**))
 RACELAB_REAL(int, pthread_detach, (pthread_t))
+RACELAB_REAL(int, pthread_cancel, (pthread_t))
 RACELAB_REAL(int, sched_yield, ())
 RACELAB_REAL(int, nanosleep, (const struct timespec*, struct timespec*))
 RACELAB_REAL(int, clock_nanosleep,
@@ -198,6 +199,7 @@ namespace {
 bool controlled_sleep() {
   SchedulingHooks* hooks = controlling();
   if (hooks == nullptr) return false;
+  pthread_testcancel();  // a sleep is a cancellation point
   hooks->yield_point("sleep", PointEffect::kYield);
   return true;
 }
@@ -215,9 +217,26 @@ int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
   return ::real_pthread_create()(thread, attr, start, arg);
 }
 
+// A join is a cancellation point: a request that arrives while it waits
+// wakes it (SchedulingHooks::cancel), and it acts on it here; a caller whose
+// cancellation is disabled goes back to waiting.
 int pthread_join(pthread_t thread, void** result) {
-  if (SchedulingHooks* hooks = controlling()) hooks->join(thread);
+  if (SchedulingHooks* hooks = controlling()) {
+    pthread_testcancel();
+    bool finished = false;
+    while (hooks->join(thread, racelab::JoinWait::kBlock, &finished) &&
+           !finished) {
+      pthread_testcancel();
+    }
+  }
   return real_pthread_join()(thread, result);
+}
+
+int pthread_cancel(pthread_t thread) {
+  const int result = real_pthread_cancel()(thread);
+  if (result != 0) return result;
+  if (SchedulingHooks* hooks = controlling()) hooks->cancel(thread);
+  return 0;
 }
 
 int pthread_detach(pthread_t thread) {

@@ -192,15 +192,20 @@ int relock(SchedulingHooks* hooks, pthread_mutex_t* mu) {
 // notified without the lock is then lost). The step after the point releases
 // the mutex and waits on `cond` (the hooks record both), so partial-order
 // reduction sees it depend on both.
+// A wait is a cancellation point: a request that came before the wait, or
+// one that woke it (SchedulingHooks::cancel), is acted on with the mutex held,
+// as POSIX has it, so the thread's cleanup handlers run with the lock.
 int wait_on(pthread_cond_t* cond, pthread_mutex_t* mu, bool timed) {
   SchedulingHooks* hooks = controlling();
   hooks->access_point("cond_wait", PointEffect::kProgress,
                       lock_access(mu, LockMode::kExclusive),
                       racelab::PointKind::kInner);
+  pthread_testcancel();  // a request from before the wait
   real_pthread_mutex_unlock()(mu);
   hooks->released(mu, LockMode::kExclusive);
   const bool timed_out = hooks->cond_wait(cond, timed);
   relock(hooks, mu);
+  pthread_testcancel();
   return timed_out ? ETIMEDOUT : 0;
 }
 
@@ -252,7 +257,7 @@ int pthread_mutex_unlock(pthread_mutex_t* mu) {
   }
   if (hooks != nullptr && result == 0) {
     hooks->released(mu, LockMode::kExclusive);
-    hooks->access_point("unlock", PointEffect::kProgress, kAfterUnlock,
+    hooks->access_point("unlock", PointEffect::kNoProgress, kAfterUnlock,
                         racelab::PointKind::kInner);
   }
   return result;
@@ -342,7 +347,7 @@ int pthread_rwlock_unlock(pthread_rwlock_t* rw) {
   if (hooks != nullptr && result == 0) {
     // The scheduler knows in which mode this thread held it.
     hooks->released(rw, LockMode::kExclusive);
-    hooks->access_point("unlock", PointEffect::kProgress, kAfterUnlock,
+    hooks->access_point("unlock", PointEffect::kNoProgress, kAfterUnlock,
                         racelab::PointKind::kInner);
   }
   return result;

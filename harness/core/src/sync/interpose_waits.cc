@@ -109,6 +109,9 @@ int semaphore_take(SchedulingHooks* hooks, sem_t* sem, const char* point,
   hooks->access_point(point, PointEffect::kNoProgress, semaphore_access(sem),
                       racelab::PointKind::kInner);
   while (semaphore_value(sem) <= 0) {
+    // Every caller is a cancellation point: a request that came before the
+    // wait, or woke it, is acted on here.
+    pthread_testcancel();
     if (hooks->object_wait(semaphore_access(sem), timed)) {
       errno = ETIMEDOUT;
       return -1;
@@ -125,6 +128,7 @@ int timed_join(SchedulingHooks* hooks, pthread_t thread, void** result,
   bool joined = false;
   *ours = hooks->join(thread, JoinWait::kTimed, &joined);
   if (!*ours) return 0;
+  pthread_testcancel();  // a cancellation point, which a request may wake
   return joined ? real_pthread_join()(thread, result) : ETIMEDOUT;
 }
 

@@ -69,9 +69,9 @@ bool pin_process_to_one_cpu();
 
 struct SchedulerOptions {
   // A run is cut off after max_steps scheduling decisions in a row without
-  // progress (no store, lock, unlock, notify, post, join or thread end: a
-  // probable livelock, Status::kStepLimit), or after max_total_steps
-  // decisions in all (or max_steps, if more), progress or not
+  // progress (no store, lock changing hands, wake-up, notify, post, join or
+  // thread end: a probable livelock, Status::kStepLimit), or after
+  // max_total_steps decisions in all (or max_steps, if more), progress or not
   // (Status::kLengthLimit).
   int max_steps = 100000;
   std::int64_t max_total_steps = 10'000'000;
@@ -238,6 +238,7 @@ class ControlledScheduler final : public SchedulingHooks {
   int object_waiters(const void* object) const override;
   bool join(pthread_t thread, JoinWait wait, bool* finished) override;
   void detach(pthread_t thread) override;
+  void cancel(pthread_t thread) override;
 
  private:
   std::unique_ptr<internal::SchedulerCore> core_;
