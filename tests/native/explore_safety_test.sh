@@ -200,6 +200,17 @@ for mode in spin read child-read daemon-read; do
     fail "SIGKILL ($mode): $left processes left over 3 trials"
 done
 
+# --- a real hang names what every thread was doing -------------------------
+out=$("$racelab" explore --budget 1 --hang-seconds 2 -- "$tree" read "$token" 2>&1); rc=$?
+stacks=yes
+if command -v gdb >/dev/null; then
+  [[ $out == *"block_in_read"*"process_tree_program.cc:"* ]] || stacks=no
+fi
+[[ $rc == 1 && $out == *"hang: no scheduling decision for 2 s"* &&
+  $out == *"in system call 0 (read), waits in"* && $stacks == yes ]] &&
+  ok "explore: a hang in read shows each thread's system call and stack" ||
+  fail "hang in read: exit $rc, stacks $stacks: $(head -c 3000 <<<"$out")"
+
 # --- exit statuses hold -----------------------------------------------------
 "$racelab" explore --strategy random --budget 50 -- "$native" lost_update buggy | head -c 0
 rc=${PIPESTATUS[0]}

@@ -64,6 +64,9 @@ struct ProgramRun {
   BoundedText err{0, 64 << 10};
   BoundedText reports{1 << 20, 64 << 10};  // the sanitizer's report stream
   int leftover_processes = 0;  // others of the tree killed at its end
+  // For a hung run, what each of the program's threads was doing when it
+  // was stopped (thread_stacks.h): /proc's view, then gdb's stacks.
+  std::string hung_threads;
 };
 
 // Makes this process the subreaper of its descendants (once per process).

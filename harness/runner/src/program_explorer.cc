@@ -183,7 +183,9 @@ std::vector<Finding> judge(const ProgramRun& run, const Channel* channel,
                         Oracle::kTimeout,
                         absl::StrCat("hang: no scheduling decision for ",
                                      options.hang_seconds, " s"),
-                        output,
+                        absl::StrCat("the program's threads when it was "
+                                     "stopped:\n",
+                                     run.hung_threads, output),
                         std::nullopt,
                         {}});
     return findings;

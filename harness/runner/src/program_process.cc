@@ -22,6 +22,7 @@
 #include "racelab/program_channel.h"
 #include "exec_signals.h"
 #include "racelab/raw_syscall.h"
+#include "thread_stacks.h"
 
 extern char** environ;
 
@@ -68,6 +69,8 @@ std::string BoundedText::text() const {
 
 namespace {
 
+// How long gdb may take to print the stacks of a hung program.
+constexpr int kStackSeconds = 30;
 using Clock = std::chrono::steady_clock;
 
 // The environment of the program: ours, with the channel's descriptor.
@@ -398,6 +401,13 @@ ProgramRun run_program(const ProgramLaunch& launch) {
     } else if (!run.hung && Clock::now() - last_beat >
                                 std::chrono::seconds(launch.hang_seconds)) {
       run.hung = true;
+      run.hung_threads = describe_threads(program);
+      const std::string stacks =
+          gdb_stacks(program, std::chrono::seconds(kStackSeconds));
+      run.hung_threads +=
+          stacks.empty()
+              ? "(no stacks: gdb is not installed or could not attach)\n"
+              : "\n" + stacks;
       ::kill(-program, SIGKILL);
     }
   }
