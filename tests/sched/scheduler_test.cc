@@ -605,32 +605,42 @@ TEST(SchedulerTest, LengthLimitEndsAnEndlessRunThatMakesProgress) {
             std::string::npos);
 }
 
-// A poll under a lock (lock, look, unlock) is a spin, not progress, while
-// another thread could take the lock: whatever priorities pct draws, the
-// poller gives way and the setter runs. Taking the lock again as its last
-// holder would otherwise count as progress and keep the run going to the
-// length limit.
-TEST(SchedulerTest, APollUnderALockGivesWayToTheThreadItWaitsFor) {
-  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    ControlledScheduler scheduler(
-        SchedulerOptions{.max_steps = 5000, .max_total_steps = 200000});
-    racelab::Mutex mu("flag");
-    bool flag = false;
-    Threads threads = {
-        [&] {
-          for (bool seen = false; !seen;) {
-            racelab::MutexLock hold(mu);
-            seen = flag;
-          }
-        },
-        [&] {
-          racelab::MutexLock hold(mu);
-          flag = true;
-        }};
-    PctStrategy pct(3, seed);
-    RunResult result = scheduler.run(threads, pct);
-    EXPECT_EQ(result.status, Status::kCompleted) << "seed " << seed;
+// Always runs the lowest-numbered thread it may: the poller below, as a
+// strategy that favours it (pct drawing it the highest priority) would.
+class LowestThreadFirst : public racelab::sched::Strategy {
+ public:
+  std::string_view name() const override { return "lowest-first"; }
+  void begin_schedule(int) override {}
+  int pick(const std::vector<int>& enabled, int) override {
+    return enabled.front();
   }
+  bool end_schedule() override { return false; }
+};
+
+// A poll under a lock (lock, look, unlock) is a spin, not progress, while
+// another thread could take the lock: the poller gives way at the fairness
+// bound and the setter runs, even under a strategy that always favours the
+// poller. Taking its own lock again counted as progress before, and such a
+// run went on to the length limit.
+TEST(SchedulerTest, APollUnderALockGivesWayToTheThreadItWaitsFor) {
+  ControlledScheduler scheduler(
+      SchedulerOptions{.max_steps = 5000, .max_total_steps = 200000});
+  racelab::Mutex mu("flag");
+  bool flag = false;
+  Threads threads = {[&] {
+                       for (bool seen = false; !seen;) {
+                         racelab::MutexLock hold(mu);
+                         seen = flag;
+                       }
+                     },
+                     [&] {
+                       racelab::MutexLock hold(mu);
+                       flag = true;
+                     }};
+  LowestThreadFirst favours_the_poller;
+  RunResult result = scheduler.run(threads, favours_the_poller);
+  EXPECT_EQ(result.status, Status::kCompleted);
+  EXPECT_LT(result.decisions.size(), 1000u);
 }
 
 // A thread alone takes and releases its lock as long as it likes: with no
@@ -640,14 +650,13 @@ TEST(SchedulerTest, ALoneThreadRetakingItsLockIsNoLivelock) {
   racelab::Mutex mu("counter");
   int count = 0;
   RandomStrategy random(3);
-  RunResult result = scheduler.run(
-      {[&] {
-        for (int i = 0; i < 1000; ++i) {
-          racelab::MutexLock hold(mu);
-          ++count;
-        }
-      }},
-      random);
+  RunResult result = scheduler.run({[&] {
+                                     for (int i = 0; i < 1000; ++i) {
+                                       racelab::MutexLock hold(mu);
+                                       ++count;
+                                     }
+                                   }},
+                                   random);
   EXPECT_EQ(result.status, Status::kCompleted);
   EXPECT_EQ(count, 1000);
 }

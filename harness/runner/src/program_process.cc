@@ -18,9 +18,9 @@
 #include <stdexcept>
 
 #include "absl/strings/str_cat.h"
+#include "exec_signals.h"
 #include "racelab/child_registry.h"
 #include "racelab/program_channel.h"
-#include "exec_signals.h"
 #include "racelab/raw_syscall.h"
 #include "thread_stacks.h"
 

@@ -1270,12 +1270,16 @@ void SchedulerCore::wake_waiters_of(const void* lock) {
 
 // A lock's point is no progress when the thread takes again the lock it
 // held last while another thread could have taken it in between: a poll
-// under a lock (lock, look, unlock) is a spin. Locks change hands, or a
-// thread alone takes its locks, is progress.
+// under a lock (lock, look, unlock) is a spin. A lock changing hands, a
+// thread alone taking its locks, and a condition-variable wait's point (its
+// thread holds the lock it is about to release) are progress.
 bool SchedulerCore::retakes_own_lock(int me, PointAccess access) const {
   if (access.object_kind != ObjectKind::kLock) return false;
   const auto found = locks_.find(access.object);
   if (found == locks_.end() || found->second.last_owner != me) return false;
+  for (const Holder& holder : found->second.holders) {
+    if (holder.thread == me) return false;  // it holds it: a wait's release
+  }
   for (int t = 0; t < static_cast<int>(threads_.size()); ++t) {
     if (t != me &&
         threads_[static_cast<std::size_t>(t)].status == Status::kRunnable) {
