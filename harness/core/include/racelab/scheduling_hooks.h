@@ -201,6 +201,10 @@ class SchedulingHooks {
   // cancellation point (a condition variable, a join, a semaphore) wakes to
   // act on it.
   virtual void cancel(pthread_t thread) { static_cast<void>(thread); }
+  // Whether a thread of the run other than the caller can be scheduled now
+  // (runnable, or in a wait the scheduler may time out): a caller that
+  // would wait for the outside world gives way while one can.
+  virtual bool another_thread_can_run() const { return false; }
 };
 
 // The names the interposed primitives pass for a std::mutex (any pthread

@@ -156,6 +156,7 @@ class SchedulerCore {
   bool join(pthread_t thread, JoinWait wait, bool* finished);
   void detach(pthread_t thread);
   void cancel(pthread_t thread);
+  bool another_thread_can_run() const;
   void note(std::string&& text);
   void begin_operation(int index);
   void set_switch_observer(SwitchObserver observer, void* context) {
@@ -275,6 +276,7 @@ class SchedulerCore {
   LockState& lock_state(const void* lock, const char* lock_name);
   void wake_waiters_of(const void* lock);
   bool retakes_own_lock(int me, PointAccess access) const;
+  bool runnable_besides(int me) const;
   bool end_wait(int me, Wait kind);
   void finished(int me);
   const std::string& object_name(PointAccess object);
@@ -1280,6 +1282,10 @@ bool SchedulerCore::retakes_own_lock(int me, PointAccess access) const {
   for (const Holder& holder : found->second.holders) {
     if (holder.thread == me) return false;  // it holds it: a wait's release
   }
+  return runnable_besides(me);
+}
+
+bool SchedulerCore::runnable_besides(int me) const {
   for (int t = 0; t < static_cast<int>(threads_.size()); ++t) {
     if (t != me &&
         threads_[static_cast<std::size_t>(t)].status == Status::kRunnable) {
@@ -1287,6 +1293,12 @@ bool SchedulerCore::retakes_own_lock(int me, PointAccess access) const {
     }
   }
   return false;
+}
+
+bool SchedulerCore::another_thread_can_run() const {
+  const int me = enter_hook("another_thread_can_run");
+  HarnessScope harness;
+  return runnable_besides(me);
 }
 
 void SchedulerCore::released(const void* lock, LockMode mode) {
@@ -1902,6 +1914,10 @@ bool ControlledScheduler::join(pthread_t thread, JoinWait wait,
 void ControlledScheduler::detach(pthread_t thread) { core_->detach(thread); }
 
 void ControlledScheduler::cancel(pthread_t thread) { core_->cancel(thread); }
+
+bool ControlledScheduler::another_thread_can_run() const {
+  return core_->another_thread_can_run();
+}
 
 void ControlledScheduler::acquired(const void* lock, const char* lock_name,
                                    LockMode mode) {

@@ -239,6 +239,7 @@ class ControlledScheduler final : public SchedulingHooks {
   bool join(pthread_t thread, JoinWait wait, bool* finished) override;
   void detach(pthread_t thread) override;
   void cancel(pthread_t thread) override;
+  bool another_thread_can_run() const override;
 
  private:
   std::unique_ptr<internal::SchedulerCore> core_;
