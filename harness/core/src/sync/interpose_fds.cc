@@ -27,6 +27,11 @@
 //   clock's, ends it (a look that finds nothing after the thread was picked
 //   again returns 0, as a timeout).
 //
+// The standard streams (descriptors 0 to 2) are passed through: they lead
+// outside the run. Readiness that comes from outside the run (another
+// process, the network) on other descriptors makes the number of times a
+// thread gives way depend on timing, so such a run may not replay exactly.
+//
 // The real calls are TSan's interceptors, which record the happens-before
 // edges of a pipe's or socket's writes and reads. Compiled without sanitizer
 // instrumentation, as interpose.cc.
@@ -81,6 +86,11 @@ namespace {
 // is in blocking mode and poll finds nothing (no event, no error, no
 // hang-up). Asked of the kernel directly, past every interceptor.
 bool would_wait(int fd, short events) {
+  // The standard streams are the outside world's (under explore, racelab's
+  // capture pipes): when one is ready depends on how fast that reader is,
+  // and giving way on it would make the schedule depend on timing. A write
+  // to a full one waits holding the turn, as before racelab.
+  if (fd <= STDERR_FILENO) return false;
   const long flags = racelab::raw_syscall(SYS_fcntl, fd, F_GETFL);
   if (flags < 0 || (flags & O_NONBLOCK) != 0) return false;
   pollfd look{fd, events, 0};
@@ -127,7 +137,7 @@ ssize_t controlled_write(SchedulingHooks* hooks, const char* what, int fd,
                          const char* data, size_t size, int flags,
                          Plain plain) {
   const long mode = racelab::raw_syscall(SYS_fcntl, fd, F_GETFL);
-  const Sink sink = sink_of(fd);
+  const Sink sink = fd <= STDERR_FILENO ? Sink::kOther : sink_of(fd);
   if (mode < 0 || (mode & O_NONBLOCK) != 0 || sink == Sink::kOther) {
     wait_for(hooks, fd, POLLOUT, what);
     return plain(data, size);
