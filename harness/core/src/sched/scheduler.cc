@@ -1133,8 +1133,10 @@ void SchedulerCore::run_body(int me) {
   try {
     (*body)();
     return;
+#ifdef __GLIBCXX__
   } catch (const abi::__forced_unwind&) {
     throw;  // pthread_exit or a cancellation: the thread ends
+#endif
   } catch (const std::exception& e) {
     error = std::string("threw: ") + e.what();
   } catch (...) {
