@@ -276,6 +276,22 @@ class SchedulerCore {
   LockState& lock_state(const void* lock, const char* lock_name);
   void wake_waiters_of(const void* lock);
   bool retakes_own_lock(int me, PointAccess access) const;
+  // The logical thread of this run whose OS thread is `thread`, or -1. The
+  // newest wins: a handle may be reused once its thread has ended.
+  int thread_of(pthread_t thread) const {
+    for (auto os = os_.rbegin(); os != os_.rend(); ++os) {
+      if ((*os)->created && pthread_equal((*os)->handle, thread)) {
+        return (*os)->id;
+      }
+    }
+    return -1;
+  }
+  // Ends `thread`'s wait: it can run again (a waker's side of a wait).
+  static void wake(LogicalThread& thread) {
+    thread.status = Status::kRunnable;
+    thread.wait = Wait::kNone;
+    thread.waiting_for = nullptr;
+  }
   bool runnable_besides(int me) const;
   bool end_wait(int me, Wait kind);
   void finished(int me);
@@ -1263,9 +1279,7 @@ void SchedulerCore::wake_waiters_of(const void* lock) {
   for (LogicalThread& thread : threads_) {
     if (thread.wait == Wait::kLock && thread.waiting_for == lock &&
         thread.status != Status::kFinished) {
-      thread.status = Status::kRunnable;
-      thread.wait = Wait::kNone;
-      thread.waiting_for = nullptr;
+      wake(thread);
       woke = true;
     }
   }
@@ -1371,9 +1385,7 @@ void SchedulerCore::cond_notify(const void* cond, bool all) {
     }
     if (oldest < 0) break;
     LogicalThread& thread = threads_[static_cast<std::size_t>(oldest)];
-    thread.status = Status::kRunnable;
-    thread.wait = Wait::kNone;
-    thread.waiting_for = nullptr;
+    wake(thread);
     woken.push_back(oldest);
     if (!all) break;
   }
@@ -1481,9 +1493,7 @@ int SchedulerCore::wake_object(const void* object, int at_most) {
         thread.status == Status::kFinished) {
       continue;
     }
-    thread.status = Status::kRunnable;
-    thread.wait = Wait::kNone;
-    thread.waiting_for = nullptr;
+    wake(thread);
     ++count;
     woken += (woken.empty() ? "" : ", ") + std::to_string(t);
   }
@@ -1533,9 +1543,7 @@ bool SchedulerCore::join(pthread_t thread, JoinWait wait, bool* joined) {
   bool waits = false;
   {
     HarnessScope harness;
-    for (const auto& os : os_) {
-      if (os->created && pthread_equal(os->handle, thread)) target = os->id;
-    }
+    target = thread_of(thread);
     if (target < 0) return false;
     LogicalThread& self = threads_[static_cast<std::size_t>(me)];
     if (wait != JoinWait::kTry &&
@@ -1589,10 +1597,7 @@ void SchedulerCore::cancel(pthread_t thread) {
   int to;
   {
     HarnessScope harness;
-    int target = -1;
-    for (const auto& os : os_) {
-      if (os->created && pthread_equal(os->handle, thread)) target = os->id;
-    }
+    const int target = thread_of(thread);
     if (target < 0) return;
     LogicalThread& victim = threads_[static_cast<std::size_t>(target)];
     const bool at_cancellation_point =
@@ -1601,9 +1606,7 @@ void SchedulerCore::cancel(pthread_t thread) {
          (victim.wait == Wait::kObject &&
           victim.waiting_kind == ObjectKind::kSemaphore));
     if (at_cancellation_point) {
-      victim.status = Status::kRunnable;
-      victim.wait = Wait::kNone;
-      victim.waiting_for = nullptr;
+      wake(victim);
     }
     add_row(me, TraceKind::kSwitch,
             "cancels thread " + std::to_string(target) +
