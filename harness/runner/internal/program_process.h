@@ -64,6 +64,10 @@ struct ProgramRun {
   BoundedText err{0, 64 << 10};
   BoundedText reports{1 << 20, 64 << 10};  // the sanitizer's report stream
   int leftover_processes = 0;  // others of the tree killed at its end
+  // When it hung: every thread of the program as it was just before it was
+  // killed, one line each (its state, the system call it waits in, and the
+  // code addresses found on its stack, as module+offset).
+  std::string hang_threads;
 };
 
 // Makes this process the subreaper of its descendants (once per process).

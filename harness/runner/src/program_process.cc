@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,7 +16,9 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "racelab/child_registry.h"
@@ -69,6 +72,107 @@ std::string BoundedText::text() const {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// An executable mapping of a process: its range and file.
+struct CodeMap {
+  unsigned long begin = 0;
+  unsigned long end = 0;
+  unsigned long offset = 0;
+  std::string file;
+};
+
+std::vector<CodeMap> code_maps(pid_t pid) {
+  std::vector<CodeMap> maps;
+  std::ifstream in(absl::StrCat("/proc/", pid, "/maps"));
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string range, perms, offset, device, inode, file;
+    fields >> range >> perms >> offset >> device >> inode >> file;
+    if (perms.size() < 3 || perms[2] != 'x' || file.empty() ||
+        file.front() != '/') {
+      continue;
+    }
+    CodeMap map;
+    map.begin = std::stoul(range.substr(0, range.find('-')), nullptr, 16);
+    map.end = std::stoul(range.substr(range.find('-') + 1), nullptr, 16);
+    map.offset = std::stoul(offset, nullptr, 16);
+    map.file = file.substr(file.find_last_of('/') + 1);
+    maps.push_back(std::move(map));
+  }
+  return maps;
+}
+
+// "prog+0x1234" for a code address, "" for any other.
+std::string code_address(const std::vector<CodeMap>& maps,
+                         unsigned long address) {
+  for (const CodeMap& map : maps) {
+    if (address >= map.begin && address < map.end) {
+      std::ostringstream text;
+      text << map.file << "+0x" << std::hex << address - map.begin + map.offset;
+      return text.str();
+    }
+  }
+  return "";
+}
+
+// One line per thread of `pid`: "thread 1234 (prog): S, system call 202 at
+// libc.so.6+0x8a2f6; stack: prog+0x5e21 prog+0x61f0 ...". The stack is a
+// scan for words that point into code (the kernel keeps no frame chain),
+// so it may hold stale return addresses; addr2line -f -e <file> <offset>
+// names them.
+std::string thread_snapshot(pid_t pid) {
+  const std::vector<CodeMap> maps = code_maps(pid);
+  std::string text;
+  DIR* tasks = ::opendir(absl::StrCat("/proc/", pid, "/task").c_str());
+  if (tasks == nullptr) return text;
+  while (const dirent* entry = ::readdir(tasks)) {
+    if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
+    const std::string task =
+        absl::StrCat("/proc/", pid, "/task/", entry->d_name);
+    std::string stat;
+    std::getline(std::ifstream(task + "/stat"), stat);
+    const std::size_t close = stat.rfind(')');
+    const std::size_t open = stat.find('(');
+    if (close == std::string::npos || open == std::string::npos ||
+        close + 2 >= stat.size()) {
+      continue;
+    }
+    absl::StrAppend(&text, "thread ", entry->d_name, " (",
+                    stat.substr(open + 1, close - open - 1),
+                    "): ", stat.substr(close + 2, 1));
+    std::string call;
+    std::getline(std::ifstream(task + "/syscall"), call);
+    std::istringstream fields(call);
+    long number = -1;
+    fields >> number;
+    std::vector<unsigned long> values;
+    std::string word;
+    while (fields >> word) values.push_back(std::stoul(word, nullptr, 16));
+    if (number >= 0 && values.size() == 8) {
+      absl::StrAppend(&text, ", system call ", number, " at ",
+                      code_address(maps, values[7]));
+      std::vector<unsigned long> stack(2048);
+      iovec local{stack.data(), stack.size() * sizeof(unsigned long)};
+      iovec remote{reinterpret_cast<void*>(values[6]), local.iov_len};
+      const long got = ::process_vm_readv(pid, &local, 1, &remote, 1, 0);
+      std::string frames;
+      int shown = 0;
+      for (long i = 0; got > 0 && shown < 12 &&
+                       i < got / static_cast<long>(sizeof(unsigned long));
+           ++i) {
+        const std::string at = code_address(maps, stack[i]);
+        if (at.empty()) continue;
+        absl::StrAppend(&frames, " ", at);
+        ++shown;
+      }
+      if (!frames.empty()) absl::StrAppend(&text, "; stack:", frames);
+    }
+    text += "\n";
+  }
+  ::closedir(tasks);
+  return text;
+}
 
 // The environment of the program: ours, with the channel's descriptor.
 std::vector<std::string> program_environment(int channel_fd) {
@@ -398,6 +502,9 @@ ProgramRun run_program(const ProgramLaunch& launch) {
     } else if (!run.hung && Clock::now() - last_beat >
                                 std::chrono::seconds(launch.hang_seconds)) {
       run.hung = true;
+      // Where every thread is, before the program is gone.
+      ::kill(program, SIGSTOP);
+      run.hang_threads = thread_snapshot(program);
       ::kill(-program, SIGKILL);
     }
   }

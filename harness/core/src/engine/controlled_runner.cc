@@ -124,6 +124,10 @@ RunObservation observe_schedule(sched::RunResult run,
   obs.schedule.decision_operations = std::move(run.decision_operations);
   obs.schedule.preemptions = run.preemptions;
   obs.inner_points = run.inner_points;
+  obs.unmodelled_blocks = static_cast<int>(run.unmodelled_blocks.size());
+  if (!run.unmodelled_blocks.empty()) {
+    obs.first_block = run.unmodelled_blocks.front().where;
+  }
   obs.schedule.trace = std::move(run.trace);
   obs.schedule.status = run.status;
   return obs;
@@ -228,13 +232,27 @@ RunObservation explore(const ScheduleRunner& run_schedule,
     ++obs.schedules;
     obs.operations += outcome.operations;
     obs.inner_points += outcome.inner_points;
+    if (outcome.unmodelled_blocks > 0 && obs.unmodelled_blocks == 0) {
+      obs.first_block = outcome.first_block;
+    }
+    obs.unmodelled_blocks += outcome.unmodelled_blocks;
     if (outcome.findings.empty()) {
       const bool last = i + 1 == request.budget || !outcome.more_schedules;
       if (last) {  // keep the last clean schedule, for --save-schedule
         obs.schedule = std::move(outcome.schedule);
         obs.schedule.program = encode(program_seed);
         obs.schedule.trace = {};  // reported for failing schedules only
-        obs.exhaustive = !outcome.more_schedules;
+        // A run that saw an unmodelled block followed the kernel's timing.
+        obs.exhaustive = !outcome.more_schedules && obs.unmodelled_blocks == 0;
+        if (obs.unmodelled_blocks > 0) {
+          obs.warnings.push_back(absl::StrCat(
+              obs.unmodelled_blocks, " unmodelled block",
+              obs.unmodelled_blocks == 1 ? "" : "s",
+              " (a thread blocked in the kernel outside every scheduling "
+              "point; the others ran on): the search is not exhaustive; the "
+              "first: ",
+              obs.first_block));
+        }
         if (obs.inner_points == 0) {
           obs.warnings.push_back(absl::StrCat(
               "no scheduling point inside any operation in ", obs.schedules,
