@@ -38,8 +38,10 @@ bool try_lock_unseen(int* word);
 void unlock_unseen(int* word);
 // Gives the CPU away (the raw system call: never a scheduling point).
 void yield_cpu();
-// Sleeps `ms` milliseconds (the raw system call).
-void sleep_milliseconds(int ms);
+// Sleeps at most `ms` milliseconds while `*word` is 0; wake_unseen(word)
+// (after it stored a nonzero value) ends the sleep at once.
+void sleep_while_zero(int* word, int ms);
+void wake_unseen(int* word);
 // The calling thread's kernel thread id.
 long own_tid();
 

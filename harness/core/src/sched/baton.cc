@@ -52,10 +52,13 @@ void unlock_unseen(int* word) { __atomic_store_n(word, 0, __ATOMIC_RELEASE); }
 
 void yield_cpu() { syscall(SYS_sched_yield); }
 
-void sleep_milliseconds(int ms) {
+void sleep_while_zero(int* word, int ms) {
   const timespec pause{ms / 1000, (ms % 1000) * 1000000L};
-  syscall(SYS_nanosleep, &pause, nullptr);
+  if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != 0) return;
+  syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, 0, &pause, nullptr, 0);
 }
+
+void wake_unseen(int* word) { futex(word, FUTEX_WAKE_PRIVATE, 1); }
 
 long own_tid() { return syscall(SYS_gettid); }
 

@@ -1223,6 +1223,7 @@ void SchedulerCore::stop_watch() {
   if (!watcher_started_) return;
   watcher_started_ = false;
   store_unseen(&stop_watch_, 1);
+  wake_unseen(&stop_watch_);
   interpose_internal::real_pthread_join(watcher_, nullptr);
 }
 
@@ -1241,7 +1242,8 @@ void SchedulerCore::watch() {
   int seen_count = -1;
   int looks = 0;
   while (load_unseen(&stop_watch_) == 0) {
-    sleep_milliseconds(options_.block_poll_ms);
+    sleep_while_zero(&stop_watch_, options_.block_poll_ms);
+    if (load_unseen(&stop_watch_) != 0) break;
     const int holder = current();
     const int count = load_unseen(&decision_count_);
     if (holder < 0 || holder != seen_holder || count != seen_count) {
@@ -1340,7 +1342,7 @@ bool harness_frame(std::string_view frame) {
          frame.starts_with("__interceptor") || frame.starts_with("__tsan") ||
          frame.starts_with("__sanitizer") || frame.starts_with("__asan") ||
          frame.starts_with("__ubsan") || frame.starts_with("__lsan") ||
-         frame.starts_with("__sanitizer_") || frame.starts_with("???") ||
+         frame.starts_with("???") || frame.starts_with("<null>") ||
          frame.starts_with("std::") || frame.starts_with("__gnu_cxx") ||
          frame.starts_with("__libc") || frame.starts_with("__GI_") ||
          frame.find(" in ") == 0;
