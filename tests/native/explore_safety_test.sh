@@ -200,6 +200,21 @@ for mode in spin read child-read daemon-read; do
     fail "SIGKILL ($mode): $left processes left over 3 trials"
 done
 
+# --- a real hang: noted where it blocked, every thread shown -----------------
+# main blocks reading a pipe nobody writes: its turn is ended for it (an
+# unmodelled block), no other thread can run, so the run waits for it until
+# the hang limit, and the hang shows every thread of the program.
+out=$("$racelab" explore --budget 1 --hang-seconds 2 -- "$tree" read "$token" 2>&1); rc=$?
+if [[ $rc == 1 && $out == *"timeout: hang: no scheduling decision for 2 s"* &&
+  $out == *"unmodelled block: thread 0 blocked in the kernel (system call read)"* &&
+  $out == *"the program's threads when it was stopped"* &&
+  $out == *"system call 0 at "* ]]; then
+  ok "explore: a hang in an unmodelled read is noted and shows every thread"
+else
+  fail "hang in read: exit $rc: $out"
+fi
+pkill -KILL -f -- "$token" 2>/dev/null
+
 # --- exit statuses hold -----------------------------------------------------
 "$racelab" explore --strategy random --budget 50 -- "$native" lost_update buggy | head -c 0
 rc=${PIPESTATUS[0]}
