@@ -48,7 +48,8 @@ long own_tid();
 // The state letter of thread `tid` of this process in /proc ('R', 'S', 'D',
 // ...), '?' when it cannot be read (the thread is gone).
 char task_state(long tid);
-// Whether a thread of this process other than `a` and `b` is runnable ('R').
+// Whether a thread of this process other than `a` and `b` is runnable ('R')
+// or busy in the kernel ('D': a disk, paging): one the holder may wait for.
 bool other_task_running(long a, long b);
 // The system call thread `tid` is blocked in and the address it will return
 // to (/proc/self/task/<tid>/syscall); false when it is not in one.

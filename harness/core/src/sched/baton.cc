@@ -111,7 +111,8 @@ bool other_task_running(long a, long b) {
       if (name[0] < '0' || name[0] > '9') continue;
       const long tid = std::strtol(name, nullptr, 10);
       if (tid == a || tid == b) continue;
-      running = task_state(tid) == 'R';
+      const char state = task_state(tid);
+      running = state == 'R' || state == 'D';
     }
     if (running) break;
   }

@@ -1241,6 +1241,8 @@ void SchedulerCore::watch() {
   int seen_holder = kToCaller;
   int seen_count = -1;
   int looks = 0;
+  long seen_call = -1;  // the system call and its return address, unchanged
+  unsigned long seen_pc = 0;
   while (load_unseen(&stop_watch_) == 0) {
     sleep_while_zero(&stop_watch_, options_.block_poll_ms);
     if (load_unseen(&stop_watch_) != 0) break;
@@ -1261,11 +1263,17 @@ void SchedulerCore::watch() {
       HarnessScope harness;
       tid = os_[static_cast<std::size_t>(holder)]->tid;
     }
-    if (tid == 0 || task_state(tid) != 'S' || other_task_running(self, tid)) {
+    long call = -1;
+    unsigned long pc = 0;
+    if (tid == 0 || task_state(tid) != 'S' || other_task_running(self, tid) ||
+        !task_syscall(tid, &call, &pc) ||
+        (looks > 0 && (call != seen_call || pc != seen_pc))) {
       unlock_unseen(&turn_);
       looks = 0;
       continue;
     }
+    seen_call = call;
+    seen_pc = pc;
     if (++looks < options_.block_polls) {
       unlock_unseen(&turn_);
       continue;

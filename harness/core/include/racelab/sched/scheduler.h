@@ -87,7 +87,7 @@ struct SchedulerOptions {
   // Substrate::kOsThreads: watch for blocking the scheduler does not model
   // (see the top of this file); 0 polls: do not watch.
   int block_poll_ms = 20;
-  int block_polls = 5;
+  int block_polls = 10;
 };
 
 // The most logical threads of a run_program() run, the first included.
