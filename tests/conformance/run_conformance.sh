@@ -12,6 +12,7 @@
 #   // EXPECT-PLAIN: clean | <TSan title, hyphenated: data-race, thread-leak>
 #   // EXPECT-EXPLORE: clean | <racelab finding kind: data_race, deadlock>
 #   // XFAIL-EXPLORE: <what racelab lacks, one line>
+#   // EXPECT-NOTE: <text explore's output must hold, e.g. unmodelled block>
 # Explore agrees when it is clean where EXPECT-EXPLORE says clean, or has a
 # finding of the EXPECT-EXPLORE kind which, when plain TSan reports
 # EXPECT-PLAIN, is that same TSan report.
@@ -62,11 +63,12 @@ run_one() {
   local name=$1
   local source=$srcdir/$name.cc program=$bindir/conformance_$name
   local row_file=$work/$name.row
-  local expect_plain="" expect_explore="" xfail=""
+  local expect_plain="" expect_explore="" xfail="" expect_note=""
   [[ -f $source ]] || source=/dev/null
   expect_plain=$(field "$source" EXPECT-PLAIN)
   expect_explore=$(field "$source" EXPECT-EXPLORE)
   xfail=$(field "$source" XFAIL-EXPLORE)
+  expect_note=$(field "$source" EXPECT-NOTE)
   if [[ -z $expect_plain || -z $expect_explore ]]; then
     echo "FAIL|$name | no source with EXPECT-PLAIN and EXPECT-EXPLORE lines" >"$row_file"
     return
@@ -137,6 +139,10 @@ run_one() {
     else
       explore+=" (not TSan's $expect_plain)"
     fi
+  fi
+
+  if [[ -n $expect_note ]] && ! grep -qF -- "$expect_note" "$out"; then
+    problems+=("explore's output has no note '$expect_note'")
   fi
 
   local verdict mark

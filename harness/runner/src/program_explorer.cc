@@ -120,6 +120,7 @@ void prepare(Channel* channel, const ProgramExploreOptions& options,
   channel->status = static_cast<std::int32_t>(Status::kRunning);
   channel->threads = 0;
   channel->text_size = 0;
+  channel->block_count = 0;
   channel->report_fd = -1;
 }
 
@@ -318,6 +319,18 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
     step_estimate = std::max(step_estimate, count);
     result.schedules = i + 1;
     result.trace.clear();
+    const int blocks =
+        std::clamp(__atomic_load_n(&channel->block_count, __ATOMIC_ACQUIRE), 0,
+                   Channel::kMaxBlockNotes);
+    for (int b = 0; b < blocks; ++b) {
+      const program_channel::BlockNote& note = channel->blocks[b];
+      result.unmodelled_blocks.push_back(
+          {i, note.thread, note.step,
+           std::string(
+               note.where,
+               strnlen(note.where, program_channel::BlockNote::kWhereBytes))});
+    }
+    result.unmodelled_block_count += std::max(0, channel->block_count);
     std::vector<Finding> findings = judge(run, channel, options, &result.trace);
     if (options.replay &&
         channel->count > static_cast<int>(options.replay_decisions.size())) {
@@ -354,11 +367,24 @@ std::string describe(const ProgramExploreResult& result,
     return absl::StrCat("racelab replay: ", program,
                         ": inconclusive: ", result.inconclusive, "\n");
   }
+  std::string notes;
+  if (result.unmodelled_block_count > 0) {
+    absl::StrAppend(&notes, "note: ", result.unmodelled_block_count,
+                    " unmodelled block",
+                    result.unmodelled_block_count == 1 ? "" : "s",
+                    " (a thread blocked in the kernel outside every "
+                    "scheduling point; the others ran on while it "
+                    "did):\n");
+    for (const ProgramBlockNote& note : result.unmodelled_blocks) {
+      absl::StrAppend(&notes, "  schedule ", note.schedule + 1, ", step ",
+                      note.step, ": unmodelled block: ", note.where, "\n");
+    }
+  }
   if (!result.found()) {
     return absl::StrCat(
         "racelab explore: ", program,
         result.interrupted ? ": interrupted, clean over " : ": clean over ",
-        result.schedules, " schedules (", how, ")\n");
+        result.schedules, " schedules (", how, ")\n", notes);
   }
   std::string text = absl::StrCat(
       "racelab explore: ", program, ": found at schedule ",
@@ -378,7 +404,7 @@ std::string describe(const ProgramExploreResult& result,
     absl::StrAppend(&text, "schedule saved: ", result.schedule_file,
                     " (racelab replay ", result.schedule_file, " reruns it)\n");
   }
-  return text;
+  return text + notes;
 }
 
 }  // namespace racelab

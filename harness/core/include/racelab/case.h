@@ -122,6 +122,12 @@ struct RunObservation {
   // wants the user to know ("no scheduling point inside any operation").
   long inner_points = 0;
   std::vector<std::string> warnings;
+  // Controlled mode on OS threads: threads that blocked in the kernel
+  // outside every scheduling point (sched::UnmodelledBlock) in the schedules
+  // this observation covers; a search that saw one is not exhaustive (its
+  // warnings say where).
+  int unmodelled_blocks = 0;
+  std::string first_block;
   // Filled by whoever ran it: the child's stderr (capped) as its parent saw
   // it; the kit's saved schedule file and its readable verdict.
   std::string log;

@@ -74,6 +74,11 @@ struct ExploreResult {
   std::string trace;              // its trace table (sched::format_trace)
   std::string schedule_file;      // the saved failing schedule, or ""
   std::string message;            // verdict, findings, trace, how to replay
+  // Threads that blocked in the kernel outside every scheduling point
+  // (sched::UnmodelledBlock), over every schedule: a search that saw one is
+  // never exhausted. The first few, described.
+  int unmodelled_blocks = 0;
+  std::vector<std::string> block_notes;
 };
 
 // Explores schedules of `body` under `options`. Throws std::invalid_argument

@@ -33,10 +33,20 @@ enum class Status : std::int32_t {
   kLengthLimit = 5,  // racelab's limit on decisions in all
 };
 
+// A thread that blocked in the kernel outside every scheduling point, whose
+// turn the runtime ended (sched::UnmodelledBlock): a note, not a finding.
+struct BlockNote {
+  static constexpr std::size_t kWhereBytes = 512;
+  std::int32_t thread;
+  std::int32_t step;
+  char where[kWhereBytes];  // NUL-terminated
+};
+
 struct Channel {
-  static constexpr std::uint32_t kMagic = 0x32434c52;  // "RLC2"
+  static constexpr std::uint32_t kMagic = 0x33434c52;  // "RLC3"
   static constexpr int kMaxDecisions = 1 << 20;
   static constexpr std::size_t kTextBytes = std::size_t{1} << 20;
+  static constexpr int kMaxBlockNotes = 16;
 
   // Written by the parent before the program starts.
   std::uint32_t magic;
@@ -61,6 +71,10 @@ struct Channel {
   std::uint64_t text_size;
   char text[kTextBytes];  // the deadlock report or error, a blank line, the
                           // trace table
+  // Unmodelled blocks, written as they happen (so a crash or a hang later in
+  // the run still tells of them): how many, and the first kMaxBlockNotes.
+  std::int32_t block_count;
+  BlockNote blocks[kMaxBlockNotes];
 };
 
 }  // namespace racelab::program_channel

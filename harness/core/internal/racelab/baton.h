@@ -32,6 +32,29 @@ class Baton {
 int load_unseen(const int* word);
 void store_unseen(int* word, int value);
 
+// A lock word taken and freed the same way (acquire and release order, which
+// TSan does not see): try_lock_unseen succeeds when it turned 0 into 1.
+bool try_lock_unseen(int* word);
+void unlock_unseen(int* word);
+// Gives the CPU away (the raw system call: never a scheduling point).
+void yield_cpu();
+// Sleeps at most `ms` milliseconds while `*word` is 0; wake_unseen(word)
+// (after it stored a nonzero value) ends the sleep at once.
+void sleep_while_zero(int* word, int ms);
+void wake_unseen(int* word);
+// The calling thread's kernel thread id.
+long own_tid();
+
+// The state letter of thread `tid` of this process in /proc ('R', 'S', 'D',
+// ...), '?' when it cannot be read (the thread is gone).
+char task_state(long tid);
+// Whether a thread of this process other than `a` and `b` is runnable ('R')
+// or busy in the kernel ('D': a disk, paging): one the holder may wait for.
+bool other_task_running(long a, long b);
+// The system call thread `tid` is blocked in and the address it will return
+// to (/proc/self/task/<tid>/syscall); false when it is not in one.
+bool task_syscall(long tid, long* number, unsigned long* pc);
+
 }  // namespace racelab::sched
 
 #endif  // RACELAB_SCHED_BATON_H_

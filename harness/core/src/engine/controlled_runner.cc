@@ -122,6 +122,10 @@ RunObservation observe_schedule(sched::RunResult run,
   obs.schedule.decision_operations = std::move(run.decision_operations);
   obs.schedule.preemptions = run.preemptions;
   obs.inner_points = run.inner_points;
+  obs.unmodelled_blocks = static_cast<int>(run.unmodelled_blocks.size());
+  if (!run.unmodelled_blocks.empty()) {
+    obs.first_block = run.unmodelled_blocks.front().where;
+  }
   obs.schedule.trace = std::move(run.trace);
   obs.schedule.status = run.status;
   return obs;
@@ -261,6 +265,10 @@ RunObservation explore(const ScheduleRunner& run_schedule,
     ++obs.schedules;
     obs.operations += outcome.operations;
     obs.inner_points += outcome.inner_points;
+    if (outcome.unmodelled_blocks > 0 && obs.unmodelled_blocks == 0) {
+      obs.first_block = outcome.first_block;
+    }
+    obs.unmodelled_blocks += outcome.unmodelled_blocks;
     if (outcome.findings.empty()) {
       const bool tree_done = one_program && !outcome.more_schedules;
       if (tree_done && seeded && i + 1 < request.budget) {
@@ -279,7 +287,16 @@ RunObservation explore(const ScheduleRunner& run_schedule,
         obs.schedule = std::move(outcome.schedule);
         obs.schedule.program = encode(program_seed);
         obs.schedule.trace = {};  // reported for failing schedules only
-        obs.exhaustive = tree_done && !seeded;
+        obs.exhaustive = tree_done && !seeded && obs.unmodelled_blocks == 0;
+        if (obs.unmodelled_blocks > 0) {
+          obs.warnings.push_back(absl::StrCat(
+              obs.unmodelled_blocks, " unmodelled block",
+              obs.unmodelled_blocks == 1 ? "" : "s",
+              " (a thread blocked in the kernel outside every scheduling "
+              "point; the others ran on): the search is not exhaustive; the "
+              "first: ",
+              obs.first_block));
+        }
         if (obs.inner_points == 0) {
           obs.warnings.push_back(absl::StrCat(
               "no scheduling point inside any operation in ", obs.schedules,

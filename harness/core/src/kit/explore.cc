@@ -61,6 +61,8 @@ struct ChildOutcome {
   std::vector<int> decisions;
   std::string trace;
   std::string error;  // the strategy could not go on (a replay that diverged)
+  int blocks = 0;     // unmodelled blocks over every schedule
+  std::vector<std::string> block_notes;  // the first few
 };
 
 std::string serialize(const ChildOutcome& outcome) {
@@ -76,6 +78,10 @@ std::string serialize(const ChildOutcome& outcome) {
     absl::StrAppend(&text, "detail ", escape(f.detail), "\n");
   }
   absl::StrAppend(&text, "trace ", escape(outcome.trace), "\n");
+  absl::StrAppend(&text, "blocks ", outcome.blocks, "\n");
+  for (const std::string& note : outcome.block_notes) {
+    absl::StrAppend(&text, "block ", escape(note), "\n");
+  }
   if (!outcome.error.empty()) {
     absl::StrAppend(&text, "error ", escape(outcome.error), "\n");
   }
@@ -124,6 +130,10 @@ ChildOutcome deserialize(std::string_view text) {
       outcome.findings.back().detail = unescape(value);
     } else if (key == "trace") {
       outcome.trace = unescape(value);
+    } else if (key == "blocks") {
+      outcome.blocks = std::atoi(std::string(value).c_str());
+    } else if (key == "block") {
+      outcome.block_notes.push_back(unescape(value));
     } else if (key == "error") {
       outcome.error = unescape(value);
     }
@@ -158,6 +168,13 @@ ChildOutcome search(const std::function<void()>& body,
       findings.insert(findings.end(), tsan.begin(), tsan.end());
     }
     outcome.schedules = i + 1;
+    for (const sched::UnmodelledBlock& block : run.unmodelled_blocks) {
+      ++outcome.blocks;
+      if (outcome.block_notes.size() < 16) {
+        outcome.block_notes.push_back(absl::StrCat(
+            "schedule ", i + 1, ", step ", block.step, ": ", block.where));
+      }
+    }
     outcome.decisions = run.decisions;
     outcome.trace = sched::format_trace(run.trace);
     if (!findings.empty()) {
@@ -166,7 +183,8 @@ ChildOutcome search(const std::function<void()>& body,
       break;
     }
     if (!run.more_schedules) {
-      outcome.exhausted = strategy.searches_one_program();
+      // A run that saw an unmodelled block followed the kernel's timing.
+      outcome.exhausted = strategy.searches_one_program() && outcome.blocks == 0;
       break;
     }
   }
@@ -222,6 +240,18 @@ std::string compose_message(const ExploreResult& result,
                                                   " preemptions")
                                    : absl::StrCat(", seed ", options.seed));
   std::string text;
+  std::string notes;
+  if (result.unmodelled_blocks > 0) {
+    absl::StrAppend(&notes, "note: ", result.unmodelled_blocks,
+                    " unmodelled block",
+                    result.unmodelled_blocks == 1 ? "" : "s",
+                    " (a thread blocked in the kernel outside every "
+                    "scheduling point; the others ran on while it did): the "
+                    "search is not exhaustive\n");
+    for (const std::string& note : result.block_notes) {
+      absl::StrAppend(&notes, "  unmodelled block: ", note, "\n");
+    }
+  }
   if (!result.found()) {
     if (result.exhausted) {
       return absl::StrCat(
@@ -229,7 +259,7 @@ std::string compose_message(const ExploreResult& result,
           " schedules within the preemption bound (", how, ")\n");
     }
     return absl::StrCat("racelab: clean over ", result.schedules,
-                        " schedules (", how, ")\n");
+                        " schedules (", how, ")\n", notes);
   }
   absl::StrAppend(&text, "racelab: found at schedule ",
                   result.first_failing + 1, " of ", result.schedules, " (", how,
@@ -248,7 +278,7 @@ std::string compose_message(const ExploreResult& result,
                     " (racelab::replay(body, \"", result.schedule_file,
                     "\") reruns it)\n");
   }
-  return text;
+  return text + notes;
 }
 
 ExploreResult run_isolated(
@@ -276,6 +306,8 @@ ExploreResult run_isolated(
     result.schedules = outcome.schedules;
     result.first_failing = outcome.first_failing;
     result.exhausted = outcome.exhausted;
+    result.unmodelled_blocks = outcome.blocks;
+    result.block_notes = std::move(outcome.block_notes);
     result.decisions = std::move(outcome.decisions);
     result.trace = std::move(outcome.trace);
   } else {

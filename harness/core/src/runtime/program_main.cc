@@ -56,6 +56,23 @@ void record_decision(const sched::SwitchEvent& event, void* context) {
   __atomic_add_fetch(&channel->heartbeat, 1, __ATOMIC_RELAXED);
 }
 
+// A thread blocked outside every scheduling point: told at once, so that a
+// crash or a hang later in the run does not lose it.
+void record_block(const sched::UnmodelledBlock& block, void* context) {
+  auto* channel = static_cast<Channel*>(context);
+  const int index = channel->block_count;
+  if (index < Channel::kMaxBlockNotes) {
+    program_channel::BlockNote& note = channel->blocks[index];
+    note.thread = block.thread;
+    note.step = block.step;
+    const std::size_t size = std::min(
+        block.where.size(), program_channel::BlockNote::kWhereBytes - 1);
+    std::memcpy(note.where, block.where.data(), size);
+    note.where[size] = '\0';
+  }
+  __atomic_store_n(&channel->block_count, index + 1, __ATOMIC_RELEASE);
+}
+
 void write_text(Channel* channel, const std::string& text) {
   const std::size_t size = std::min(text.size(), Channel::kTextBytes);
   std::memcpy(channel->text, text.data(), size);
@@ -123,6 +140,7 @@ int run_controlled(Channel* channel, int argc, char** argv, char** envp) {
   options.spin_bound = channel->spin_bound;
   sched::ControlledScheduler scheduler(options);
   scheduler.set_switch_observer(&record_decision, channel);
+  scheduler.set_block_observer(&record_block, channel);
   int status = 0;
   sched::RunResult run;
   try {

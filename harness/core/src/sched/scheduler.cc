@@ -12,11 +12,22 @@
 // never suspended (or abandoned) with TSan ignores enabled. No std::string or
 // other owner of heap memory is alive on a fiber's stack across a switch, so
 // abandoning or parking a fiber leaks nothing of the harness's.
+//
+// Unmodelled blocks (OS threads). The run's state is touched by the thread
+// that holds the baton and, when that thread blocks in the kernel outside
+// every scheduling point, by the watching thread that ends its turn for it.
+// Every touch of the state by a logical thread or the watcher is made with
+// the turn word (`turn_`, a lock the baton holder takes at each hook and
+// frees before it passes the baton on) held: the watcher takes a turn only
+// when the holder is outside every hook, so the blocked thread, back from
+// the kernel at its next hook, finds at the turn word that it runs free and
+// waits to be readmitted. Decisions readmit the threads that came back.
 #include "racelab/sched/scheduler.h"
 
 #include <cxxabi.h>
 #include <sched.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -163,6 +174,10 @@ class SchedulerCore {
     observer_ = observer;
     observer_context_ = context;
   }
+  void set_block_observer(BlockObserver observer, void* context) {
+    block_observer_ = observer;
+    block_observer_context_ = context;
+  }
   bool os_threads() const {
     return options_.substrate == Substrate::kOsThreads;
   }
@@ -178,13 +193,17 @@ class SchedulerCore {
   // value's destructor, so that its thread_local destructors ran before).
   static void* os_thread_main(void* os_thread);
   static void os_thread_finished(void* os_thread);
+  // The watching thread of a run on OS threads (unmodelled blocks).
+  static void* watch_main(void* core);
 
   // Read by the interposed primitives on every call: never an instrumented
   // (and so interposed) atomic.
   int current() const { return load_unseen(&current_); }
 
  private:
-  enum class Status { kRunnable, kBlocked, kFinished };
+  // kFree: it blocked in the kernel outside every scheduling point and its
+  // turn was ended for it; it runs free until its next hook.
+  enum class Status { kRunnable, kBlocked, kFinished, kFree };
   enum class Wait { kNone, kLock, kCond, kJoin, kObject };
   struct LogicalThread {
     const std::function<void()>* body = nullptr;
@@ -209,6 +228,7 @@ class SchedulerCore {
     sched::Footprint step{PointAccess::none()};
     // The last step in which it touched a lock or an atomic (0: none yet).
     std::uint64_t last_store_step = 0;
+    bool returned = false;  // kFree, and back at a hook: to be readmitted
   };
   // The OS thread of a logical thread (Substrate::kOsThreads).
   struct OsThread {
@@ -236,6 +256,35 @@ class SchedulerCore {
 
   static constexpr int kMaxThreads = 1024;
   static constexpr int kToCaller = -1;  // "thread" -1: the caller of run()
+  // No thread holds the baton: every thread that could run runs free; the
+  // first to come back to a hook decides.
+  static constexpr int kNobody = -2;
+
+  // Holds the turn word (see the top of this file) while it lives; a
+  // thread that finds it runs free waits to be readmitted first.
+  class Turn {
+   public:
+    Turn(SchedulerCore* core, int me) : core_(core) { core_->claim(me); }
+    ~Turn() { release(); }
+    Turn(const Turn&) = delete;
+    Turn& operator=(const Turn&) = delete;
+    void release() {
+      if (core_ != nullptr) core_->unclaim();
+      core_ = nullptr;
+    }
+
+   private:
+    SchedulerCore* core_;
+  };
+  void claim(int me);
+  void unclaim() {
+    if (load_unseen(&watching_) != 0) unlock_unseen(&turn_);
+  }
+  // Watcher: ends the blocked holder's turn (turn word held).
+  int take_turn_of(int holder, long tid);
+  void watch();
+  void start_watch();
+  void stop_watch();
 
   int enter_hook(const char* hook) const;
   void run_thread();
@@ -260,7 +309,9 @@ class SchedulerCore {
   Fiber* fiber_of(int thread) const;
   Baton& baton_of(int thread);
   // Ends `me`'s turn and starts `to`'s; returns when `me` runs again.
-  void switch_away(int me, int to);
+  // `to` may be kNobody: `me` only waits. Frees `turn` (held by `me`)
+  // right before it passes the baton on.
+  void switch_away(int me, int to, Turn* turn = nullptr);
   void start_os_thread(int id, const pthread_attr_t* attr);
   void finish_os_thread(int me);
   [[noreturn]] void abandon_self(int me);
@@ -314,6 +365,8 @@ class SchedulerCore {
   const SchedulerOptions options_;
   SwitchObserver observer_ = nullptr;
   void* observer_context_ = nullptr;
+  BlockObserver block_observer_ = nullptr;
+  void* block_observer_context_ = nullptr;
 
   // Kept from run to run.
   std::vector<std::unique_ptr<Fiber>> fibers_;
@@ -354,6 +407,19 @@ class SchedulerCore {
   std::vector<std::string> thread_errors_;
   std::exception_ptr error_;
   int current_ = -1;  // atomic through current() and set_current()
+  // Unmodelled blocks (OS threads): whether this run is watched, the turn
+  // word, the decisions so far (read by the watcher), the run's number (a
+  // thread of an earlier run that comes back from the kernel parks), the
+  // watcher and its stop word, and the blocks seen.
+  int watching_ = 0;
+  bool watcher_started_ = false;
+  mutable int turn_ = 0;
+  int free_[kMaxThreads] = {};  // 1: the thread runs free (kFree)
+  int decision_count_ = 0;
+  int generation_ = 0;
+  pthread_t watcher_{};
+  int stop_watch_ = 0;
+  std::vector<UnmodelledBlock> blocks_;
   // Sizes of the last run's decision list and trace: the next run reserves
   // them up front instead of growing both vectors step by step.
   std::size_t last_decisions_ = 0;
@@ -378,6 +444,8 @@ void set_active(SchedulerCore* core) {
 }
 // The logical thread this OS thread runs (Substrate::kOsThreads), else -1.
 thread_local int t_me = -1;
+// The run (SchedulerCore::generation_) this OS thread belongs to.
+thread_local int t_generation = 0;
 
 [[noreturn]] void die(const char* message) {
   std::fprintf(stderr, "racelab: controlled scheduler: %s\n", message);
@@ -512,23 +580,28 @@ Baton& SchedulerCore::baton_of(int thread) {
                      : caller_baton_;
 }
 
-void SchedulerCore::switch_away(int me, int to) {
+void SchedulerCore::switch_away(int me, int to, Turn* turn) {
   if (!os_threads()) {
+    if (turn != nullptr) turn->release();
     Fiber* from = fiber_of(me);
     Fiber* next = fiber_of(to);
     if (from != next) from->switch_to(*next);
     return;
   }
-  if (to == me) return;
+  if (to == me) {
+    if (turn != nullptr) turn->release();
+    return;
+  }
   Baton* next;
   Baton* mine;
   {
     // os_ grows when a thread spawns another: read it as bookkeeping.
     HarnessScope harness;
-    next = &baton_of(to);
+    next = to == kNobody ? nullptr : &baton_of(to);
     mine = &baton_of(me);
   }
-  next->post();
+  if (turn != nullptr) turn->release();
+  if (next != nullptr) next->post();
   mine->wait();
   bool abandoned;
   {
@@ -603,8 +676,19 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
   enabled_.clear();
   bool all_finished = true;
   bool any_fresh = false;  // an enabled thread under the fairness bound
+  bool any_free = false;
   for (int t = 0; t < static_cast<int>(threads_.size()); ++t) {
-    const LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
+    LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
+    if (thread.status == Status::kFree && thread.returned) {
+      // Back from a block the scheduler does not model: readmitted.
+      thread.status = Status::kRunnable;
+      thread.returned = false;
+      store_unseen(&free_[t], 0);
+      thread.spin = 0;
+      thread.step.assign(1, PointAccess::unknown());
+      add_row(t, TraceKind::kSwitch, "back at a scheduling point");
+    }
+    if (thread.status == Status::kFree) any_free = true;
     if (thread.status == Status::kRunnable) {
       enabled_.push_back(t);
       if (options_.spin_bound <= 0 || thread.spin < options_.spin_bound) {
@@ -612,6 +696,13 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
       }
     }
     if (thread.status != Status::kFinished) all_finished = false;
+  }
+  if (enabled_.empty() && any_free) {
+    // Wait for a thread that runs free to come back (the first one to
+    // reach a hook decides).
+    if (me >= 0) threads_[static_cast<std::size_t>(me)].site = what;
+    set_current(kNobody);
+    return kNobody;
   }
   if (enabled_.empty()) {
     if (all_finished) {
@@ -698,6 +789,7 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
     observer_(event, observer_context_);
   }
   decisions_.push_back(next);
+  store_unseen(&decision_count_, static_cast<int>(decisions_.size()));
   LogicalThread& chosen = threads_[static_cast<std::size_t>(next)];
   decision_operations_.push_back(chosen.operation);
   chosen.started = true;
@@ -806,6 +898,12 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   if (tracing_) trace_.rows.reserve(last_rows_);
   thread_errors_.clear();
   error_ = nullptr;
+  blocks_.clear();
+  for (int& word : free_) store_unseen(&word, 0);
+  store_unseen(&watching_, os_threads() && options_.block_polls > 0 &&
+                                   options_.block_poll_ms > 0
+                               ? 1
+                               : 0);
 
   strategy.begin_schedule(program != nullptr ? kMaxProgramThreads
                                              : static_cast<int>(count));
@@ -825,7 +923,9 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
       HarnessScope harness;
       first = decide(kToCaller, "start");
     }
+    start_watch();
     switch_away(kToCaller, first);
+    stop_watch();
     set_active_scheduling_hooks(nullptr);
     end_os_threads();
   } else {
@@ -875,6 +975,8 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   result.inner_points = inner_points_;
   result.trace = std::move(trace_);
   result.thread_errors = std::move(thread_errors_);
+  result.unmodelled_blocks = std::move(blocks_);
+  blocks_.clear();
   decisions_.clear();
   progress_at_ = 0;
   decision_operations_.clear();
@@ -912,6 +1014,7 @@ void* SchedulerCore::os_thread_main(void* os_thread) {
   SchedulerCore* core = os->core;
   set_active(core);
   t_me = os->id;
+  t_generation = load_unseen(&core->generation_);
 #ifdef RACELAB_SCHED_TSAN
   const std::string name = "racelab thread " + std::to_string(os->id);
   AnnotateThreadName(__FILE__, __LINE__, name.c_str());
@@ -936,6 +1039,7 @@ void* SchedulerCore::os_thread_main(void* os_thread) {
   void* (*start)(void*);
   void* arg;
   {
+    Turn turn(core, os->id);
     HarnessScope harness;
     const LogicalThread& me = core->threads_[static_cast<std::size_t>(os->id)];
     start = me.start;
@@ -968,32 +1072,34 @@ void SchedulerCore::finished(int me) {
 }
 
 void SchedulerCore::finish_os_thread(int me) {
+  Turn turn(this, me);
   int to;
+  Baton* next;
   {
     HarnessScope harness;
     finished(me);
     to = decide(me, "finish", PointKind::kThreadEnd, PointAccess::none());
+    // A finished thread is not enabled: `to` is another thread, the caller
+    // or kNobody (the threads that could run run free).
+    next = to == kNobody ? nullptr : &baton_of(to);
   }
   set_active(nullptr);
   t_me = -1;
-  // A finished thread is not enabled: `to` is another thread or the caller.
-  Baton* next;
-  {
-    HarnessScope harness;
-    next = &baton_of(to);
-  }
-  next->post();
+  turn.release();
+  if (next != nullptr) next->post();
 }
 
 void SchedulerCore::exit_program(int me) {
+  Turn turn(this, me);
   int to;
   {
     HarnessScope harness;
     note_run_progress();
     to = decide(me, "exit", PointKind::kThreadEnd);
   }
-  switch_away(me, to);
+  switch_away(me, to, &turn);
   {
+    Turn again(this, me);
     HarnessScope harness;
     threads_[static_cast<std::size_t>(me)].status = Status::kFinished;
     add_row(me, TraceKind::kSwitch, "exited");
@@ -1045,12 +1151,25 @@ void SchedulerCore::end_os_threads() {
   };
   std::vector<Plan> plans;
   {
-    // Written by the logical threads with no edge to the caller.
+    // Written by the logical threads with no edge to the caller. A thread
+    // that runs free and comes back from the kernel after this parks (the
+    // run's number changes here).
+    const bool watching = load_unseen(&watching_) != 0;
+    if (watching) {
+      while (!try_lock_unseen(&turn_)) yield_cpu();
+    }
+    store_unseen(&generation_, load_unseen(&generation_) + 1);
     HarnessScope harness;
     for (auto& os : os_) {
       if (!os->created) continue;
       const LogicalThread& thread = threads_[static_cast<std::size_t>(os->id)];
       const bool joinable = !os->joined && !os->detached;
+      if (thread.status == Status::kFree && !thread.returned) {
+        // Still in the kernel: neither waited for nor woken; it parks if
+        // it ever comes back (a process exit ends it).
+        os->abandoned = true;
+        continue;
+      }
       if (thread.status == Status::kFinished) {
         // Only when the program ran to its end: a deadlock or a step limit
         // ends a run that would go on (or hang) without racelab.
@@ -1066,6 +1185,7 @@ void SchedulerCore::end_os_threads() {
       }
       if (thread.status != Status::kFinished) os->abandoned = true;
     }
+    if (watching) unlock_unseen(&turn_);
   }
   for (const Plan& plan : plans) {
     if (plan.end == End::kLeave) {
@@ -1125,6 +1245,282 @@ void SchedulerCore::recycle_abandoned_fibers() {
   }
 }
 
+void SchedulerCore::claim(int me) {
+  if (load_unseen(&watching_) == 0) return;
+  for (;;) {
+    while (!try_lock_unseen(&turn_)) yield_cpu();
+    if (load_unseen(&generation_) != t_generation) {
+      // A thread of a run that is over, back from the kernel: never runs
+      // again (its run's state is gone).
+      unlock_unseen(&turn_);
+      set_active(nullptr);
+      t_me = -1;
+      park_forever();
+    }
+    if (me < 0 || load_unseen(&free_[me]) == 0) return;  // holds the turn
+    int to;
+    Baton* next;
+    Baton* mine;
+    OsThread* os;
+    {
+      HarnessScope harness;
+      LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
+      if (thread.status != Status::kFree) return;  // holds the turn
+      if (current() == kNobody) {
+        // Nobody holds the baton: this thread decides, as the first one.
+        thread.returned = true;
+        to = decide(kToCaller, "return");
+      } else {
+        thread.returned = true;  // readmitted by the next decision
+        to = kNobody;
+      }
+      next = to == kNobody || to == me ? nullptr : &baton_of(to);
+      mine = &baton_of(me);
+      os = os_[static_cast<std::size_t>(me)].get();
+    }
+    unlock_unseen(&turn_);
+    if (to == me) continue;
+    if (next != nullptr) next->post();
+    mine->wait();
+    bool abandoned;
+    {
+      HarnessScope harness;
+      abandoned = os->abandoned;
+    }
+    if (abandoned) abandon_self(me);
+  }
+}
+
+void* SchedulerCore::watch_main(void* core) {
+  static_cast<SchedulerCore*>(core)->watch();
+  return nullptr;
+}
+
+void SchedulerCore::start_watch() {
+  store_unseen(&stop_watch_, 0);
+  watcher_started_ =
+      load_unseen(&watching_) != 0 &&
+      interpose_internal::real_pthread_create(
+          &watcher_, nullptr, &SchedulerCore::watch_main, this) == 0;
+}
+
+void SchedulerCore::stop_watch() {
+  if (!watcher_started_) return;
+  watcher_started_ = false;
+  store_unseen(&stop_watch_, 1);
+  wake_unseen(&stop_watch_);
+  interpose_internal::real_pthread_join(watcher_, nullptr);
+}
+
+// The watching thread: see the top of this file. A holder is blocked when,
+// at `block_polls` looks in a row, it made no decision, is outside every
+// hook (the turn word is free), sleeps in the kernel ('S': a thread that is
+// only slow is 'R', so load alone never counts) and no other thread of the
+// process is runnable (the holder may wait for it: a join of a thread that
+// is ending, a thread outside the run), while another thread of the run
+// could take its place. A thread that waits for another of the run never
+// wakes by itself, so however slowly the looks come, it is seen.
+void SchedulerCore::watch() {
+#ifdef RACELAB_SCHED_TSAN
+  AnnotateThreadName(__FILE__, __LINE__, "racelab watcher");
+#endif
+  const long self = own_tid();
+  int seen_holder = kToCaller;
+  int seen_count = -1;
+  int looks = 0;
+  long seen_call = -1;  // the system call and its return address, unchanged
+  unsigned long seen_pc = 0;
+  while (load_unseen(&stop_watch_) == 0) {
+    sleep_while_zero(&stop_watch_, options_.block_poll_ms);
+    if (load_unseen(&stop_watch_) != 0) break;
+    const int holder = current();
+    const int count = load_unseen(&decision_count_);
+    if (holder < 0 || holder != seen_holder || count != seen_count) {
+      seen_holder = holder;
+      seen_count = count;
+      looks = 0;
+      continue;
+    }
+    if (!try_lock_unseen(&turn_)) {  // the holder is in a hook
+      looks = 0;
+      continue;
+    }
+    // Only a thread another one could run in place of: a block no other
+    // thread of the run can end (a wait for a child process, the network,
+    // or a real hang) is left to the kernel, without a note.
+    long tid = 0;
+    if (current() == holder && load_unseen(&decision_count_) == count) {
+      HarnessScope harness;
+      if (runnable_besides(holder)) {
+        tid = os_[static_cast<std::size_t>(holder)]->tid;
+      }
+    }
+    long call = -1;
+    unsigned long pc = 0;
+    if (tid == 0 || task_state(tid) != 'S' || other_task_running(self, tid) ||
+        !task_syscall(tid, &call, &pc) ||
+        (looks > 0 && (call != seen_call || pc != seen_pc))) {
+      unlock_unseen(&turn_);
+      looks = 0;
+      continue;
+    }
+    seen_call = call;
+    seen_pc = pc;
+    if (++looks < options_.block_polls) {
+      unlock_unseen(&turn_);
+      continue;
+    }
+    looks = 0;
+    Baton* next = nullptr;
+    {
+      HarnessScope harness;
+      const int to = take_turn_of(holder, tid);
+      if (to != kNobody) next = &baton_of(to);
+    }
+    unlock_unseen(&turn_);
+    if (next != nullptr) next->post();
+  }
+}
+
+namespace {
+
+// "read", "futex", ...: the system calls a blocked thread is most often in.
+std::string syscall_name(long number) {
+  switch (number) {
+    case SYS_read:
+      return "read";
+    case SYS_write:
+      return "write";
+    case SYS_futex:
+      return "futex";
+    case SYS_nanosleep:
+      return "nanosleep";
+    case SYS_clock_nanosleep:
+      return "clock_nanosleep";
+    case SYS_poll:
+      return "poll";
+    case SYS_ppoll:
+      return "ppoll";
+    case SYS_select:
+      return "select";
+    case SYS_pselect6:
+      return "pselect6";
+    case SYS_epoll_wait:
+      return "epoll_wait";
+    case SYS_epoll_pwait:
+      return "epoll_pwait";
+    case SYS_recvfrom:
+      return "recvfrom";
+    case SYS_accept:
+      return "accept";
+    case SYS_accept4:
+      return "accept4";
+    case SYS_wait4:
+      return "wait4";
+    case SYS_readv:
+      return "readv";
+    case SYS_pread64:
+      return "pread64";
+    default:
+      return "number " + std::to_string(number);
+  }
+}
+
+// The symbolizer's "function file:line" for a return address (or the
+// address of the instruction after a system call), "" without one.
+std::string symbolize(unsigned long pc) {
+  if (&__sanitizer_symbolize_pc == nullptr) return "";
+  char buffer[512];
+  buffer[0] = '\0';
+  __sanitizer_symbolize_pc(reinterpret_cast<void*>(pc - 1), "%f %L", buffer,
+                           sizeof buffer);
+  return buffer;
+}
+
+bool harness_frame(std::string_view frame) {
+  return frame.empty() || frame.starts_with("racelab::") ||
+         frame.starts_with("__interceptor") || frame.starts_with("__tsan") ||
+         frame.starts_with("__sanitizer") || frame.starts_with("__asan") ||
+         frame.starts_with("__ubsan") || frame.starts_with("__lsan") ||
+         frame.starts_with("???") || frame.starts_with("<null>") ||
+         frame.starts_with("std::") || frame.starts_with("__gnu_cxx") ||
+         frame.starts_with("__libc") || frame.starts_with("__GI_") ||
+         frame.find(" in ") == 0;
+}
+
+}  // namespace
+
+// Extern: the bounds of the executable's code (the linker defines them).
+extern "C" char __executable_start;  // NOLINT
+extern "C" char etext;               // NOLINT
+
+// Where the blocked thread `tid` sits: its system call, the function the
+// call returns to and the first return address on its stack that lies in
+// the executable's own code, outside racelab and the sanitizer (a stack
+// scan: the kernel gives no frame pointer), and its last scheduling point.
+std::string describe_blocked_thread(int thread, long tid, const char* site) {
+  std::string text =
+      "thread " + std::to_string(thread) + " blocked in the kernel";
+  long number = 0;
+  unsigned long pc = 0;
+  if (task_syscall(tid, &number, &pc)) {
+    text += " (system call " + syscall_name(number) + ")";
+    std::string at = symbolize(pc);
+    if (!at.empty()) text += " in " + at;
+    // The stack pointer is the field before the pc: read it again.
+    char path[96];
+    std::snprintf(path, sizeof path, "/proc/self/task/%ld/syscall", tid);
+    unsigned long sp = 0;
+    if (FILE* file = std::fopen(path, "r")) {
+      unsigned long fields[9] = {};
+      long nr = 0;
+      if (std::fscanf(file, "%ld %lx %lx %lx %lx %lx %lx %lx %lx", &nr,
+                      &fields[0], &fields[1], &fields[2], &fields[3],
+                      &fields[4], &fields[5], &fields[6], &fields[7]) == 9) {
+        sp = fields[6];
+      }
+      std::fclose(file);
+    }
+    const auto begin = reinterpret_cast<unsigned long>(&__executable_start);
+    const auto end = reinterpret_cast<unsigned long>(&etext);
+    bool outside = pc < begin || pc >= end || harness_frame(at);
+    if (sp != 0 && outside) {
+      unsigned long words[1024];
+      iovec local{words, sizeof words};
+      iovec remote{reinterpret_cast<void*>(sp), sizeof words};
+      const long got = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+      for (long i = 0; got > 0 && i < got / static_cast<long>(sizeof(long));
+           ++i) {
+        if (words[i] < begin || words[i] >= end) continue;
+        const std::string frame = symbolize(words[i]);
+        if (harness_frame(frame)) continue;
+        text += ", called from " + frame;
+        break;
+      }
+    }
+  }
+  return text + ", after its scheduling point '" + site + "'";
+}
+
+// Turn word and harness scope held.
+int SchedulerCore::take_turn_of(int holder, long tid) {
+  LogicalThread& thread = threads_[static_cast<std::size_t>(holder)];
+  thread.status = Status::kFree;
+  thread.returned = false;
+  store_unseen(&free_[holder], 1);
+  UnmodelledBlock block;
+  block.thread = holder;
+  block.step = static_cast<int>(decisions_.size());
+  block.where = describe_blocked_thread(holder, tid, thread.site);
+  add_row(holder, TraceKind::kSwitch,
+          "blocked outside racelab's view: runs free");
+  if (block_observer_ != nullptr)
+    block_observer_(block, block_observer_context_);
+  blocks_.push_back(std::move(block));
+  return decide(holder, "unmodelled block", PointKind::kInner,
+                PointAccess::unknown());
+}
+
 void SchedulerCore::run_thread() {
   const int me = current();
   run_body(me);
@@ -1158,6 +1554,7 @@ void SchedulerCore::run_body(int me) {
   } catch (...) {
     error = "threw an exception that is not a std::exception";
   }
+  Turn turn(this, me);
   HarnessScope harness;
   thread_errors_.push_back("thread " + std::to_string(me) + " " + error);
   add_row(me, TraceKind::kException, error);
@@ -1166,6 +1563,7 @@ void SchedulerCore::run_body(int me) {
 void SchedulerCore::yield_point(const char* what, PointEffect effect,
                                 PointAccess access, PointKind kind) {
   const int me = enter_hook("yield_point");
+  Turn turn(this, me);
   int to;
   {
     HarnessScope harness;
@@ -1181,12 +1579,13 @@ void SchedulerCore::yield_point(const char* what, PointEffect effect,
     }
     to = decide(me, what, kind, access);
   }
-  switch_away(me, to);
+  switch_away(me, to, &turn);
 }
 
 void SchedulerCore::touched(PointAccess access) {
   const int me = os_threads() ? t_me : current();
   if (me < 0) return;
+  Turn turn(this, me);
   LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
   note_store_access(thread, access);
   std::vector<PointAccess>& step = thread.step;
@@ -1201,7 +1600,8 @@ void SchedulerCore::touched(PointAccess access) {
 }
 
 void SchedulerCore::progressed() {
-  enter_hook("progressed");
+  const int me = enter_hook("progressed");
+  Turn turn(this, me);
   HarnessScope harness;
   note_run_progress();
 }
@@ -1209,6 +1609,7 @@ void SchedulerCore::progressed() {
 bool SchedulerCore::block_on(const void* lock, const char* lock_name,
                              LockMode mode, bool timed) {
   const int me = enter_hook("block_on");
+  Turn turn(this, me);
   int to;
   {
     HarnessScope harness;
@@ -1225,13 +1626,14 @@ bool SchedulerCore::block_on(const void* lock, const char* lock_name,
   // Resumed once a release made this thread runnable again and the strategy
   // picked it (the caller retries its try-lock), or, timed, picked while the
   // lock was still busy: the wait timed out.
-  switch_away(me, to);
+  switch_away(me, to, &turn);
   return end_wait(me, Wait::kLock);
 }
 
 void SchedulerCore::acquired(const void* lock, const char* lock_name,
                              LockMode mode) {
   const int me = enter_hook("acquired");
+  Turn turn(this, me);
   HarnessScope harness;
   LockState& state = lock_state(lock, lock_name);
   if (state.first_taken_at.empty()) {
@@ -1248,6 +1650,7 @@ void SchedulerCore::acquired(const void* lock, const char* lock_name,
 
 bool SchedulerCore::holds_exclusively(const void* lock) const {
   const int me = enter_hook("holds_exclusively");
+  Turn turn(const_cast<SchedulerCore*>(this), me);
   HarnessScope harness;
   const auto found = locks_.find(lock);
   if (found == locks_.end()) return false;
@@ -1261,6 +1664,7 @@ bool SchedulerCore::holds_exclusively(const void* lock) const {
 // wait picked while still waiting, the wait timed out (returns true; no
 // progress for the fairness bound).
 bool SchedulerCore::end_wait(int me, Wait kind) {
+  Turn turn(this, me);
   HarnessScope harness;
   LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
   const bool timed_out = thread.wait == kind;
@@ -1313,12 +1717,14 @@ bool SchedulerCore::runnable_besides(int me) const {
 
 bool SchedulerCore::another_thread_can_run() const {
   const int me = enter_hook("another_thread_can_run");
+  Turn turn(const_cast<SchedulerCore*>(this), me);
   HarnessScope harness;
   return runnable_besides(me);
 }
 
 void SchedulerCore::released(const void* lock, LockMode mode) {
   const int me = enter_hook("released");
+  Turn turn(this, me);
   HarnessScope harness;
   auto found = locks_.find(lock);
   if (found == locks_.end()) return;  // taken before the run: not tracked
@@ -1344,6 +1750,7 @@ void SchedulerCore::released(const void* lock, LockMode mode) {
 
 bool SchedulerCore::cond_wait(const void* cond, bool timed) {
   const int me = enter_hook("cond_wait");
+  Turn turn(this, me);
   int to;
   {
     HarnessScope harness;
@@ -1362,12 +1769,13 @@ bool SchedulerCore::cond_wait(const void* cond, bool timed) {
     thread.step.push_back(access);
     to = decide(me, "wait", PointKind::kInner, access);
   }
-  switch_away(me, to);
+  switch_away(me, to, &turn);
   return end_wait(me, Wait::kCond);
 }
 
 void SchedulerCore::cond_notify(const void* cond, bool all) {
   const int me = enter_hook("cond_notify");
+  Turn turn(this, me);
   HarnessScope harness;
   threads_[static_cast<std::size_t>(me)].step.push_back(
       {ObjectKind::kCondition, cond, AccessKind::kWrite});
@@ -1409,6 +1817,7 @@ bool SchedulerCore::spawn(pthread_t* thread, const pthread_attr_t* attr,
                           void* (*start)(void*), void* arg, int* result) {
   if (!os_threads()) return false;
   const int me = enter_hook("spawn");
+  Turn turn(this, me);
   int id;
   {
     HarnessScope harness;
@@ -1456,6 +1865,7 @@ bool SchedulerCore::spawn(pthread_t* thread, const pthread_attr_t* attr,
     *thread = os_[static_cast<std::size_t>(id)]->handle;
   }
   *result = 0;
+  turn.release();
   yield_point("spawn", PointEffect::kProgress, PointAccess::unknown(),
               PointKind::kInner);
   return true;
@@ -1463,6 +1873,7 @@ bool SchedulerCore::spawn(pthread_t* thread, const pthread_attr_t* attr,
 
 bool SchedulerCore::object_wait(PointAccess object, bool timed) {
   const int me = enter_hook("object_wait");
+  Turn turn(this, me);
   int to;
   {
     HarnessScope harness;
@@ -1477,12 +1888,13 @@ bool SchedulerCore::object_wait(PointAccess object, bool timed) {
                 object_name(object) + "'");
     to = decide(me, "wait", PointKind::kInner, object);
   }
-  switch_away(me, to);
+  switch_away(me, to, &turn);
   return end_wait(me, Wait::kObject);
 }
 
 int SchedulerCore::wake_object(const void* object, int at_most) {
   const int me = enter_hook("wake_object");
+  Turn turn(this, me);
   HarnessScope harness;
   std::string woken;
   int count = 0;
@@ -1504,7 +1916,8 @@ int SchedulerCore::wake_object(const void* object, int at_most) {
 }
 
 int SchedulerCore::object_waiters(const void* object) const {
-  enter_hook("object_waiters");
+  const int me = enter_hook("object_waiters");
+  Turn turn(const_cast<SchedulerCore*>(this), me);
   HarnessScope harness;
   return static_cast<int>(
       std::count_if(threads_.begin(), threads_.end(), [&](const auto& thread) {
@@ -1538,6 +1951,7 @@ const std::string& SchedulerCore::object_name(PointAccess object) {
 bool SchedulerCore::join(pthread_t thread, JoinWait wait, bool* joined) {
   if (!os_threads()) return false;
   const int me = enter_hook("join");
+  Turn turn(this, me);
   int target = -1;
   int to;
   bool waits = false;
@@ -1566,8 +1980,9 @@ bool SchedulerCore::join(pthread_t thread, JoinWait wait, bool* joined) {
         decide(me, "join", PointKind::kInner,
                {ObjectKind::kThread, thread_object(target), AccessKind::kRead});
   }
-  switch_away(me, to);
+  switch_away(me, to, &turn);
   const bool timed_out = waits && end_wait(me, Wait::kJoin);
+  Turn again(this, me);
   HarnessScope harness;
   const bool done =
       !timed_out &&
@@ -1582,6 +1997,8 @@ bool SchedulerCore::join(pthread_t thread, JoinWait wait, bool* joined) {
 
 void SchedulerCore::detach(pthread_t thread) {
   if (!os_threads()) return;
+  const int me = enter_hook("detach");
+  Turn turn(this, me);
   HarnessScope harness;
   for (const auto& os : os_) {
     if (os->created && pthread_equal(os->handle, thread)) os->detached = true;
@@ -1594,6 +2011,7 @@ void SchedulerCore::detach(pthread_t thread) {
 void SchedulerCore::cancel(pthread_t thread) {
   if (!os_threads()) return;
   const int me = enter_hook("cancel");
+  Turn turn(this, me);
   int to;
   {
     HarnessScope harness;
@@ -1616,12 +2034,13 @@ void SchedulerCore::cancel(pthread_t thread) {
         me, "cancel", PointKind::kInner,
         {ObjectKind::kThread, thread_object(target), AccessKind::kWrite});
   }
-  switch_away(me, to);
+  switch_away(me, to, &turn);
 }
 
 void SchedulerCore::note(std::string&& text) {
   const int me = os_threads() ? t_me : current();
   if (me < 0) return;
+  Turn turn(this, me);
   HarnessScope harness;
   add_row(me, TraceKind::kOperation, std::move(text));
 }
@@ -1629,6 +2048,7 @@ void SchedulerCore::note(std::string&& text) {
 void SchedulerCore::begin_operation(int index) {
   const int me = os_threads() ? t_me : current();
   if (me < 0) return;
+  Turn turn(this, me);
   HarnessScope harness;
   threads_[static_cast<std::size_t>(me)].operation = index;
 }
@@ -1822,6 +2242,15 @@ void ControlledScheduler::set_switch_observer(SwitchObserver observer,
         "ControlledScheduler::set_switch_observer called during a run");
   }
   core_->set_switch_observer(observer, context);
+}
+
+void ControlledScheduler::set_block_observer(BlockObserver observer,
+                                             void* context) {
+  if (internal::t_active == core_.get()) {
+    throw std::logic_error(
+        "ControlledScheduler::set_block_observer called during a run");
+  }
+  core_->set_block_observer(observer, context);
 }
 
 void ControlledScheduler::note(std::string text) {

@@ -42,6 +42,16 @@ struct ProgramExploreOptions {
   std::vector<int> replay_decisions;
 };
 
+// A thread of a schedule that blocked in the kernel outside every scheduling
+// point (program_channel::BlockNote): the others ran on. A note, not a
+// finding.
+struct ProgramBlockNote {
+  int schedule = 0;  // counted from 0
+  int thread = -1;   // the logical thread
+  int step = 0;      // the decision at which its turn was ended
+  std::string where;
+};
+
 struct ProgramExploreResult {
   bool found() const { return !findings.empty(); }
   std::vector<Finding> findings;
@@ -55,6 +65,10 @@ struct ProgramExploreResult {
   // A replay whose schedule ended before the program did (or that could not
   // be followed to its end): neither clean nor a finding.
   std::string inconclusive;
+  // Unmodelled blocks of every schedule run (the first ones of each), and
+  // how many there were in all.
+  std::vector<ProgramBlockNote> unmodelled_blocks;
+  int unmodelled_block_count = 0;
 };
 
 // Checks every input first (the program, the output path), then explores

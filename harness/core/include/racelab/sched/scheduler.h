@@ -33,6 +33,16 @@
 // changed nothing (PointEffect::kNoProgress) is skipped while another thread
 // can run, until some thread makes progress, so spin loops end.
 //
+// Blocking the scheduler does not model (a raw futex, a read of a pipe, a
+// library built without TSan) is watched on OS threads: a thread of the run
+// (not a logical thread) looks every `block_poll_ms` whether the thread
+// holding the baton made no decision and sleeps in the kernel (state 'S' in
+// /proc) while no other thread of the process is runnable; after
+// `block_polls` such looks in a row it takes the baton from it on its behalf
+// (an UnmodelledBlock of the RunResult) and the others run. The blocked
+// thread runs free until its next scheduling point, where it waits to be
+// readmitted; when no other thread can run, the run waits for it.
+//
 // One controlled run per process at a time (the sync hooks are global), on
 // any OS thread; threads outside the run are left alone.
 #ifndef RACELAB_SCHED_SCHEDULER_H_
@@ -80,6 +90,10 @@ struct SchedulerOptions {
   // Consecutive no-progress points after which a thread yields to the others
   // (0: no fairness bound).
   int spin_bound = 64;
+  // Substrate::kOsThreads: watch for blocking the scheduler does not model
+  // (see the top of this file); 0 polls: do not watch.
+  int block_poll_ms = 20;
+  int block_polls = 10;
 };
 
 // racelab's limits on a run_program() run, the first thread included: the
@@ -89,6 +103,16 @@ struct SchedulerOptions {
 // one fails with EAGAIN, and says on stderr that the limit is racelab's.
 inline constexpr int kMaxLiveProgramThreads = 64;
 inline constexpr int kMaxProgramThreads = 1024;
+
+// A thread that held the baton and blocked in the kernel outside every
+// scheduling point, whose turn the scheduler ended on its behalf.
+struct UnmodelledBlock {
+  int thread = -1;  // the logical thread
+  int step = 0;     // the decision its turn ended at (counted from 0)
+  // Where: "thread 1 blocked in the system call read at f() prog.cc:12,
+  // after its scheduling point 'spawn'".
+  std::string where;
+};
 
 struct RunResult {
   enum class Status { kCompleted, kDeadlock, kStepLimit, kLengthLimit };
@@ -119,6 +143,9 @@ struct RunResult {
   // kStepLimit: the decisions without progress it allows; kLengthLimit: the
   // decisions in all.
   std::int64_t limit = 0;
+  // Blocks outside the scheduler's view: the run's schedule depended on the
+  // kernel's timing, so a search that saw one is not exhaustive.
+  std::vector<UnmodelledBlock> unmodelled_blocks;
 };
 
 // The one-line finding for a run cut off at `limit` (kStepLimit: a probable
@@ -147,6 +174,11 @@ struct SwitchEvent {
 // throw, nor call back into the scheduler. Runs inside the scheduler's
 // bookkeeping, hidden from TSan.
 using SwitchObserver = void (*)(const SwitchEvent& event, void* context);
+
+// Called when the scheduler ends a blocked thread's turn (UnmodelledBlock),
+// on the scheduler's watching thread; must not throw, nor call back into the
+// scheduler. Runs inside the scheduler's bookkeeping, hidden from TSan.
+using BlockObserver = void (*)(const UnmodelledBlock& block, void* context);
 
 namespace internal {
 class SchedulerCore;
@@ -185,6 +217,8 @@ class ControlledScheduler final : public SchedulingHooks {
   // Installs (or, with nullptr, removes) the observer of every scheduling
   // decision, e.g. a fuzz target's interleaving coverage. Not during a run.
   void set_switch_observer(SwitchObserver observer, void* context = nullptr);
+  // Installs (or removes) the observer of unmodelled blocks. Not during a run.
+  void set_block_observer(BlockObserver observer, void* context = nullptr);
 
   // Adds an operation row to the trace for the current logical thread; does
   // nothing outside a controlled run. Not a scheduling point.
