@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -38,13 +39,18 @@ class Pipe {
  public:
   Pipe() { EXPECT_EQ(pipe(fds_), 0); }
   ~Pipe() {
-    close(fds_[0]);
-    close(fds_[1]);
+    for (int fd : fds_) {
+      if (fd >= 0) close(fd);
+    }
   }
   Pipe(const Pipe&) = delete;
   Pipe& operator=(const Pipe&) = delete;
   int read_end() const { return fds_[0]; }
   int write_end() const { return fds_[1]; }
+  void close_write_end() {
+    close(fds_[1]);
+    fds_[1] = -1;
+  }
 
  private:
   int fds_[2] = {-1, -1};
@@ -99,6 +105,67 @@ TEST(UnmodelledBlockTest, ASleeperNoOtherThreadCouldReplaceIsLeftAlone) {
   const RunResult result = scheduler.run(threads, first_enabled);
   EXPECT_EQ(result.status, Status::kCompleted);
   EXPECT_EQ(after, 1);
+  EXPECT_TRUE(result.unmodelled_blocks.empty())
+      << result.unmodelled_blocks[0].where;
+}
+
+// A raw sleep ends by itself: however long it lasts and however loaded the
+// machine, it is no block, even while another thread could run.
+TEST(UnmodelledBlockTest, ASleepIsNoBlock) {
+  std::atomic<int> order{0};  // which thread finished first
+  Threads threads = {
+      [&] {
+        raw_sleep(300);
+        int none = 0;
+        order.compare_exchange_strong(none, 1);
+      },
+      [&] {
+        int none = 0;
+        order.compare_exchange_strong(none, 2);
+      },
+  };
+  ControlledScheduler scheduler(os_threads());
+  ReplayStrategy first_enabled({});
+  const RunResult result = scheduler.run(threads, first_enabled);
+  EXPECT_EQ(result.status, Status::kCompleted);
+  EXPECT_EQ(order.load(), 1);  // thread 0 ran its turn to the end
+  EXPECT_TRUE(result.unmodelled_blocks.empty())
+      << result.unmodelled_blocks[0].where;
+}
+
+// A read of a pipe whose write end only another process holds ends when
+// that process writes: no thread of the run could end it, so it is no
+// block (the sanitizer's symbolizer and racelab's report pipe are such).
+TEST(UnmodelledBlockTest, AWaitForAnotherProcessIsNoBlock) {
+  Pipe channel;
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    raw_sleep(300);
+    _exit(syscall(SYS_write, channel.write_end(), "x", 1) == 1 ? 0 : 1);
+  }
+  channel.close_write_end();  // the child's alone now
+  char got = 0;
+  std::atomic<int> order{0};  // which thread finished first
+  Threads threads = {
+      [&] {
+        ASSERT_EQ(raw_read(channel.read_end(), &got), 1);
+        int none = 0;
+        order.compare_exchange_strong(none, 1);
+      },
+      [&] {
+        int none = 0;
+        order.compare_exchange_strong(none, 2);
+      },
+  };
+  ControlledScheduler scheduler(os_threads());
+  ReplayStrategy first_enabled({});
+  const RunResult result = scheduler.run(threads, first_enabled);
+  int status = -1;
+  EXPECT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_EQ(result.status, Status::kCompleted);
+  EXPECT_EQ(got, 'x');
+  EXPECT_EQ(order.load(), 1);
   EXPECT_TRUE(result.unmodelled_blocks.empty())
       << result.unmodelled_blocks[0].where;
 }

@@ -51,9 +51,23 @@ char task_state(long tid);
 // Whether a thread of this process other than `a` and `b` is runnable ('R')
 // or busy in the kernel ('D': a disk, paging): one the holder may wait for.
 bool other_task_running(long a, long b);
-// The system call thread `tid` is blocked in and the address it will return
-// to (/proc/self/task/<tid>/syscall); false when it is not in one.
-bool task_syscall(long tid, long* number, unsigned long* pc);
+// The system call a thread is in (/proc/self/task/<tid>/syscall): its
+// number, arguments, stack pointer and the address it will return to.
+struct TaskSyscall {
+  long number = -1;
+  unsigned long args[6] = {};
+  unsigned long sp = 0;
+  unsigned long pc = 0;
+};
+// False when thread `tid` is not in a system call.
+bool task_syscall(long tid, TaskSyscall* call);
+
+// Whether a thread blocked in `call` can be woken only by a thread of this
+// process: a futex wait with no time limit, or a read (write) of a pipe
+// whose write (read) end this process also holds open. A wait for another
+// process (a child, the sanitizer's symbolizer, racelab's report pipe) or
+// for time (a sleep, a timed wait) ends by itself, and is not one.
+bool only_this_process_can_end(const TaskSyscall& call);
 
 }  // namespace racelab::sched
 

@@ -124,24 +124,119 @@ bool other_task_running(long a, long b) {
   return running;
 }
 
-bool task_syscall(long tid, long* number, unsigned long* pc) {
+bool task_syscall(long tid, TaskSyscall* call) {
   char text[512];
   if (read_task_file(tid, "syscall", text, sizeof text) <= 0) return false;
   // "nr arg1 ... arg6 sp pc", or "running", or "-1 sp pc" (not in one).
   char* cursor = text;
   const long nr = std::strtol(cursor, &cursor, 10);
   if (cursor == text || nr < 0) return false;
-  unsigned long last = 0;
-  for (int field = 0; field < 8; ++field) {
+  unsigned long fields[8];
+  for (unsigned long& value : fields) {
     char* next;
-    const unsigned long value = std::strtoul(cursor, &next, 16);
+    value = std::strtoul(cursor, &next, 16);
     if (next == cursor) return false;
-    last = value;
     cursor = next;
   }
-  *number = nr;
-  *pc = last;
+  call->number = nr;
+  for (int i = 0; i < 6; ++i) call->args[i] = fields[i];
+  call->sp = fields[6];
+  call->pc = fields[7];
   return true;
+}
+
+namespace {
+
+// The target of /proc/self/fd/<fd> ("pipe:[1234]"), "" when unreadable.
+long fd_target(long fd, char* buffer, long size) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/self/fd/%ld", fd);
+  const long got = raw_syscall(SYS_readlinkat, AT_FDCWD, path, buffer,
+                               size - 1);
+  buffer[got > 0 ? got : 0] = '\0';
+  return got;
+}
+
+// The access mode (O_RDONLY, O_WRONLY, O_RDWR) of descriptor `fd`, or -1.
+long fd_access_mode(long fd) {
+  char path[64];
+  char info[256];
+  // /proc/self/fdinfo/<fd>: "pos: 0\nflags: 0100001\n...", flags in octal.
+  std::snprintf(path, sizeof path, "/proc/self/fdinfo/%ld", fd);
+  const long file = raw_syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+  if (file < 0) return -1;
+  const long got = raw_syscall(SYS_read, file, info, sizeof info - 1);
+  raw_syscall(SYS_close, file);
+  if (got <= 0) return -1;
+  info[got] = '\0';
+  const char* flags = std::strstr(info, "flags:");
+  if (flags == nullptr) return -1;
+  return std::strtol(flags + 6, nullptr, 8) & O_ACCMODE;
+}
+
+// Whether this process holds an end of the pipe behind `fd` open for
+// `mode` (O_WRONLY: a writer; O_RDONLY: a reader) on another descriptor.
+bool pipe_peer_in_process(long fd, long mode) {
+  char target[64];
+  if (fd_target(fd, target, sizeof target) <= 0 ||
+      std::strncmp(target, "pipe:", 5) != 0) {
+    return false;
+  }
+  const long dir = raw_syscall(SYS_openat, AT_FDCWD, "/proc/self/fd",
+                               O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) return false;
+  alignas(8) char entries[4096];
+  bool found = false;
+  for (;;) {
+    const long got = raw_syscall(SYS_getdents64, dir, entries, sizeof entries);
+    if (got <= 0) break;
+    for (long at = 0; at < got && !found;) {
+      unsigned short length;
+      std::memcpy(&length, entries + at + 16, sizeof length);
+      const char* name = entries + at + 19;
+      at += length;
+      if (name[0] < '0' || name[0] > '9') continue;
+      const long other = std::strtol(name, nullptr, 10);
+      if (other == fd || other == dir) continue;
+      char other_target[64];
+      if (fd_target(other, other_target, sizeof other_target) <= 0 ||
+          std::strcmp(other_target, target) != 0) {
+        continue;
+      }
+      const long access = fd_access_mode(other);
+      found = access == mode || access == O_RDWR;
+    }
+    if (found) break;
+  }
+  raw_syscall(SYS_close, dir);
+  return found;
+}
+
+}  // namespace
+
+bool only_this_process_can_end(const TaskSyscall& call) {
+  switch (call.number) {
+    case SYS_futex: {
+      // A wait with no time limit; a private futex is this process's own,
+      // and a shared one is most often too (another process's is rare).
+      const int command = static_cast<int>(call.args[1]) & FUTEX_CMD_MASK;
+      const bool waits = command == FUTEX_WAIT ||
+                         command == FUTEX_WAIT_BITSET ||
+                         command == FUTEX_LOCK_PI ||
+                         command == FUTEX_WAIT_REQUEUE_PI;
+      return waits && call.args[3] == 0;
+    }
+    case SYS_read:
+    case SYS_readv:
+    case SYS_pread64:
+      return pipe_peer_in_process(static_cast<long>(call.args[0]), O_WRONLY);
+    case SYS_write:
+    case SYS_writev:
+    case SYS_pwrite64:
+      return pipe_peer_in_process(static_cast<long>(call.args[0]), O_RDONLY);
+    default:
+      return false;
+  }
 }
 
 void park_forever() {

@@ -1315,11 +1315,14 @@ void SchedulerCore::stop_watch() {
 // The watching thread: see the top of this file. A holder is blocked when,
 // at `block_polls` looks in a row, it made no decision, is outside every
 // hook (the turn word is free), sleeps in the kernel ('S': a thread that is
-// only slow is 'R', so load alone never counts) and no other thread of the
-// process is runnable (the holder may wait for it: a join of a thread that
-// is ending, a thread outside the run), while another thread of the run
-// could take its place. A thread that waits for another of the run never
-// wakes by itself, so however slowly the looks come, it is seen.
+// only slow is 'R', so load alone never counts) in a wait only a thread of
+// this process can end (a futex with no time limit, a pipe whose other end
+// the process holds: never the sanitizer's symbolizer, a child process or a
+// timer, which end by themselves), and no other thread of the process is
+// runnable (the holder may wait for it: a join of a thread that is ending,
+// a thread outside the run), while another thread of the run could take its
+// place. Such a wait never ends by itself, so however slowly the looks
+// come, it is seen: the notes and the verdicts do not depend on load.
 void SchedulerCore::watch() {
 #ifdef RACELAB_SCHED_TSAN
   AnnotateThreadName(__FILE__, __LINE__, "racelab watcher");
@@ -1355,17 +1358,16 @@ void SchedulerCore::watch() {
         tid = os_[static_cast<std::size_t>(holder)]->tid;
       }
     }
-    long call = -1;
-    unsigned long pc = 0;
+    TaskSyscall call;
     if (tid == 0 || task_state(tid) != 'S' || other_task_running(self, tid) ||
-        !task_syscall(tid, &call, &pc) ||
-        (looks > 0 && (call != seen_call || pc != seen_pc))) {
+        !task_syscall(tid, &call) || !only_this_process_can_end(call) ||
+        (looks > 0 && (call.number != seen_call || call.pc != seen_pc))) {
       unlock_unseen(&turn_);
       looks = 0;
       continue;
     }
-    seen_call = call;
-    seen_pc = pc;
+    seen_call = call.number;
+    seen_pc = call.pc;
     if (++looks < options_.block_polls) {
       unlock_unseen(&turn_);
       continue;
@@ -1461,26 +1463,13 @@ extern "C" char etext;               // NOLINT
 std::string describe_blocked_thread(int thread, long tid, const char* site) {
   std::string text =
       "thread " + std::to_string(thread) + " blocked in the kernel";
-  long number = 0;
-  unsigned long pc = 0;
-  if (task_syscall(tid, &number, &pc)) {
-    text += " (system call " + syscall_name(number) + ")";
+  TaskSyscall call;
+  if (task_syscall(tid, &call)) {
+    const unsigned long pc = call.pc;
+    const unsigned long sp = call.sp;
+    text += " (system call " + syscall_name(call.number) + ")";
     std::string at = symbolize(pc);
     if (!at.empty()) text += " in " + at;
-    // The stack pointer is the field before the pc: read it again.
-    char path[96];
-    std::snprintf(path, sizeof path, "/proc/self/task/%ld/syscall", tid);
-    unsigned long sp = 0;
-    if (FILE* file = std::fopen(path, "r")) {
-      unsigned long fields[9] = {};
-      long nr = 0;
-      if (std::fscanf(file, "%ld %lx %lx %lx %lx %lx %lx %lx %lx", &nr,
-                      &fields[0], &fields[1], &fields[2], &fields[3],
-                      &fields[4], &fields[5], &fields[6], &fields[7]) == 9) {
-        sp = fields[6];
-      }
-      std::fclose(file);
-    }
     const auto begin = reinterpret_cast<unsigned long>(&__executable_start);
     const auto end = reinterpret_cast<unsigned long>(&etext);
     bool outside = pc < begin || pc >= end || harness_frame(at);
