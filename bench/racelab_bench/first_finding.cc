@@ -126,10 +126,18 @@ void first_finding_section(const Registry& registry,
            "generated: "
         << fmt(median(ms)) << " ms (median of 5)\n";
   }
+  // A smoke test (--quick) times the first few cases only: every path of
+  // the section runs, in seconds rather than minutes.
+  constexpr int kQuickCases = 2;
+  if (options.quick) {
+    out << "(--quick: the first " << kQuickCases << " cases only)\n";
+  }
   out << absl::StrFormat("%-58s %-17s %7s %10s %10s\n", "case", "mode", "found",
                          "steps", "wall ms");
+  int cases = 0;
   for (const Expectation& e : registry.expectations()) {
     if (e.catches.empty() || !matches(e, options.case_filter)) continue;
+    if (options.quick && cases++ == kQuickCases) break;
     const CaseSpec* spec = registry.find_case(e.subject, e.scenario);
     if (spec == nullptr) continue;
     const std::string name = absl::StrCat(e.subject, " x ", e.scenario);
