@@ -16,8 +16,8 @@
 
 int main() {
   const char* tmp = getenv("TMPDIR");
-  std::string path = std::string(tmp != nullptr ? tmp : "/tmp") +
-                     "/racelab_flock_XXXXXX";
+  std::string path =
+      std::string(tmp != nullptr ? tmp : "/tmp") + "/racelab_flock_XXXXXX";
   const int mine = mkstemp(path.data());
   if (mine < 0) return 2;
   const int theirs = open(path.c_str(), O_RDWR);

@@ -1,8 +1,9 @@
 // Conformance: main reads a byte from a pipe through syscall(2), as code that
 // makes its own system calls does, after a thread published a value (an
-// atomic flag: TSan sees no order in a raw read) and wrote the byte (clean). racelab's read() gives way
-// while a pipe is empty; this raw read blocks in the kernel while it holds
-// the baton: the writer must run, with a note naming the block, and no hang.
+// atomic flag: TSan sees no order in a raw read) and wrote the byte (clean).
+// racelab's read() gives way while a pipe is empty; this raw read blocks in
+// the kernel while it holds the baton: the writer must run, with a note
+// naming the block, and no hang.
 // EXPECT-PLAIN: clean
 // EXPECT-EXPLORE: clean
 // EXPECT-NOTE: unmodelled block

@@ -24,6 +24,7 @@
 #include "racelab/program_channel.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
+#include "racelab/sched/scheduler.h"
 #include "runtime_mark.h"
 
 namespace racelab {
@@ -367,19 +368,13 @@ std::string describe(const ProgramExploreResult& result,
     return absl::StrCat("racelab replay: ", program,
                         ": inconclusive: ", result.inconclusive, "\n");
   }
-  std::string notes;
-  if (result.unmodelled_block_count > 0) {
-    absl::StrAppend(&notes, "note: ", result.unmodelled_block_count,
-                    " unmodelled block",
-                    result.unmodelled_block_count == 1 ? "" : "s",
-                    " (a thread blocked in the kernel outside every "
-                    "scheduling point; the others ran on while it "
-                    "did):\n");
-    for (const ProgramBlockNote& note : result.unmodelled_blocks) {
-      absl::StrAppend(&notes, "  schedule ", note.schedule + 1, ", step ",
-                      note.step, ": unmodelled block: ", note.where, "\n");
-    }
+  std::vector<std::string> block_lines;
+  for (const ProgramBlockNote& note : result.unmodelled_blocks) {
+    block_lines.push_back(absl::StrCat("schedule ", note.schedule + 1,
+                                       ", step ", note.step, ": ", note.where));
   }
+  const std::string notes = sched::describe_unmodelled_blocks(
+      result.unmodelled_block_count, block_lines);
   if (!result.found()) {
     return absl::StrCat(
         "racelab explore: ", program,

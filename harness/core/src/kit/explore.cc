@@ -184,7 +184,8 @@ ChildOutcome search(const std::function<void()>& body,
     }
     if (!run.more_schedules) {
       // A run that saw an unmodelled block followed the kernel's timing.
-      outcome.exhausted = strategy.searches_one_program() && outcome.blocks == 0;
+      outcome.exhausted =
+          strategy.searches_one_program() && outcome.blocks == 0;
       break;
     }
   }
@@ -240,18 +241,8 @@ std::string compose_message(const ExploreResult& result,
                                                   " preemptions")
                                    : absl::StrCat(", seed ", options.seed));
   std::string text;
-  std::string notes;
-  if (result.unmodelled_blocks > 0) {
-    absl::StrAppend(&notes, "note: ", result.unmodelled_blocks,
-                    " unmodelled block",
-                    result.unmodelled_blocks == 1 ? "" : "s",
-                    " (a thread blocked in the kernel outside every "
-                    "scheduling point; the others ran on while it did): the "
-                    "search is not exhaustive\n");
-    for (const std::string& note : result.block_notes) {
-      absl::StrAppend(&notes, "  unmodelled block: ", note, "\n");
-    }
-  }
+  const std::string notes = sched::describe_unmodelled_blocks(
+      result.unmodelled_blocks, result.block_notes);
   if (!result.found()) {
     if (result.exhausted) {
       return absl::StrCat(

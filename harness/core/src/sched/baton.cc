@@ -77,13 +77,45 @@ long read_task_file(long tid, const char* file, char* buffer, long size) {
   if (fd < 0) return -1;
   long total = 0;
   while (total < size - 1) {
-    const long got = raw_syscall(SYS_read, fd, buffer + total, size - 1 - total);
+    const long got =
+        raw_syscall(SYS_read, fd, buffer + total, size - 1 - total);
     if (got <= 0) break;
     total += got;
   }
   raw_syscall(SYS_close, fd);
   buffer[total] = '\0';
   return total;
+}
+
+}  // namespace
+
+namespace {
+
+// Whether `match(number, dir)` holds for an entry of folder `path` whose name
+// is a number (a thread of /proc/self/task, a descriptor of /proc/self/fd);
+// `dir` is the descriptor the folder is read through. Stops at the first.
+template <class Match>
+bool any_numbered_entry(const char* path, Match match) {
+  const long dir = raw_syscall(SYS_openat, AT_FDCWD, path,
+                               O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) return false;
+  alignas(8) char entries[4096];
+  bool found = false;
+  while (!found) {
+    const long got = raw_syscall(SYS_getdents64, dir, entries, sizeof entries);
+    if (got <= 0) break;
+    for (long at = 0; at < got && !found;) {
+      // struct linux_dirent64: ino (8), off (8), reclen (2), type (1), name.
+      unsigned short length;
+      std::memcpy(&length, entries + at + 16, sizeof length);
+      const char* name = entries + at + 19;
+      at += length;
+      if (name[0] < '0' || name[0] > '9') continue;
+      found = match(std::strtol(name, nullptr, 10), dir);
+    }
+  }
+  raw_syscall(SYS_close, dir);
+  return found;
 }
 
 }  // namespace
@@ -98,30 +130,11 @@ char task_state(long tid) {
 }
 
 bool other_task_running(long a, long b) {
-  const long fd = raw_syscall(SYS_openat, AT_FDCWD, "/proc/self/task",
-                          O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return false;
-  alignas(8) char entries[4096];
-  bool running = false;
-  for (;;) {
-    const long got = raw_syscall(SYS_getdents64, fd, entries, sizeof entries);
-    if (got <= 0) break;
-    for (long at = 0; at < got && !running;) {
-      // struct linux_dirent64: ino (8), off (8), reclen (2), type (1), name.
-      unsigned short length;
-      std::memcpy(&length, entries + at + 16, sizeof length);
-      const char* name = entries + at + 19;
-      at += length;
-      if (name[0] < '0' || name[0] > '9') continue;
-      const long tid = std::strtol(name, nullptr, 10);
-      if (tid == a || tid == b) continue;
-      const char state = task_state(tid);
-      running = state == 'R' || state == 'D';
-    }
-    if (running) break;
-  }
-  raw_syscall(SYS_close, fd);
-  return running;
+  return any_numbered_entry("/proc/self/task", [&](long tid, long) {
+    if (tid == a || tid == b) return false;
+    const char state = task_state(tid);
+    return state == 'R' || state == 'D';
+  });
 }
 
 bool task_syscall(long tid, TaskSyscall* call) {
@@ -151,8 +164,8 @@ namespace {
 long fd_target(long fd, char* buffer, long size) {
   char path[64];
   std::snprintf(path, sizeof path, "/proc/self/fd/%ld", fd);
-  const long got = raw_syscall(SYS_readlinkat, AT_FDCWD, path, buffer,
-                               size - 1);
+  const long got =
+      raw_syscall(SYS_readlinkat, AT_FDCWD, path, buffer, size - 1);
   buffer[got > 0 ? got : 0] = '\0';
   return got;
 }
@@ -163,7 +176,8 @@ long fd_access_mode(long fd) {
   char info[256];
   // /proc/self/fdinfo/<fd>: "pos: 0\nflags: 0100001\n...", flags in octal.
   std::snprintf(path, sizeof path, "/proc/self/fdinfo/%ld", fd);
-  const long file = raw_syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+  const long file =
+      raw_syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
   if (file < 0) return -1;
   const long got = raw_syscall(SYS_read, file, info, sizeof info - 1);
   raw_syscall(SYS_close, file);
@@ -182,34 +196,16 @@ bool pipe_peer_in_process(long fd, long mode) {
       std::strncmp(target, "pipe:", 5) != 0) {
     return false;
   }
-  const long dir = raw_syscall(SYS_openat, AT_FDCWD, "/proc/self/fd",
-                               O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir < 0) return false;
-  alignas(8) char entries[4096];
-  bool found = false;
-  for (;;) {
-    const long got = raw_syscall(SYS_getdents64, dir, entries, sizeof entries);
-    if (got <= 0) break;
-    for (long at = 0; at < got && !found;) {
-      unsigned short length;
-      std::memcpy(&length, entries + at + 16, sizeof length);
-      const char* name = entries + at + 19;
-      at += length;
-      if (name[0] < '0' || name[0] > '9') continue;
-      const long other = std::strtol(name, nullptr, 10);
-      if (other == fd || other == dir) continue;
-      char other_target[64];
-      if (fd_target(other, other_target, sizeof other_target) <= 0 ||
-          std::strcmp(other_target, target) != 0) {
-        continue;
-      }
-      const long access = fd_access_mode(other);
-      found = access == mode || access == O_RDWR;
+  return any_numbered_entry("/proc/self/fd", [&](long other, long dir) {
+    if (other == fd || other == dir) return false;
+    char other_target[64];
+    if (fd_target(other, other_target, sizeof other_target) <= 0 ||
+        std::strcmp(other_target, target) != 0) {
+      return false;
     }
-    if (found) break;
-  }
-  raw_syscall(SYS_close, dir);
-  return found;
+    const long access = fd_access_mode(other);
+    return access == mode || access == O_RDWR;
+  });
 }
 
 }  // namespace
@@ -220,10 +216,9 @@ bool only_this_process_can_end(const TaskSyscall& call) {
       // A wait with no time limit; a private futex is this process's own,
       // and a shared one is most often too (another process's is rare).
       const int command = static_cast<int>(call.args[1]) & FUTEX_CMD_MASK;
-      const bool waits = command == FUTEX_WAIT ||
-                         command == FUTEX_WAIT_BITSET ||
-                         command == FUTEX_LOCK_PI ||
-                         command == FUTEX_WAIT_REQUEUE_PI;
+      const bool waits =
+          command == FUTEX_WAIT || command == FUTEX_WAIT_BITSET ||
+          command == FUTEX_LOCK_PI || command == FUTEX_WAIT_REQUEUE_PI;
       return waits && call.args[3] == 0;
     }
     case SYS_read:

@@ -46,6 +46,7 @@
 
 #include "racelab/baton.h"
 #include "racelab/progress.h"
+#include "racelab/syscall_name.h"
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
@@ -1386,48 +1387,6 @@ void SchedulerCore::watch() {
 
 namespace {
 
-// "read", "futex", ...: the system calls a blocked thread is most often in.
-std::string syscall_name(long number) {
-  switch (number) {
-    case SYS_read:
-      return "read";
-    case SYS_write:
-      return "write";
-    case SYS_futex:
-      return "futex";
-    case SYS_nanosleep:
-      return "nanosleep";
-    case SYS_clock_nanosleep:
-      return "clock_nanosleep";
-    case SYS_poll:
-      return "poll";
-    case SYS_ppoll:
-      return "ppoll";
-    case SYS_select:
-      return "select";
-    case SYS_pselect6:
-      return "pselect6";
-    case SYS_epoll_wait:
-      return "epoll_wait";
-    case SYS_epoll_pwait:
-      return "epoll_pwait";
-    case SYS_recvfrom:
-      return "recvfrom";
-    case SYS_accept:
-      return "accept";
-    case SYS_accept4:
-      return "accept4";
-    case SYS_wait4:
-      return "wait4";
-    case SYS_readv:
-      return "readv";
-    case SYS_pread64:
-      return "pread64";
-    default:
-      return "number " + std::to_string(number);
-  }
-}
-
 // The symbolizer's "function file:line" for a return address (or the
 // address of the instruction after a system call), "" without one.
 std::string symbolize(unsigned long pc) {
@@ -1467,7 +1426,11 @@ std::string describe_blocked_thread(int thread, long tid, const char* site) {
   if (task_syscall(tid, &call)) {
     const unsigned long pc = call.pc;
     const unsigned long sp = call.sp;
-    text += " (system call " + syscall_name(call.number) + ")";
+    const char* name = racelab::syscall_name(call.number);
+    text += " (system call " +
+            (name != nullptr ? std::string(name)
+                             : "number " + std::to_string(call.number)) +
+            ")";
     std::string at = symbolize(pc);
     if (!at.empty()) text += " in " + at;
     const auto begin = reinterpret_cast<unsigned long>(&__executable_start);
@@ -2353,6 +2316,18 @@ bool ControlledScheduler::holds_exclusively(const void* lock) const {
 
 void ControlledScheduler::released(const void* lock, LockMode mode) {
   core_->released(lock, mode);
+}
+
+std::string describe_unmodelled_blocks(int count,
+                                       const std::vector<std::string>& lines) {
+  if (count <= 0) return "";
+  std::string text = "note: " + std::to_string(count) + " unmodelled block" +
+                     (count == 1 ? "" : "s") +
+                     " (a thread blocked in the kernel outside every "
+                     "scheduling point; the others ran on while it did): the "
+                     "search is not exhaustive\n";
+  for (const std::string& line : lines) text += "  " + line + "\n";
+  return text;
 }
 
 }  // namespace racelab::sched

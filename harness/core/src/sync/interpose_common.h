@@ -2,9 +2,9 @@
 // sleeps and atomics; interpose_locks.cc: mutexes, rwlocks and condition
 // variables; interpose_waits.cc: barriers, semaphores, the _np joins;
 // interpose_futex.cc: futexes, static guards; interpose_fds.cc: waits on file
-// descriptors; interpose_os_waits.cc: child processes, file locks, signals): which hooks control the calling thread, and how the real
-// function behind an interposed name is found. Included only by those
-// uninstrumented files.
+// descriptors; interpose_os_waits.cc: child processes, file locks, signals):
+// which hooks control the calling thread, and how the real function behind an
+// interposed name is found. Included only by those uninstrumented files.
 #ifndef RACELAB_SYNC_INTERPOSE_COMMON_H_
 #define RACELAB_SYNC_INTERPOSE_COMMON_H_
 

@@ -53,8 +53,8 @@ constexpr timespec kNoWait{0, 0};
 // only the outside world can end the wait (the real call then waits).
 // `timed`: one give-way, then the last look's answer stands.
 template <class Look>
-bool look_while_others_run(SchedulingHooks* hooks, const char* what,
-                           bool timed, Look look) {
+bool look_while_others_run(SchedulingHooks* hooks, const char* what, bool timed,
+                           Look look) {
   for (int gave_way = 0;; ++gave_way) {
     if (look()) return true;
     if (timed && gave_way > 0) return true;
@@ -82,8 +82,8 @@ pid_t controlled_wait4(pid_t pid, int* status, int options,
 int controlled_sigtimedwait(const sigset_t* set, siginfo_t* info,
                             const timespec* timeout) {
   SchedulingHooks* hooks = controlling();
-  const bool zero = timeout != nullptr && timeout->tv_sec == 0 &&
-                    timeout->tv_nsec == 0;
+  const bool zero =
+      timeout != nullptr && timeout->tv_sec == 0 && timeout->tv_nsec == 0;
   if (hooks == nullptr || zero) {
     return real_sigtimedwait()(set, info, timeout);
   }

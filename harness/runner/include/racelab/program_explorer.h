@@ -60,8 +60,8 @@ struct ProgramExploreResult {
   std::vector<int> decisions;  // of the failing (or last) schedule
   std::string trace;           // its trace table, when the run got to end it
   std::string schedule_file;   // where the failing schedule was saved
-  std::string output;  // the failing run's stdout and stderr, tails
-  bool interrupted = false;  // stop_requested ended the search
+  std::string output;          // the failing run's stdout and stderr, tails
+  bool interrupted = false;    // stop_requested ended the search
   // A replay whose schedule ended before the program did (or that could not
   // be followed to its end): neither clean nor a finding.
   std::string inconclusive;

@@ -114,6 +114,12 @@ struct UnmodelledBlock {
   std::string where;
 };
 
+// The note a search prints for the unmodelled blocks of its schedules: how
+// many there were, then the lines given, one per block described
+// ("schedule 2, step 5: thread 0 blocked in the kernel ...").
+std::string describe_unmodelled_blocks(int count,
+                                       const std::vector<std::string>& lines);
+
 struct RunResult {
   enum class Status { kCompleted, kDeadlock, kStepLimit, kLengthLimit };
 
