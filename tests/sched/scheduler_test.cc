@@ -741,10 +741,22 @@ TEST(SchedulerTest, NestedRunIsRefused) {
             "controlled run");
 }
 
+// Outside a run, a note goes nowhere (no later run's trace holds it) and a
+// yield point returns at once.
 TEST(SchedulerTest, NoteOutsideARunIsIgnored) {
   ControlledScheduler::note("nobody listens");
   racelab::yield_point("stress mode: a no-op");
-  SUCCEED();
+  ControlledScheduler scheduler;
+  ReplayStrategy first_enabled({});
+  const RunResult result = scheduler.run(
+      {[] { ControlledScheduler::note("inside the run"); }}, first_enabled);
+  ASSERT_EQ(result.status, Status::kCompleted);
+  bool inside = false;
+  for (const TraceRow& row : result.trace.rows) {
+    EXPECT_EQ(row.text.find("nobody listens"), std::string::npos);
+    inside = inside || row.text == "inside the run";
+  }
+  EXPECT_TRUE(inside);
 }
 
 // dfs over 2 threads of 2 steps ("a1 . a2" and "b1 . b2", a yield between):
