@@ -23,6 +23,17 @@ ok() { echo "ok: $*"; }
 # `1` seconds to go (a loaded machine may be slow to kill and reap a
 # sanitizer's large process; nothing is judged on speed, so the checks give
 # a minute, which only a process really left behind uses up).
+# Waits (at most $1 seconds) until a process of this test's program runs:
+# only then has racelab set up its signal handling. A fixed sleep is not
+# enough on a loaded machine, and a background job of a script starts with
+# SIGINT ignored, so an early SIGINT would be lost.
+wait_started() {
+  local deadline=$((SECONDS + $1))
+  until pgrep -f -- "$token" >/dev/null || ((SECONDS >= deadline)); do
+    sleep 0.1
+  done
+}
+
 alive_after() {
   local deadline=$((SECONDS + $1)) n
   while :; do
@@ -176,7 +187,8 @@ n=$(alive_after 60)
 for sig in INT TERM; do
   "$racelab" explore --budget 5 -- "$tree" spin "$token" >"$dir/sig.out" 2>&1 &
   pid=$!
-  sleep 1.5
+  wait_started 60
+  sleep 0.5
   kill -$sig $pid
   wait $pid; rc=$?
   want=$((128 + $(kill -l $sig)))
@@ -190,7 +202,8 @@ for mode in spin read child-read daemon-read; do
   for trial in 1 2 3; do
     "$racelab" explore --budget 5 -- "$tree" $mode "$token" >/dev/null 2>&1 &
     pid=$!
-    sleep 1
+    wait_started 60
+    sleep 0.5
     kill -KILL $pid
     wait $pid 2>/dev/null
     n=$(alive_after 60)
