@@ -63,12 +63,14 @@ run_one() {
   local name=$1
   local source=$srcdir/$name.cc program=$bindir/conformance_$name
   local row_file=$work/$name.row
-  local expect_plain="" expect_explore="" xfail="" expect_note=""
+  local expect_plain="" expect_explore="" xfail="" expect_note="" budget=50
   [[ -f $source ]] || source=/dev/null
   expect_plain=$(field "$source" EXPECT-PLAIN)
   expect_explore=$(field "$source" EXPECT-EXPLORE)
   xfail=$(field "$source" XFAIL-EXPLORE)
   expect_note=$(field "$source" EXPECT-NOTE)
+  budget=$(field "$source" EXPLORE-BUDGET)
+  [[ $budget =~ ^[0-9]+$ ]] || budget=50
   if [[ -z $expect_plain || -z $expect_explore ]]; then
     echo "FAIL|$name | no source with EXPECT-PLAIN and EXPECT-EXPLORE lines" >"$row_file"
     return
@@ -112,7 +114,7 @@ run_one() {
   local hang=60 outer=400
   [[ -n $xfail ]] && hang=5 outer=120
   local out=$work/$name.explore.out explore_rc explore at=""
-  env -u TSAN_OPTIONS timeout -k 5 "$outer" "$racelab" explore --strategy pct --budget 50 --seed 1 \
+  env -u TSAN_OPTIONS timeout -k 5 "$outer" "$racelab" explore --strategy pct --budget "$budget" --seed 1 \
     --hang-seconds "$hang" --save-schedule "$work/$name.schedule" \
     -- "$program" >"$out" 2>&1 </dev/null
   explore_rc=$?

@@ -35,6 +35,29 @@ bounded_queue crash
 unlocked_notify deadlock
 LIST
 
+# The engine's search: dfs verifies a fixed twin whose schedules fairness
+# never cut, and finds the buggy one; the failing trace names the program's
+# own lines; --out writes the gate's report set.
+out=$("$racelab" explore --strategy dfs --budget 500 -- "$program" lost_update fixed 2>&1); rc=$?
+[[ $rc == 0 && $out == *": verified: every schedule that matters"* ]] ||
+  fail "lost_update fixed under dfs: exit $rc, want 0 and verified: $out"
+out=$("$racelab" explore --strategy dfs --budget 500 --out "$dir/reports" \
+      --save-schedule "$dir/dfs.schedule" -- "$program" lost_update buggy 2>&1); rc=$?
+[[ $rc == 1 ]] || fail "lost_update buggy under dfs: exit $rc, want 1: $out"
+grep -q "\[programs.h:[0-9]*\]" <<<"$out" ||
+  fail "lost_update buggy under dfs: no trace row names programs.h: $out"
+for report in results.json summary.md junit.xml results.sarif index.html; do
+  [[ -s $dir/reports/$report ]] || fail "explore --out: no $report in $dir/reports"
+done
+grep -q '"mismatch": "expected clean' "$dir/reports/results.json" ||
+  fail "explore --out: results.json has no mismatch for a program with a finding"
+out=$("$racelab" replay "$dir/dfs.schedule" 2>&1); rc=$?
+[[ $rc == 1 ]] || fail "dfs schedule replay: exit $rc, want 1: $out"
+mkdir -p "$dir/theirs" && echo keep >"$dir/theirs/notes.txt"
+out=$("$racelab" explore --budget 2 --out "$dir/theirs" -- "$program" lost_update fixed 2>&1); rc=$?
+[[ $rc == 2 && $(cat "$dir/theirs/notes.txt") == keep ]] ||
+  fail "explore --out into a folder of someone else's: exit $rc, want 2: $out"
+
 out=$("$racelab" explore --budget 2 -- "$plain" lost_update fixed 2>&1); rc=$?
 [[ $rc == 2 ]] || fail "plain program: exit $rc, want 2: $out"
 grep -q "racelab::runtime" <<<"$out" || fail "plain program: message: $out"

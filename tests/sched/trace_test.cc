@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -235,6 +236,45 @@ TEST(TraceTest, KindNames) {
   EXPECT_EQ(to_string(TraceKind::kLockWaited), "lock waited");
   EXPECT_EQ(to_string(TraceKind::kSwitch), "switch");
   EXPECT_EQ(to_string(TraceKind::kException), "exception");
+}
+
+}  // namespace
+}  // namespace racelab::sched
+
+namespace racelab::sched {
+namespace {
+
+TEST(TraceCodecTest, ATraceTravelsAsTextAndBack) {
+  Trace trace = sample_trace();
+  trace.rows.push_back({3, 1, TraceKind::kException, "threw: 100% bad\nline"});
+  trace.rows.push_back({4, 1, TraceKind::kOperation, ""});
+  const std::string text = encode_trace(trace);
+  const std::optional<Trace> back = decode_trace(text);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(*back, trace);
+  // A trace sent in parts is the same trace.
+  const std::vector<TraceRow> head(trace.rows.begin(), trace.rows.begin() + 3);
+  const std::string parts = "threads 2\n" + encode_trace_rows(head, 0) +
+                            encode_trace_rows(trace.rows, 3);
+  EXPECT_EQ(decode_trace(parts), trace);
+}
+
+TEST(TraceCodecTest, TextThatIsNotATraceIsRefused) {
+  for (const char* text : {
+           "",                                  // no threads line
+           "row 0 0 operation % 0 x\n",         // rows before threads
+           "threads 2\nrow 0 0 operation % 0",  // cut off
+           "threads 2\nrow 0 0 nonsense % 0 x\n",
+           "threads 2\nrow -1 0 operation % 0 x\n",
+           "threads 2\nrow 0 0 operation % 2 x\n",
+           "threads 2\nrow 0 0 operation % 0 %G1\n",
+           "threads 2\nrow 0 0 operation % 0 %4\n",
+           "threads 2\nrow 0 0 operation % 0\n",
+           "threads 99999\n",
+           "threads 2\nthreads 2\n",
+       }) {
+    EXPECT_FALSE(decode_trace(text).has_value()) << text;
+  }
 }
 
 }  // namespace

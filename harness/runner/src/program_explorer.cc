@@ -1,7 +1,9 @@
-// Whole-program exploration: a fresh process tree per schedule, each told its
-// strategy through the shared channel, judged by how it ended: a report on
-// the sanitizer's own report pipe, a signal, an exit status, or the channel's
-// deadlock and livelock reports; no decision for hang_seconds is a hang.
+// Whole-program exploration: the engine's search (controlled_internal::
+// explore) with a fresh process tree per schedule, whose every decision the
+// strategy here makes through the channel's mailbox (remote_strategy.h); each
+// run is judged by how it ended: a report on the sanitizer's own report pipe,
+// a signal, an exit status, or the channel's deadlock and livelock reports; no
+// decision for hang_seconds is a hang.
 #include "racelab/program_explorer.h"
 
 #include <fcntl.h>
@@ -19,12 +21,17 @@
 #include "atomic_file.h"
 #include "program_process.h"
 #include "program_schedule.h"
+#include "racelab/controlled_runner.h"
+#include "racelab/expectation.h"
 #include "racelab/input_error.h"
 #include "racelab/process_output.h"
 #include "racelab/program_channel.h"
+#include "racelab/remote_strategy.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
 #include "racelab/sched/scheduler.h"
+#include "racelab/sched/strategy.h"
+#include "racelab/sched/trace.h"
 #include "runtime_mark.h"
 
 namespace racelab {
@@ -97,32 +104,22 @@ std::vector<Finding> tsan_reports(const std::string& err) {
 }
 
 void prepare(Channel* channel, const ProgramExploreOptions& options,
-             int schedule, int step_estimate) {
-  std::memset(static_cast<void*>(channel), 0, offsetof(Channel, replay));
+             bool records_trace) {
+  std::memset(static_cast<void*>(channel), 0, offsetof(Channel, decisions));
   channel->magic = Channel::kMagic;
-  channel->seed = options.seed + static_cast<std::uint64_t>(schedule);
-  channel->depth = options.depth;
-  channel->step_estimate = step_estimate;
   channel->max_steps = options.max_steps;
   channel->spin_bound = options.spin_bound;
-  if (options.replay) {
-    channel->strategy = program_channel::Strategy::kReplay;
-    const int count = static_cast<int>(std::min<std::size_t>(
-        options.replay_decisions.size(), Channel::kMaxDecisions));
-    std::copy_n(options.replay_decisions.begin(), count, channel->replay);
-    channel->replay_count = count;
-  } else {
-    channel->strategy = options.strategy == "random"
-                            ? program_channel::Strategy::kRandom
-                            : program_channel::Strategy::kPct;
-  }
-  channel->heartbeat = 0;
-  channel->count = 0;
+  channel->records_trace = records_trace ? 1 : 0;
   channel->status = static_cast<std::int32_t>(Status::kRunning);
   channel->threads = 0;
+  channel->preemptions = 0;
+  channel->fairness_cut = 0;
   channel->text_size = 0;
+  channel->trace_size = 0;
   channel->block_count = 0;
   channel->report_fd = -1;
+  std::memset(static_cast<void*>(&channel->mailbox), 0,
+              offsetof(program_channel::Mailbox, words));
 }
 
 // A program's stderr and stdout, as a finding shows them.
@@ -150,19 +147,21 @@ std::string output_text(const ProgramRun& run) {
 // take part.
 std::vector<Finding> judge(const ProgramRun& run, const Channel* channel,
                            const ProgramExploreOptions& options,
-                           std::string* trace) {
+                           const std::string& strategy_error) {
   const std::string program = options.command.front();
   const auto status =
       static_cast<Status>(__atomic_load_n(&channel->status, __ATOMIC_ACQUIRE));
   const std::string text(
       channel->text,
       std::min<std::uint64_t>(channel->text_size, Channel::kTextBytes));
-  const std::size_t split = text.find("\n\n");
-  const std::string report = text.substr(0, split);
-  if (split != std::string::npos) *trace = text.substr(split + 2);
+  const std::string& report = text;
   if (run.exec_errno != 0) {
     throw InputError(absl::StrCat(
         program, ": cannot be run: ", std::strerror(run.exec_errno)));
+  }
+  if (!strategy_error.empty()) {
+    throw InputError(absl::StrCat(
+        program, ": the schedule cannot be followed: ", strategy_error));
   }
   if (status == Status::kError) {
     throw InputError(
@@ -274,6 +273,82 @@ std::string new_schedule_file(const std::string& folder,
   return path;
 }
 
+// Ends the search at once: racelab was asked to stop during a schedule.
+struct Interrupted {};
+
+// One schedule of the program under `strategy`, as the engine's search
+// runs it (controlled_internal::ScheduleRunner).
+RunObservation run_schedule(const ProgramExploreOptions& options,
+                            const CheckedProgram& program, ChannelFile& file,
+                            sched::Strategy& strategy) {
+  Channel* channel = file.get();
+  prepare(channel, options, strategy.records_trace());
+  ProgramLaunch launch;
+  launch.program_fd = program.fd();
+  launch.argv = options.command;
+  launch.channel_fd = file.fd();
+  launch.report_fd_slot = &channel->report_fd;
+  launch.heartbeat = &channel->heartbeat;
+  launch.hang_seconds = options.hang_seconds;
+  launch.stop_requested = options.stop_requested;
+  sched::StrategyServer server(&channel->mailbox, &strategy);
+  const ProgramRun run = run_program(launch);
+  server.stop();
+  if (run.interrupted) throw Interrupted{};
+
+  sched::RunResult result;
+  const int count = std::clamp(channel->count, 0, Channel::kMaxDecisions);
+  result.decisions.assign(channel->decisions, channel->decisions + count);
+  result.preemptions = std::max(0, channel->preemptions);
+  // A run that did not end its schedule (a crash, a hang) still ends it on
+  // the strategy, so that a search's next schedule starts from a whole one.
+  result.more_schedules = server.began() && !server.ended()
+                              ? strategy.end_schedule()
+                              : server.more_schedules();
+  const int blocks =
+      std::clamp(__atomic_load_n(&channel->block_count, __ATOMIC_ACQUIRE), 0,
+                 Channel::kMaxBlockNotes);
+  for (int b = 0; b < blocks; ++b) {
+    const program_channel::BlockNote& note = channel->blocks[b];
+    result.unmodelled_blocks.push_back(
+        {note.thread, note.step,
+         std::string(
+             note.where,
+             strnlen(note.where, program_channel::BlockNote::kWhereBytes))});
+  }
+  std::vector<Finding> findings = judge(run, channel, options, server.error());
+  // The trace as far as the run got; the program is untrusted, and a trace
+  // that does not decode is left out.
+  const std::string rows(
+      channel->trace,
+      std::min<std::uint64_t>(channel->trace_size, Channel::kTraceBytes));
+  const int threads =
+      std::clamp(channel->threads, 1, sched::kMaxProgramThreads);
+  if (std::optional<sched::Trace> trace =
+          sched::decode_trace(absl::StrCat("threads ", threads, "\n", rows))) {
+    result.trace = std::move(*trace);
+  }
+  const auto status =
+      static_cast<Status>(__atomic_load_n(&channel->status, __ATOMIC_ACQUIRE));
+  if (status == Status::kDeadlock) {
+    result.status = sched::RunResult::Status::kDeadlock;
+  } else if (status == Status::kStepLimit) {
+    result.status = sched::RunResult::Status::kStepLimit;
+  } else if (status == Status::kLengthLimit) {
+    result.status = sched::RunResult::Status::kLengthLimit;
+  }
+  result.fairness_cut = channel->fairness_cut != 0;
+  // Every scheduling point of a whole program is inside its code.
+  result.inner_points = count;
+  RunObservation observation = controlled_internal::observe_schedule(
+      std::move(result), std::move(findings), 0);
+  // Blocks past the channel's first notes are counted, not described.
+  observation.unmodelled_blocks =
+      std::max(observation.unmodelled_blocks, channel->block_count);
+  if (!observation.findings.empty()) observation.log = output_text(run);
+  return observation;
+}
+
 }  // namespace
 
 ProgramExploreResult explore_program(ProgramExploreOptions options) {
@@ -290,61 +365,53 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
       folder = schedule_folder();
     }
   }
+  RunRequest request;
+  request.mode = Mode::kControlled;
+  request.strategy = options.strategy;
+  request.seed = options.seed;
+  request.depth = options.depth;
+  request.preemptions = options.preemptions;
+  request.budget = options.budget;
+  request.shrink = options.shrink;
+  request.replay = options.replay;
+  request.replay_decisions = options.replay_decisions;
+  request.stop_requested = options.stop_requested;
+  // Throws std::invalid_argument naming a bad strategy or parameter.
+  if (!options.replay) {
+    sched::make_strategy(options.strategy, options.seed, options.depth,
+                         options.preemptions);
+  }
+
   adopt_orphans();
   ChannelFile file;
   ProgramExploreResult result;
-  int step_estimate = 64;
-  const int budget = options.replay ? 1 : options.budget;
-  for (int i = 0; i < budget; ++i) {
-    if (options.stop_requested && options.stop_requested()) {
-      result.interrupted = true;
-      break;
-    }
-    prepare(file.get(), options, i, step_estimate);
-    ProgramLaunch launch;
-    launch.program_fd = program.fd();
-    launch.argv = options.command;
-    launch.channel_fd = file.fd();
-    launch.report_fd_slot = &file.get()->report_fd;
-    launch.heartbeat = &file.get()->heartbeat;
-    launch.hang_seconds = options.hang_seconds;
-    launch.stop_requested = options.stop_requested;
-    const ProgramRun run = run_program(launch);
-    if (run.interrupted) {
-      result.interrupted = true;
-      break;
-    }
-    const Channel* channel = file.get();
-    const int count = std::min(channel->count, Channel::kMaxDecisions);
-    result.decisions.assign(channel->decisions, channel->decisions + count);
-    step_estimate = std::max(step_estimate, count);
-    result.schedules = i + 1;
-    result.trace.clear();
-    const int blocks =
-        std::clamp(__atomic_load_n(&channel->block_count, __ATOMIC_ACQUIRE), 0,
-                   Channel::kMaxBlockNotes);
-    for (int b = 0; b < blocks; ++b) {
-      const program_channel::BlockNote& note = channel->blocks[b];
-      result.unmodelled_blocks.push_back(
-          {i, note.thread, note.step,
-           std::string(
-               note.where,
-               strnlen(note.where, program_channel::BlockNote::kWhereBytes))});
-    }
-    result.unmodelled_block_count += std::max(0, channel->block_count);
-    std::vector<Finding> findings = judge(run, channel, options, &result.trace);
-    if (options.replay &&
-        channel->count > static_cast<int>(options.replay_decisions.size())) {
-      result.inconclusive = absl::StrCat(
-          "the schedule holds ", options.replay_decisions.size(),
-          " decisions and the program went on past them (", channel->count,
-          " decisions): it does not describe a whole run");
-    }
-    if (!findings.empty()) {
-      result.findings = std::move(findings);
-      result.first_failing = i;
-      result.output = output_text(run);
-      break;
+  int runs = 0;
+  const controlled_internal::ScheduleRunner runner =
+      [&](std::uint64_t, const std::vector<std::string>*,
+          sched::Strategy& strategy) {
+        ++runs;
+        return run_schedule(options, program, file, strategy);
+      };
+  const controlled_internal::ProgramEncoder no_program = [](std::uint64_t) {
+    return std::vector<std::string>{};
+  };
+  try {
+    // A whole program does not depend on racelab's seed: one program.
+    result.search =
+        controlled_internal::explore(runner, no_program, request, false);
+  } catch (const Interrupted&) {
+    result.interrupted = true;
+    result.search.schedules = runs - 1;
+  }
+  result.interrupted = result.interrupted || result.search.interrupted;
+  if (options.replay && !result.interrupted) {
+    result.search.schedules = 1;
+    const std::size_t ran = result.search.schedule.decisions.size();
+    if (ran > options.replay_decisions.size()) {
+      result.inconclusive =
+          absl::StrCat("the schedule holds ", options.replay_decisions.size(),
+                       " decisions and the program went on past them (", ran,
+                       " decisions): it does not describe a whole run");
     }
   }
   if (result.found() && !options.replay) {
@@ -352,49 +419,93 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
         options.schedule_path.empty()
             ? new_schedule_file(folder, options.command.front())
             : options.schedule_path;
-    write_file_atomically(result.schedule_file,
-                          program_schedule_text(options, result.decisions));
+    write_file_atomically(
+        result.schedule_file,
+        program_schedule_text(options, result.search.schedule.decisions));
   }
   return result;
 }
 
+CaseResult program_case_result(const ProgramExploreResult& result,
+                               const ProgramExploreOptions& options) {
+  CaseResult c;
+  c.family = "program";
+  c.subject = options.command.front();
+  c.scenario = "explore";
+  c.mode = Mode::kControlled;
+  c.strategy = options.strategy;
+  c.budget = options.budget;
+  if (options.strategy == "dfs" || options.strategy == "plain-dfs") {
+    c.preemption_bound = options.preemptions;
+  }
+  Expectation clean;
+  clean.subject = c.subject;
+  clean.scenario = c.scenario;
+  clean.modes = {Mode::kControlled};
+  c.expected = describe_expected(clean, /*verify=*/false);
+  c.expected_kinds = KindSet{};
+  add_run(c, result.search);
+  c.schedule_file = result.schedule_file;
+  // A program is expected clean; verified is what the search proved, not
+  // what was asked of it.
+  clean.verified = c.verified;
+  c.mismatch = judge(clean, /*verify=*/false, c.kinds, c.verified);
+  return c;
+}
+
 std::string describe(const ProgramExploreResult& result,
                      const ProgramExploreOptions& options) {
-  const std::string how =
-      options.replay ? "replay"
-                     : absl::StrCat(options.strategy, ", seed ", options.seed);
+  const RunObservation& search = result.search;
+  std::string how = "replay";
+  if (!options.replay) {
+    const bool tree =
+        options.strategy == "dfs" || options.strategy == "plain-dfs";
+    how = tree ? absl::StrCat(
+                     options.strategy, ", ",
+                     options.preemptions < 0
+                         ? std::string("no preemption bound")
+                         : absl::StrCat(options.preemptions, " preemptions"))
+               : absl::StrCat(options.strategy, ", seed ", options.seed);
+  }
   const std::string& program = options.command.front();
   if (!result.inconclusive.empty() && !result.found()) {
     return absl::StrCat("racelab replay: ", program,
                         ": inconclusive: ", result.inconclusive, "\n");
   }
-  std::vector<std::string> block_lines;
-  for (const ProgramBlockNote& note : result.unmodelled_blocks) {
-    block_lines.push_back(absl::StrCat("schedule ", note.schedule + 1,
-                                       ", step ", note.step, ": ", note.where));
+  std::string notes;
+  for (const std::string& warning : search.warnings) {
+    absl::StrAppend(&notes, "note: ", warning, "\n");
   }
-  const std::string notes = sched::describe_unmodelled_blocks(
-      result.unmodelled_block_count, block_lines);
   if (!result.found()) {
+    if (search.exhaustive && !result.interrupted) {
+      return absl::StrCat("racelab explore: ", program,
+                          ": verified: every schedule that matters, ",
+                          search.schedules, " in all (", how, ")\n", notes);
+    }
     return absl::StrCat(
         "racelab explore: ", program,
         result.interrupted ? ": interrupted, clean over " : ": clean over ",
-        result.schedules, " schedules (", how, ")\n", notes);
+        search.schedules, " schedules (", how, ")\n", notes);
   }
   std::string text = absl::StrCat(
       "racelab explore: ", program, ": found at schedule ",
-      result.first_failing + 1, " of ", result.schedules, " (", how, ")\n");
+      search.first_failing + 1, " of ", search.schedules, " (", how, ")\n");
   if (!result.inconclusive.empty()) {
     absl::StrAppend(&text, "  inconclusive replay: ", result.inconclusive,
                     "\n");
   }
-  for (const Finding& f : result.findings) {
+  for (const Finding& f : search.findings) {
     absl::StrAppend(&text, "  ", to_string(f.kind), ": ", f.summary, "\n");
     if (!f.detail.empty()) {
       absl::StrAppend(&text, f.detail, f.detail.back() == '\n' ? "" : "\n");
     }
   }
-  if (!result.trace.empty()) absl::StrAppend(&text, "trace:\n", result.trace);
+  const sched::Trace& trace = search.schedule.trace;
+  if (!trace.rows.empty()) {
+    absl::StrAppend(&text, "trace (", search.schedule.decisions.size(),
+                    " decisions, ", search.schedule.preemptions,
+                    " preemptions):\n", sched::format_trace(trace));
+  }
   if (!result.schedule_file.empty()) {
     absl::StrAppend(&text, "schedule saved: ", result.schedule_file,
                     " (racelab replay ", result.schedule_file, " reruns it)\n");

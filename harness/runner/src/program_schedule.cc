@@ -132,6 +132,11 @@ std::string program_schedule_text(const ProgramExploreOptions& options,
   file.extra.emplace_back("hang_seconds", absl::StrCat(options.hang_seconds));
   if (options.strategy == "pct")
     file.extra.emplace_back("depth", absl::StrCat(options.depth));
+  if (options.strategy == "dfs" || options.strategy == "plain-dfs")
+    file.extra.emplace_back("preemptions",
+                            options.preemptions < 0
+                                ? std::string("none")
+                                : absl::StrCat(options.preemptions));
   return sched::write_schedule(file);
 }
 
@@ -144,9 +149,12 @@ void program_schedule_options(const std::string& path,
   if (file.mode != kProgramScheduleMode) {
     fail(absl::StrCat("mode is '", file.mode, "', not 'program'"));
   }
-  if (file.strategy != "pct" && file.strategy != "random") {
+  const std::optional<sched::StrategyKind> kind =
+      sched::strategy_kind(file.strategy);
+  if (!kind || *kind == sched::StrategyKind::kReplay) {
     fail(absl::StrCat("strategy '", file.strategy,
-                      "' is not one of explore's (pct, random)"));
+                      "' is not one of explore's (pct, random, dfs, "
+                      "plain-dfs)"));
   }
   std::map<std::string, std::string> keys(file.extra.begin(), file.extra.end());
   auto number = [&](const char* key, std::int64_t low, std::int64_t high,
@@ -193,6 +201,12 @@ void program_schedule_options(const std::string& path,
   number("spin_bound", 1, 1000000, options.spin_bound);
   number("hang_seconds", 1, 86400, options.hang_seconds);
   number("depth", 1, 100, options.depth);
+  if (auto bound = keys.find("preemptions");
+      bound != keys.end() && bound->second == "none") {
+    options.preemptions = -1;  // unbounded
+    keys.erase(bound);
+  }
+  number("preemptions", 0, 1000, options.preemptions);
   if (!keys.empty()) {
     fail(absl::StrCat("unknown key '", keys.begin()->first, "'"));
   }

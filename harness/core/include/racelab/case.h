@@ -61,6 +61,13 @@ struct RunRequest {
   // A replay that may leave the recorded decisions (another store, changed
   // code) and then runs the current thread on; else a mismatch is an error.
   bool lenient_replay = false;
+  // Follow replay_decisions once, with replay_program when it is not empty
+  // (a whole program has no encoded program: it replays decisions alone).
+  // A non-empty replay_program replays too.
+  bool replay = false;
+  // Asked before every schedule of a search: true ends it there, and the
+  // observation says it was interrupted (SIGINT or SIGTERM of racelab).
+  std::function<bool()> stop_requested;
   // The reported findings also keep the kinds that only the first run of the
   // failing schedule showed (in-process checks: TSan reports each racing pair
   // once per process, so the shrinking reruns may not report it again).
@@ -106,6 +113,11 @@ struct RunObservation {
   // tried every schedule within its preemption bound), so a clean result
   // covers them all.
   bool exhaustive = false;
+  // stop_requested ended the search before its budget or its tree.
+  bool interrupted = false;
+  // Some schedule had a choice taken away by fairness
+  // (sched::RunResult::fairness_cut): the search is not exhaustive.
+  bool fairness_cut = false;
   // Linearizability checks that ran out of steps before deciding
   // (LinearizabilityResult::exhausted_budget), over every schedule or run:
   // such a history is neither clean nor a finding. The first one's

@@ -38,8 +38,11 @@
 namespace racelab {
 
 struct ExploreOptions {
-  // "pct" (seed, depth), "random" (seed) or "dfs" (preemptions: every
-  // schedule within the bound, in depth-first order).
+  // "pct" (seed, depth), "random" (seed), "dfs" (partial-order reduction
+  // within `preemptions`, -1 for no bound: a clean search of the whole tree
+  // is exhaustive) or "plain-dfs" (every schedule within the bound). The
+  // search is the engine's, as for the kit and the gate: the first failing
+  // schedule is shrunk to its fewest preemptions and replayed for its trace.
   // Defaults: racelab/defaults.h (docs/defaults.md), as for the kit and the
   // CLI.
   std::string strategy = defaults::kStrategy;
@@ -69,7 +72,7 @@ struct ExploreResult {
   std::vector<Finding> findings;  // kinds as in docs/findings.md
   int schedules = 0;              // schedules tried
   int first_failing = -1;         // 0-based, -1 when clean
-  bool exhausted = false;         // dfs: no schedule within the bound is left
+  bool exhausted = false;  // dfs: every schedule that matters was run
   std::vector<int> decisions;     // of the failing (or last) schedule
   std::string trace;              // its trace table (sched::format_trace)
   std::string schedule_file;      // the saved failing schedule, or ""
@@ -79,6 +82,8 @@ struct ExploreResult {
   // never exhausted. The first few, described.
   int unmodelled_blocks = 0;
   std::vector<std::string> block_notes;
+  // What the search wants the user to know (why it is not exhaustive).
+  std::vector<std::string> warnings;
 };
 
 // Explores schedules of `body` under `options`. Throws std::invalid_argument

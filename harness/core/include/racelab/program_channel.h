@@ -2,11 +2,15 @@
 // program: a shared memory file the parent creates and passes by descriptor
 // (environment variable RACELAB_PROGRAM_CHANNEL), which the program's
 // racelab::runtime maps before any static constructor of the program runs.
-// The parent writes how to schedule and which descriptor takes the
-// sanitizer's reports; the program writes its decisions as it makes them (so
-// a crash or a hang still tells how far the schedule got), then how the run
-// ended. The runtime also marks the program's ELF file (kRuntimeSection), so
-// that racelab can refuse a program without it before running anything.
+// The strategy stays in racelab: the program's scheduler asks it for every
+// decision through the mailbox (remote_strategy.h), so every strategy of the
+// engine (dfs and its partial-order reduction included) and the shrinking
+// reruns drive a whole program as they drive the catalog. The parent writes
+// the run's limits and which descriptor takes the sanitizer's reports; the
+// program writes its decisions and its trace as it makes them (so a crash or
+// a hang still tells how far the schedule got), then how the run ended. The
+// runtime also marks the program's ELF file (kRuntimeSection), so that racelab
+// can refuse a program without it before running anything.
 #ifndef RACELAB_PROGRAM_CHANNEL_H_
 #define RACELAB_PROGRAM_CHANNEL_H_
 
@@ -21,8 +25,6 @@ inline constexpr const char* kEnvironmentVariable = "RACELAB_PROGRAM_CHANNEL";
 // what it holds: racelab reads it from the file, never by running it.
 inline constexpr const char* kRuntimeSection = ".racelab_runtime";
 inline constexpr const char kRuntimeMark[] = "racelab-runtime 2";
-
-enum class Strategy : std::int32_t { kRandom = 1, kPct = 2, kReplay = 3 };
 
 enum class Status : std::int32_t {
   kRunning = 0,      // not ended (or the program died)
@@ -42,25 +44,48 @@ struct BlockNote {
   char where[kWhereBytes];  // NUL-terminated
 };
 
+// Where the program's scheduler and racelab's strategy meet. The program
+// writes a batch of records into `words` (sched::Strategy calls in the order
+// the scheduler made them: begin, step finished, next accesses, pick, end),
+// sets `size` and bumps `request`; racelab plays them on its strategy, writes
+// the answer of the last one (the thread picked; whether more schedules
+// remain) and bumps `answer` to the same number. Both counters are futex
+// words on the shared file.
+struct Mailbox {
+  static constexpr int kWords = 1 << 16;
+  enum Record : std::int64_t {
+    kBegin = 1,         // thread_count
+    kStepFinished = 2,  // thread, n, n x (object kind, object, access)
+    kNextAccesses = 3,  // n, n x (object kind, object, access)
+    kPick = 4,          // current, n, n x enabled thread
+    kEnd = 5,           //
+  };
+  std::uint32_t request;
+  std::uint32_t answer;
+  std::int32_t size;          // words of the batch
+  std::int32_t answer_value;  // the last record's answer
+  // racelab's strategy could not follow the batch (a replay that names a
+  // thread that is not enabled): the run ends with Status::kError and the
+  // text says why.
+  std::int32_t failed;
+  std::int64_t words[kWords];
+};
+
 struct Channel {
-  static constexpr std::uint32_t kMagic = 0x33434c52;  // "RLC3"
+  static constexpr std::uint32_t kMagic = 0x34434c52;  // "RLC4"
   static constexpr int kMaxDecisions = 1 << 20;
   static constexpr std::size_t kTextBytes = std::size_t{1} << 20;
+  static constexpr std::size_t kTraceBytes = std::size_t{1} << 22;
   static constexpr int kMaxBlockNotes = 16;
 
   // Written by the parent before the program starts.
   std::uint32_t magic;
-  Strategy strategy;
-  std::uint64_t seed;
-  std::int32_t depth;          // pct
-  std::int32_t step_estimate;  // pct: the longest schedule seen so far
   std::int32_t max_steps;
   std::int32_t spin_bound;
-  std::int32_t replay_count;  // replay
+  std::int32_t records_trace;  // sched::Strategy::records_trace
   // The descriptor the sanitizer writes its reports to (a pipe the parent
   // reads), never the program's stderr; -1: leave them where they go.
   std::int32_t report_fd;
-  std::int32_t replay[kMaxDecisions];
 
   // Written by the program.
   std::uint64_t heartbeat;  // decisions made
@@ -68,13 +93,21 @@ struct Channel {
   std::int32_t decisions[kMaxDecisions];
   std::int32_t status;   // a Status, written last (release)
   std::int32_t threads;  // logical threads the run created, main included
+  std::int32_t preemptions;
+  std::int32_t fairness_cut;  // sched::RunResult::fairness_cut
   std::uint64_t text_size;
-  char text[kTextBytes];  // the deadlock report or error, a blank line, the
-                          // trace table
+  char text[kTextBytes];  // the deadlock report or the error
+  // The trace, as sched::encode_trace_rows writes it, streamed at every
+  // decision (so that a run that crashes still tells it): whole rows only,
+  // up to kTraceBytes.
+  std::uint64_t trace_size;
+  char trace[kTraceBytes];
   // Unmodelled blocks, written as they happen (so a crash or a hang later in
   // the run still tells of them): how many, and the first kMaxBlockNotes.
   std::int32_t block_count;
   BlockNote blocks[kMaxBlockNotes];
+
+  Mailbox mailbox;
 };
 
 }  // namespace racelab::program_channel

@@ -122,6 +122,7 @@ RunObservation observe_schedule(sched::RunResult run,
   obs.schedule.decision_operations = std::move(run.decision_operations);
   obs.schedule.preemptions = run.preemptions;
   obs.inner_points = run.inner_points;
+  obs.fairness_cut = run.fairness_cut;
   obs.unmodelled_blocks = static_cast<int>(run.unmodelled_blocks.size());
   if (!run.unmodelled_blocks.empty()) {
     obs.first_block = run.unmodelled_blocks.front().where;
@@ -137,7 +138,7 @@ RunObservation minimize_failure(const ProgramRunner& run,
   int reruns = 0;
   std::vector<std::string> lines = program;
   std::vector<int> decisions = failing.schedule.decisions;
-  if (shrink && lines.size() >= 3) {
+  if (shrink) {
     const sched::ShrinkResult shrunk = sched::shrink_schedule(
         decisions,
         [&](sched::Strategy& replay) {
@@ -146,8 +147,10 @@ RunObservation minimize_failure(const ProgramRunner& run,
         },
         kPreemptionShrinkRuns);
     reruns += shrunk.runs;
-    if (shrunk.reproduced) {
-      decisions = shrunk.decisions;
+    // A program of encoded lines (setup, threads, finale) shrinks too; a
+    // whole program has none.
+    if (shrunk.reproduced) decisions = shrunk.decisions;
+    if (shrunk.reproduced && lines.size() >= 3) {
       // The program shrink's first rerun (the shrunk schedule on the whole
       // program) fixes the failure every later rerun must show.
       std::optional<FailureSignature> reference;
@@ -206,7 +209,7 @@ RunObservation explore(const ScheduleRunner& run_schedule,
                        const ProgramEncoder& encode, const RunRequest& request,
                        bool seeded) {
   RunObservation obs;
-  if (!request.replay_program.empty()) {
+  if (request.replay || !request.replay_program.empty()) {
     sched::ReplayStrategy replay(request.replay_decisions,
                                  request.lenient_replay
                                      ? sched::ReplayMode::kLenient
@@ -258,6 +261,10 @@ RunObservation explore(const ScheduleRunner& run_schedule,
     return false;
   };
   for (int i = 0; i < request.budget; ++i) {
+    if (request.stop_requested && request.stop_requested()) {
+      obs.interrupted = true;
+      break;
+    }
     note_progress();
     if (!one_program)
       program_seed = request.seed + static_cast<std::uint64_t>(i);
@@ -269,6 +276,7 @@ RunObservation explore(const ScheduleRunner& run_schedule,
       obs.first_block = outcome.first_block;
     }
     obs.unmodelled_blocks += outcome.unmodelled_blocks;
+    obs.fairness_cut = obs.fairness_cut || outcome.fairness_cut;
     if (outcome.findings.empty()) {
       const bool tree_done = one_program && !outcome.more_schedules;
       if (tree_done && seeded && i + 1 < request.budget) {
@@ -287,7 +295,15 @@ RunObservation explore(const ScheduleRunner& run_schedule,
         obs.schedule = std::move(outcome.schedule);
         obs.schedule.program = encode(program_seed);
         obs.schedule.trace = {};  // reported for failing schedules only
-        obs.exhaustive = tree_done && !seeded && obs.unmodelled_blocks == 0;
+        obs.exhaustive = tree_done && !seeded && obs.unmodelled_blocks == 0 &&
+                         !obs.fairness_cut;
+        if (tree_done && obs.fairness_cut) {
+          obs.warnings.push_back(
+              "fairness took choices away (a sleep or a yield gave way to "
+              "another thread, or a spinning thread waited): the search "
+              "covered fewer schedules than the program has, and is not "
+              "exhaustive");
+        }
         if (obs.unmodelled_blocks > 0) {
           obs.warnings.push_back(absl::StrCat(
               obs.unmodelled_blocks, " unmodelled block",

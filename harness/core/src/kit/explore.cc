@@ -1,6 +1,7 @@
-// racelab::explore and racelab::replay: the schedule search runs in a forked
-// child that reports through a shared memory channel, so the caller survives
-// whatever the body does.
+// racelab::explore and racelab::replay: the engine's schedule search
+// (controlled_internal::explore) runs in a forked child (isolation.h), which
+// sends back its RunObservation, so the caller survives whatever the body
+// does.
 #include "racelab/explore.h"
 
 #include <algorithm>
@@ -24,172 +25,46 @@
 namespace racelab {
 namespace {
 
-// The result travels as lines "<key> <value>", values with '\\' and '\n'
-// escaped; kinds and oracles by their name tables.
-std::string escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::string unescape(std::string_view text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\\' && i + 1 < text.size()) {
-      out += text[i + 1] == 'n' ? '\n' : text[i + 1];
-      ++i;
-    } else {
-      out += text[i];
-    }
-  }
-  return out;
-}
-
-struct ChildOutcome {
-  std::vector<Finding> findings;
-  int schedules = 0;
-  int first_failing = -1;
-  bool exhausted = false;
-  std::vector<int> decisions;
-  std::string trace;
-  std::string error;  // the strategy could not go on (a replay that diverged)
-  int blocks = 0;     // unmodelled blocks over every schedule
-  std::vector<std::string> block_notes;  // the first few
-};
-
-std::string serialize(const ChildOutcome& outcome) {
-  std::string text =
-      absl::StrCat("schedules ", outcome.schedules, "\nfirst_failing ",
-                   outcome.first_failing, "\nexhausted ",
-                   outcome.exhausted ? 1 : 0, "\ndecisions");
-  for (int d : outcome.decisions) absl::StrAppend(&text, " ", d);
-  text += "\n";
-  for (const Finding& f : outcome.findings) {
-    absl::StrAppend(&text, "finding ", to_string(f.kind), " ",
-                    to_string(f.oracle), " ", escape(f.summary), "\n");
-    absl::StrAppend(&text, "detail ", escape(f.detail), "\n");
-  }
-  absl::StrAppend(&text, "trace ", escape(outcome.trace), "\n");
-  absl::StrAppend(&text, "blocks ", outcome.blocks, "\n");
-  for (const std::string& note : outcome.block_notes) {
-    absl::StrAppend(&text, "block ", escape(note), "\n");
-  }
-  if (!outcome.error.empty()) {
-    absl::StrAppend(&text, "error ", escape(outcome.error), "\n");
-  }
-  return text;
-}
-
-ChildOutcome deserialize(std::string_view text) {
-  ChildOutcome outcome;
-  while (!text.empty()) {
-    const std::size_t end = text.find('\n');
-    std::string_view line = text.substr(0, end);
-    text = end == std::string_view::npos ? "" : text.substr(end + 1);
-    const std::size_t space = line.find(' ');
-    const std::string_view key = line.substr(0, space);
-    const std::string_view value =
-        space == std::string_view::npos ? "" : line.substr(space + 1);
-    if (key == "schedules") {
-      outcome.schedules = std::atoi(std::string(value).c_str());
-    } else if (key == "first_failing") {
-      outcome.first_failing = std::atoi(std::string(value).c_str());
-    } else if (key == "exhausted") {
-      outcome.exhausted = value == "1";
-    } else if (key == "decisions") {
-      std::string rest(value);
-      char* cursor = rest.data();
-      while (*cursor != '\0') {
-        char* next;
-        const long d = std::strtol(cursor, &next, 10);
-        if (next == cursor) break;
-        outcome.decisions.push_back(static_cast<int>(d));
-        cursor = next;
-      }
-    } else if (key == "finding") {
-      const std::size_t a = value.find(' ');
-      const std::size_t b = value.find(' ', a + 1);
-      const auto kind = parse_finding_kind(value.substr(0, a));
-      const auto oracle = parse_oracle(value.substr(a + 1, b - a - 1));
-      if (!kind || !oracle) continue;
-      outcome.findings.push_back({*kind,
-                                  *oracle,
-                                  unescape(value.substr(b + 1)),
-                                  "",
-                                  std::nullopt,
-                                  {}});
-    } else if (key == "detail" && !outcome.findings.empty()) {
-      outcome.findings.back().detail = unescape(value);
-    } else if (key == "trace") {
-      outcome.trace = unescape(value);
-    } else if (key == "blocks") {
-      outcome.blocks = std::atoi(std::string(value).c_str());
-    } else if (key == "block") {
-      outcome.block_notes.push_back(unescape(value));
-    } else if (key == "error") {
-      outcome.error = unescape(value);
-    }
-  }
-  return outcome;
-}
-
-// The search, in the child.
-ChildOutcome search(const std::function<void()>& body,
-                    const ExploreOptions& options, sched::Strategy& strategy) {
+// The search, in the child: the engine's one search (controlled_internal::
+// explore) over runs of `body`, each a schedule of the controlled scheduler.
+RunObservation search(const std::function<void()>& body,
+                      const ExploreOptions& options,
+                      const RunRequest& request) {
   sched::SchedulerOptions scheduler_options;
   scheduler_options.max_steps = options.max_steps;
   scheduler_options.substrate = sched::Substrate::kOsThreads;
   scheduler_options.spin_bound = options.spin_bound;
   sched::ControlledScheduler scheduler(scheduler_options);
   isolation::observe_decisions(scheduler);
-  ChildOutcome outcome;
   take_tsan_findings();  // whatever the parent saw before the fork
-  for (int i = 0; i < options.budget; ++i) {
-    isolation::begin_schedule(i, nullptr);
-    sched::RunResult run;
-    try {
-      run = scheduler.run_program(body, strategy);
-    } catch (const std::exception& e) {
-      outcome.error = e.what();
-      break;
-    }
-    std::vector<Finding> findings;
-    controlled_internal::add_scheduler_findings(run, findings);
-    std::vector<Finding> tsan = take_tsan_findings();
-    if (options.tsan) {
-      findings.insert(findings.end(), tsan.begin(), tsan.end());
-    }
-    outcome.schedules = i + 1;
-    for (const sched::UnmodelledBlock& block : run.unmodelled_blocks) {
-      ++outcome.blocks;
-      if (outcome.block_notes.size() < 16) {
-        outcome.block_notes.push_back(absl::StrCat(
-            "schedule ", i + 1, ", step ", block.step, ": ", block.where));
-      }
-    }
-    outcome.decisions = run.decisions;
-    outcome.trace = sched::format_trace(run.trace);
-    if (!findings.empty()) {
-      outcome.findings = std::move(findings);
-      outcome.first_failing = i;
-      break;
-    }
-    if (!run.more_schedules) {
-      // A run that saw an unmodelled block followed the kernel's timing.
-      outcome.exhausted =
-          strategy.searches_one_program() && outcome.blocks == 0;
-      break;
-    }
+  const controlled_internal::ScheduleRunner runner =
+      [&](std::uint64_t, const std::vector<std::string>*,
+          sched::Strategy& strategy) {
+        isolation::begin_schedule(-1, nullptr);
+        sched::RunResult run = scheduler.run_program(body, strategy);
+        std::vector<Finding> findings;
+        controlled_internal::add_scheduler_findings(run, findings);
+        std::vector<Finding> tsan = take_tsan_findings();
+        if (options.tsan) {
+          findings.insert(findings.end(), tsan.begin(), tsan.end());
+        }
+        // Every scheduling point of a body is inside the code under test.
+        run.inner_points = static_cast<long>(run.decisions.size());
+        return controlled_internal::observe_schedule(std::move(run),
+                                                     std::move(findings), 0);
+      };
+  const controlled_internal::ProgramEncoder no_program = [](std::uint64_t) {
+    return std::vector<std::string>{};
+  };
+  try {
+    return controlled_internal::explore(runner, no_program, request, false);
+  } catch (const sched::ScheduleError& e) {
+    // A replay whose decision names a thread that is not enabled.
+    RunObservation failed;
+    failed.replay_diverged = true;
+    failed.message = e.what();
+    return failed;
   }
-  return outcome;
 }
 
 std::string schedule_path(const ExploreOptions& options) {
@@ -241,8 +116,10 @@ std::string compose_message(const ExploreResult& result,
                                                   " preemptions")
                                    : absl::StrCat(", seed ", options.seed));
   std::string text;
-  const std::string notes = sched::describe_unmodelled_blocks(
-      result.unmodelled_blocks, result.block_notes);
+  std::string notes;
+  for (const std::string& warning : result.warnings) {
+    absl::StrAppend(&notes, "note: ", warning, "\n");
+  }
   if (!result.found()) {
     if (result.exhausted) {
       return absl::StrCat(
@@ -272,35 +149,38 @@ std::string compose_message(const ExploreResult& result,
   return text + notes;
 }
 
-ExploreResult run_isolated(
-    const std::function<void()>& body, const ExploreOptions& options,
-    const std::function<std::unique_ptr<sched::Strategy>()>& make,
-    bool replaying) {
+ExploreResult run_isolated(const std::function<void()>& body,
+                           const ExploreOptions& options,
+                           const RunRequest& request, bool replaying) {
   isolation::ChildOptions child_options;
   child_options.hang_seconds = options.hang_seconds;
   child_options.what = "racelab::explore";
   const isolation::ChildOutcome child = isolation::run_in_child(
       [&] {
-        std::unique_ptr<sched::Strategy> strategy = make();
-        return serialize(search(body, options, *strategy));
+        return isolation::encode_observation(search(body, options, request));
       },
       child_options);
 
   ExploreResult result;
   if (child.end == isolation::ChildEnd::kResult) {
-    ChildOutcome outcome = deserialize(child.result);
-    if (!outcome.error.empty()) {
+    RunObservation found = isolation::decode_observation(child.result);
+    if (found.replay_diverged && found.findings.empty()) {
       throw InputError(absl::StrCat(
-          "racelab: the schedule cannot be followed: ", outcome.error));
+          "racelab: the schedule cannot be followed: ", found.message));
     }
-    result.findings = std::move(outcome.findings);
-    result.schedules = outcome.schedules;
-    result.first_failing = outcome.first_failing;
-    result.exhausted = outcome.exhausted;
-    result.unmodelled_blocks = outcome.blocks;
-    result.block_notes = std::move(outcome.block_notes);
-    result.decisions = std::move(outcome.decisions);
-    result.trace = std::move(outcome.trace);
+    result.findings = std::move(found.findings);
+    result.schedules = replaying ? 1 : found.schedules;
+    result.first_failing = found.first_failing;
+    result.exhausted = found.exhaustive;
+    result.unmodelled_blocks = found.unmodelled_blocks;
+    if (!found.first_block.empty()) {
+      result.block_notes.push_back(found.first_block);
+    }
+    result.decisions = std::move(found.schedule.decisions);
+    result.warnings = std::move(found.warnings);
+    if (!found.schedule.trace.rows.empty()) {
+      result.trace = sched::format_trace(found.schedule.trace);
+    }
   } else {
     // The schedule in flight crashed or hung: its decisions so far are what
     // reproduces it.
@@ -321,6 +201,21 @@ ExploreResult run_isolated(
   }
   result.message = compose_message(result, options, replaying);
   return result;
+}
+
+RunRequest request_for(const ExploreOptions& options) {
+  RunRequest request;
+  request.mode = Mode::kControlled;
+  request.strategy = options.strategy;
+  request.seed = options.seed;
+  request.depth = options.depth;
+  request.preemptions = options.preemptions;
+  request.budget = options.budget;
+  request.threads = sched::Substrate::kOsThreads;
+  // TSan reports a racing pair once per process: the shrinking reruns may
+  // not see it again.
+  request.keep_first_kinds = true;
+  return request;
 }
 
 void validate(const ExploreOptions& options) {
@@ -350,13 +245,8 @@ void validate(const ExploreOptions& options) {
 ExploreResult explore(const std::function<void()>& body,
                       const ExploreOptions& options) {
   validate(options);
-  return run_isolated(
-      body, options,
-      [&] {
-        return sched::make_strategy(options.strategy, options.seed,
-                                    options.depth, options.preemptions);
-      },
-      /*replaying=*/false);
+  return run_isolated(body, options, request_for(options),
+                      /*replaying=*/false);
 }
 
 ExploreResult replay(const std::function<void()>& body,
@@ -369,16 +259,10 @@ ExploreResult replay(const std::function<void()>& body,
         "', not 'program': a schedule of a catalog case (racelab replay "
         "reruns those)"));
   }
-  ExploreOptions once = options;
-  once.budget = 1;
-  const std::vector<int> decisions = loaded.file.decisions;
-  return run_isolated(
-      body, once,
-      [&] {
-        return std::make_unique<sched::ReplayStrategy>(
-            decisions, sched::ReplayMode::kStrict);
-      },
-      /*replaying=*/true);
+  RunRequest request = request_for(options);
+  request.replay = true;
+  request.replay_decisions = loaded.file.decisions;
+  return run_isolated(body, options, request, /*replaying=*/true);
 }
 
 }  // namespace racelab

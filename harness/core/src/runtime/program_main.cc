@@ -8,6 +8,7 @@
 // the run ends. Before any static constructor of the program, the channel is
 // mapped and the sanitizer's reports are sent to the descriptor it names,
 // so that what the program itself prints is never taken for a report.
+#include <execinfo.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sanitizer/common_interface_defs.h>
@@ -23,8 +24,10 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "racelab/program_channel.h"
+#include "racelab/remote_strategy.h"
 #include "racelab/sched/scheduler.h"
 #include "racelab/sched/strategy.h"
 #include "racelab/sched/trace.h"
@@ -46,8 +49,95 @@ namespace {
 using program_channel::Channel;
 using program_channel::Status;
 
+// The trace rows already in the channel.
+std::size_t g_rows_sent = 0;
+
+// Whether a symbolized frame is the program's own code: not racelab's, not
+// the standard library's, not the system's.
+bool in_program(std::string_view function, std::string_view file) {
+  if (file.empty() || file == "??" || file == "<null>" || function.empty() ||
+      function == "??" || function == "<null>") {
+    return false;
+  }
+  for (std::string_view prefix : {"std::", "void std::", "__", "pthread_",
+                                  "operator new", "operator delete"}) {
+    if (function.starts_with(prefix)) return false;
+  }
+  return !file.starts_with("/usr/") &&
+         !file.starts_with(RACELAB_SOURCE_DIR "/harness/");
+}
+
+// Where the calling thread is in the program's own code: the first such
+// frame of its stack as "file:line" (the file's last component), or "".
+std::string program_location() {
+  void* pcs[48];
+  const int depth = backtrace(pcs, 48);
+  for (int i = 1; i < depth; ++i) {
+    char text[4096] = {};
+    // A return address: the call is the instruction before it. The text
+    // holds one NUL-terminated frame per function inlined there, innermost
+    // first, and ends with an empty one.
+    __sanitizer_symbolize_pc(static_cast<char*>(pcs[i]) - 1,
+                             "%f\x01%s\x01%l\x01%m", text, sizeof text - 1);
+    for (const char* at = text; *at != '\0' && at < text + sizeof text;
+         at += std::strlen(at) + 1) {
+      const std::string_view frame(at);
+      std::vector<std::string_view> parts;
+      for (std::size_t from = 0;;) {
+        const std::size_t end = frame.find('\x01', from);
+        parts.push_back(frame.substr(from, end - from));
+        if (end == std::string_view::npos) break;
+        from = end + 1;
+      }
+      if (parts.size() != 4 || parts[2] == "0" ||
+          parts[3].starts_with("/lib") || parts[3].starts_with("/usr/lib") ||
+          !in_program(parts[0], parts[1])) {
+        continue;
+      }
+      return std::string(parts[1].substr(parts[1].find_last_of('/') + 1)) +
+             ":" + std::string(parts[2]);
+    }
+  }
+  return "";
+}
+
+// Appends the trace's rows not sent yet, whole rows only, while they fit.
+// `thread`'s last new row, the point where it stands now, gets where that
+// is in the program's code.
+void send_trace_rows(Channel* channel, const sched::Trace& trace,
+                     int thread = -1) {
+  if (trace.rows.size() <= g_rows_sent) return;
+  std::vector<sched::TraceRow> fresh(
+      trace.rows.begin() + static_cast<std::ptrdiff_t>(g_rows_sent),
+      trace.rows.end());
+  g_rows_sent = trace.rows.size();
+  for (auto row = fresh.rbegin(); thread >= 0 && row != fresh.rend(); ++row) {
+    if (row->thread != thread) continue;
+    if (row->text != "finished") {
+      const std::string where = program_location();
+      if (!where.empty()) row->text += " [" + where + "]";
+    }
+    break;
+  }
+  const std::string rows = sched::encode_trace_rows(fresh, 0);
+  std::size_t size = rows.size();
+  const std::uint64_t used = channel->trace_size;
+  if (used + size > Channel::kTraceBytes) {
+    // Cut after the last row that fits.
+    const std::size_t room = Channel::kTraceBytes - used;
+    const std::size_t end = rows.rfind('\n', room == 0 ? 0 : room - 1);
+    size = end == std::string::npos || room == 0 ? 0 : end + 1;
+  }
+  std::memcpy(channel->trace + used, rows.data(), size);
+  channel->trace_size = used + size;
+}
+
 void record_decision(const sched::SwitchEvent& event, void* context) {
   auto* channel = static_cast<Channel*>(context);
+  if (event.trace != nullptr) {
+    send_trace_rows(channel, *event.trace, event.from_thread);
+  }
+  if (event.preemption) ++channel->preemptions;
   if (channel->count < Channel::kMaxDecisions) {
     channel->decisions[channel->count] = event.to_thread;
   }
@@ -112,28 +202,10 @@ Channel* map_channel(const char* descriptor) {
   return channel;
 }
 
-std::unique_ptr<sched::Strategy> strategy_for(const Channel& channel) {
-  switch (channel.strategy) {
-    case program_channel::Strategy::kRandom:
-      return std::make_unique<sched::RandomStrategy>(channel.seed);
-    case program_channel::Strategy::kPct:
-      return std::make_unique<sched::PctStrategy>(
-          channel.seed, std::max(1, channel.depth),
-          std::max(1, channel.step_estimate));
-    case program_channel::Strategy::kReplay: {
-      const int count =
-          std::clamp(channel.replay_count, 0, Channel::kMaxDecisions);
-      return std::make_unique<sched::ReplayStrategy>(
-          std::vector<int>(channel.replay, channel.replay + count),
-          sched::ReplayMode::kStrict);
-    }
-  }
-  return nullptr;
-}
-
 int run_controlled(Channel* channel, int argc, char** argv, char** envp) {
-  std::unique_ptr<sched::Strategy> strategy = strategy_for(*channel);
-  if (strategy == nullptr) fail(channel, "unknown strategy in the channel");
+  // Every decision is racelab's (remote_strategy.h).
+  sched::RemoteStrategy strategy(&channel->mailbox,
+                                 channel->records_trace != 0);
   sched::SchedulerOptions options;
   options.substrate = sched::Substrate::kOsThreads;
   options.max_steps = std::max(1, channel->max_steps);
@@ -145,7 +217,7 @@ int run_controlled(Channel* channel, int argc, char** argv, char** envp) {
   sched::RunResult run;
   try {
     run = scheduler.run_program([&] { status = __real_main(argc, argv, envp); },
-                                *strategy);
+                                strategy);
   } catch (const std::exception& e) {
     fail(channel, std::string("the schedule cannot be followed: ") + e.what());
   }
@@ -154,7 +226,9 @@ int run_controlled(Channel* channel, int argc, char** argv, char** envp) {
   for (const std::string& error : run.thread_errors) {
     text += (text.empty() ? "" : "\n") + error;
   }
-  write_text(channel, text + "\n\n" + sched::format_trace(run.trace));
+  send_trace_rows(channel, run.trace);
+  channel->fairness_cut = run.fairness_cut ? 1 : 0;
+  write_text(channel, text);
   Status end = Status::kCompleted;
   if (run.status == sched::RunResult::Status::kDeadlock) {
     end = Status::kDeadlock;

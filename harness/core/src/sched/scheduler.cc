@@ -400,6 +400,8 @@ class SchedulerCore {
   std::vector<int> decision_operations_;  // parallel to decisions_
   int preemptions_ = 0;
   int inner_points_ = 0;
+  // Fairness took a choice away in this run (RunResult::fairness_cut).
+  bool fairness_cut_ = false;
   RunResult::Status status_ = RunResult::Status::kCompleted;
   std::string deadlock_report_;
   std::string deadlock_locks_;
@@ -717,16 +719,20 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
   }
   if (any_fresh && options_.spin_bound > 0) {
     // Fairness: spinning threads wait while another thread can run.
+    const std::size_t before = enabled_.size();
     std::erase_if(enabled_, [&](int t) {
       return threads_[static_cast<std::size_t>(t)].spin >= options_.spin_bound;
     });
+    if (enabled_.size() != before) fairness_cut_ = true;
   }
   if (me >= 0 &&
       std::exchange(threads_[static_cast<std::size_t>(me)].yielded, false)) {
     // A yield or a sleep gives way to any other thread that can run, even
     // one that is spinning too: a poll that sleeps never starves the thread
     // it waits for.
-    if (enabled_.size() > 1) std::erase(enabled_, me);
+    if (enabled_.size() > 1 && std::erase(enabled_, me) > 0) {
+      fairness_cut_ = true;
+    }
   }
   const bool stalled = decisions_.size() - progress_at_ >=
                        static_cast<std::size_t>(options_.max_steps);
@@ -786,7 +792,8 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
                             next,
                             threads_[static_cast<std::size_t>(next)].site,
                             me_enabled && next != me,
-                            me >= 0 && kind == PointKind::kOperationStart};
+                            me >= 0 && kind == PointKind::kOperationStart,
+                            tracing_ ? &trace_ : nullptr};
     observer_(event, observer_context_);
   }
   decisions_.push_back(next);
@@ -890,6 +897,7 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   decision_operations_.reserve(last_decisions_);
   preemptions_ = 0;
   inner_points_ = 0;
+  fairness_cut_ = false;
   status_ = RunResult::Status::kCompleted;
   limit_ = 0;
   deadlock_report_.clear();
@@ -974,6 +982,7 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   result.decision_operations = std::move(decision_operations_);
   result.preemptions = preemptions_;
   result.inner_points = inner_points_;
+  result.fairness_cut = fairness_cut_;
   result.trace = std::move(trace_);
   result.thread_errors = std::move(thread_errors_);
   result.unmodelled_blocks = std::move(blocks_);
@@ -2316,18 +2325,6 @@ bool ControlledScheduler::holds_exclusively(const void* lock) const {
 
 void ControlledScheduler::released(const void* lock, LockMode mode) {
   core_->released(lock, mode);
-}
-
-std::string describe_unmodelled_blocks(int count,
-                                       const std::vector<std::string>& lines) {
-  if (count <= 0) return "";
-  std::string text = "note: " + std::to_string(count) + " unmodelled block" +
-                     (count == 1 ? "" : "s") +
-                     " (a thread blocked in the kernel outside every "
-                     "scheduling point; the others ran on while it did): the "
-                     "search is not exhaustive\n";
-  for (const std::string& line : lines) text += "  " + line + "\n";
-  return text;
 }
 
 }  // namespace racelab::sched

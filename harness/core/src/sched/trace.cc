@@ -2,7 +2,10 @@
 #include "racelab/sched/trace.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace racelab::sched {
 namespace {
@@ -178,6 +181,137 @@ std::optional<TraceKind> parse_trace_kind(std::string_view name) {
     if (n == name) return k;
   }
   return std::nullopt;
+}
+
+namespace {
+
+void append_escaped(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  if (text.empty()) {
+    out += '%';  // an empty field
+    return;
+  }
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '%' || c == ' ' || byte < 0x20 || byte == 0x7f) {
+      out += '%';
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xF];
+    } else {
+      out += c;
+    }
+  }
+}
+
+std::optional<std::string> unescape(std::string_view field) {
+  if (field == "%") return std::string();
+  std::string out;
+  for (std::size_t i = 0; i < field.size(); ++i) {
+    if (field[i] != '%') {
+      out += field[i];
+      continue;
+    }
+    if (i + 2 >= field.size()) return std::nullopt;
+    int value = 0;
+    for (std::size_t k = i + 1; k <= i + 2; ++k) {
+      const char h = field[k];
+      value *= 16;
+      if (h >= '0' && h <= '9') {
+        value += h - '0';
+      } else if (h >= 'A' && h <= 'F') {
+        value += h - 'A' + 10;
+      } else {
+        return std::nullopt;
+      }
+    }
+    out += static_cast<char>(value);
+    i += 2;
+  }
+  return out;
+}
+
+std::optional<int> small_number(std::string_view text, int limit) {
+  if (text.empty() || text.size() > 9) return std::nullopt;
+  int value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + (c - '0');
+  }
+  if (value > limit) return std::nullopt;
+  return value;
+}
+
+std::vector<std::string_view> split_fields(std::string_view line) {
+  std::vector<std::string_view> fields;
+  while (true) {
+    const std::size_t space = line.find(' ');
+    fields.push_back(line.substr(0, space));
+    if (space == std::string_view::npos) break;
+    line.remove_prefix(space + 1);
+  }
+  return fields;
+}
+
+}  // namespace
+
+std::string encode_trace(const Trace& trace) {
+  return "threads " + std::to_string(trace.thread_count) + "\n" +
+         encode_trace_rows(trace.rows, 0);
+}
+
+std::string encode_trace_rows(const std::vector<TraceRow>& rows,
+                              std::size_t from) {
+  std::string out;
+  for (std::size_t i = from; i < rows.size(); ++i) {
+    const TraceRow& row = rows[i];
+    out += "row " + std::to_string(row.step) + " " +
+           std::to_string(row.thread) + " ";
+    append_escaped(out, to_string(row.kind));
+    out += ' ';
+    append_escaped(out, row.lock);
+    out += row.shared ? " 1 " : " 0 ";
+    append_escaped(out, row.text);
+    out += '\n';
+  }
+  return out;
+}
+
+std::optional<Trace> decode_trace(std::string_view text) {
+  constexpr int kLimit = 1 << 30;
+  Trace trace;
+  bool have_threads = false;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    if (end == std::string_view::npos) return std::nullopt;  // cut off
+    const std::vector<std::string_view> fields =
+        split_fields(text.substr(0, end));
+    text.remove_prefix(end + 1);
+    if (fields[0] == "threads" && fields.size() == 2 && !have_threads) {
+      const std::optional<int> n = small_number(fields[1], kMaxColumns);
+      if (!n) return std::nullopt;
+      trace.thread_count = *n;
+      have_threads = true;
+      continue;
+    }
+    if (fields[0] != "row" || fields.size() != 7 || !have_threads) {
+      return std::nullopt;
+    }
+    const std::optional<int> step = small_number(fields[1], kLimit);
+    const std::optional<int> thread = small_number(fields[2], kMaxColumns);
+    const std::optional<std::string> kind_name = unescape(fields[3]);
+    const std::optional<std::string> lock = unescape(fields[4]);
+    const std::optional<std::string> row_text = unescape(fields[6]);
+    if (!step || !thread || !kind_name || !lock || !row_text ||
+        (fields[5] != "0" && fields[5] != "1")) {
+      return std::nullopt;
+    }
+    const std::optional<TraceKind> kind = parse_trace_kind(*kind_name);
+    if (!kind) return std::nullopt;
+    trace.rows.emplace_back(*step, *thread, *kind, *row_text, *lock,
+                            fields[5] == "1");
+  }
+  if (!have_threads) return std::nullopt;
+  return trace;
 }
 
 std::string TraceRow::shown_lock() const {

@@ -1,10 +1,12 @@
 // `racelab explore -- ./program args`: controlled exploration of a whole
-// program built with -fsanitize=thread and linked with racelab::runtime, one
-// process tree per schedule, owned and ended by racelab (program_process.h;
-// program_channel.h is how each run is told what to do and tells how far it
-// got). The program is checked before anything runs (runtime_mark.h); its
-// findings come from the sanitizer's own report stream and the channel,
-// never from what the program prints.
+// program built with -fsanitize=thread and linked with racelab::runtime, by
+// the engine's one search (controlled_internal::explore: every strategy,
+// dfs's `verified` included, shrinking, the typed trace). Each schedule is one
+// process tree, owned and ended by racelab (program_process.h), whose
+// scheduler asks racelab's strategy for every decision (remote_strategy.h,
+// program_channel.h). The program is checked before anything runs
+// (runtime_mark.h); its findings come from the sanitizer's own report stream
+// and the channel, never from what the program prints.
 #ifndef RACELAB_PROGRAM_EXPLORER_H_
 #define RACELAB_PROGRAM_EXPLORER_H_
 
@@ -13,8 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "racelab/case.h"
 #include "racelab/defaults.h"
 #include "racelab/finding.h"
+#include "racelab/runner.h"
 
 namespace racelab {
 
@@ -23,9 +27,12 @@ struct ProgramExploreOptions {
   // and its arguments, kept byte for byte.
   std::vector<std::string> command;
   // Defaults: racelab/defaults.h (docs/defaults.md).
-  std::string strategy = defaults::kStrategy;  // pct or random
-  std::uint64_t seed = defaults::kSeed;        // schedule i uses seed + i
+  // pct, random, dfs or plain-dfs (sched::make_strategy).
+  std::string strategy = defaults::kStrategy;
+  std::uint64_t seed = defaults::kSeed;
   int depth = defaults::kDepth;
+  int preemptions = defaults::kPreemptions;  // dfs: -1 for no bound
+  bool shrink = true;  // the failing schedule to its fewest preemptions
   int budget = defaults::kProgramBudget;  // schedules (processes) at most
   int max_steps = 20000;
   int spin_bound = 64;
@@ -42,33 +49,18 @@ struct ProgramExploreOptions {
   std::vector<int> replay_decisions;
 };
 
-// A thread of a schedule that blocked in the kernel outside every scheduling
-// point (program_channel::BlockNote): the others ran on. A note, not a
-// finding.
-struct ProgramBlockNote {
-  int schedule = 0;  // counted from 0
-  int thread = -1;   // the logical thread
-  int step = 0;      // the decision at which its turn was ended
-  std::string where;
-};
-
 struct ProgramExploreResult {
-  bool found() const { return !findings.empty(); }
-  std::vector<Finding> findings;
-  int schedules = 0;
-  int first_failing = -1;
-  std::vector<int> decisions;  // of the failing (or last) schedule
-  std::string trace;           // its trace table, when the run got to end it
-  std::string schedule_file;   // where the failing schedule was saved
-  std::string output;          // the failing run's stdout and stderr, tails
-  bool interrupted = false;    // stop_requested ended the search
-  // A replay whose schedule ended before the program did (or that could not
-  // be followed to its end): neither clean nor a finding.
+  bool found() const { return !search.findings.empty(); }
+  // The search as the engine reports it: findings, schedules, the first
+  // failing one, the (shrunk) failing schedule with its trace, exhaustive
+  // (dfs searched every schedule that matters: verified), the unmodelled
+  // blocks; `log` holds the failing run's stdout and stderr, tails.
+  RunObservation search;
+  std::string schedule_file;  // where the failing schedule was saved
+  bool interrupted = false;   // stop_requested ended the search
+  // A replay whose schedule ended before the program did: neither clean nor
+  // a finding.
   std::string inconclusive;
-  // Unmodelled blocks of every schedule run (the first ones of each), and
-  // how many there were in all.
-  std::vector<ProgramBlockNote> unmodelled_blocks;
-  int unmodelled_block_count = 0;
 };
 
 // Checks every input first (the program, the output path), then explores
@@ -76,6 +68,13 @@ struct ProgramExploreResult {
 // run or was not linked with racelab::runtime, and for a schedule path that
 // cannot be written, before any schedule runs.
 ProgramExploreResult explore_program(ProgramExploreOptions options);
+
+// The result as one case of the reports (`racelab explore --out DIR` writes
+// the gate's report set from it): the program's path as the subject,
+// "explore" as the scenario, controlled mode, expected clean (a finding is
+// the mismatch), verified when dfs searched every schedule that matters.
+CaseResult program_case_result(const ProgramExploreResult& result,
+                               const ProgramExploreOptions& options);
 
 // The text `racelab explore` prints for a result.
 std::string describe(const ProgramExploreResult& result,

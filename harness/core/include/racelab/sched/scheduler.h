@@ -114,12 +114,6 @@ struct UnmodelledBlock {
   std::string where;
 };
 
-// The note a search prints for the unmodelled blocks of its schedules: how
-// many there were, then the lines given, one per block described
-// ("schedule 2, step 5: thread 0 blocked in the kernel ...").
-std::string describe_unmodelled_blocks(int count,
-                                       const std::vector<std::string>& lines);
-
 struct RunResult {
   enum class Status { kCompleted, kDeadlock, kStepLimit, kLengthLimit };
 
@@ -143,6 +137,11 @@ struct RunResult {
   // yields inside the code under test, not an operation's start, a pause or
   // a thread's end. None at all means only whole operations interleave.
   int inner_points = 0;
+  // Fairness took a choice away: a sleep or a yield gave way to another
+  // thread, or a spinning thread waited while another could run. The run is
+  // then one of fewer schedules than the program has, so a search that met
+  // it is not exhaustive (a lost wake-up behind a sleep is one it can miss).
+  bool fairness_cut = false;
   Trace trace;
   std::vector<std::string> thread_errors;  // "thread 1 threw: boom"
   bool more_schedules = false;             // what strategy.end_schedule() said
@@ -174,6 +173,10 @@ struct SwitchEvent {
   // from_thread stopped right before its next operation begins (a
   // PointKind::kOperationStart point): from here on it is in that operation.
   bool from_operation_start;
+  // The run's trace so far, every row of it complete; null when the run
+  // keeps none (Strategy::records_trace). A whole program streams it, so
+  // that a run that crashes later still tells its trace.
+  const Trace* trace;
 };
 
 // Called at every decision of a run, after the strategy picked; must not

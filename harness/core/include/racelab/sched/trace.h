@@ -70,6 +70,19 @@ struct Trace {
   bool operator==(const Trace&) const = default;
 };
 
+// The trace as text that travels between processes (a whole program's run
+// tells racelab its trace this way, program_channel.h): a line "threads N",
+// then one line per row, "row STEP THREAD KIND LOCK SHARED TEXT", the kind by
+// its name, LOCK and TEXT with '%', ' ', and control bytes written as %HH.
+// decode_trace is its inverse and treats its input as untrusted: nullopt for
+// any line it does not know, a number out of range or a bad escape.
+std::string encode_trace(const Trace& trace);
+std::optional<Trace> decode_trace(std::string_view text);
+// The "row" lines of `rows` from index `from` on: a trace sent a part at a
+// time (encode_trace is the "threads" line and then these).
+std::string encode_trace_rows(const std::vector<TraceRow>& rows,
+                              std::size_t from);
+
 // The trace as a fixed-width table:
 //
 //   step | thread 0                          | thread 1
