@@ -1,5 +1,7 @@
-// One fuzz input, start to finish: decode, run in controlled mode under every
-// oracle, report. Shared by the family targets (subject from byte 0) and the
+// One fuzz input, start to finish: decode it into a program of the family's
+// spec (checkpoint_spec.h, state_spec.h: the operations, model and
+// invariants the gate checks), run it in controlled mode under every oracle,
+// report. Shared by the family targets (subject from byte 0) and the
 // per-subject targets (subject fixed at build time).
 #include "family_fuzzer.h"
 
@@ -11,22 +13,19 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
-#include <sstream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "checkpoint_scenarios.h"
+#include "checkpoint_spec.h"
 #include "coverage_under_tsan.h"
 #include "fuzz_input.h"
 #include "interleaving_coverage.h"
-#include "racelab/controlled_runner.h"
 #include "racelab/fuzz_report.h"
-#include "racelab/sanitizer_capture.h"
 #include "racelab/sched/scheduler.h"
-#include "racelab/sched/trace.h"
-#include "state_scenarios.h"
+#include "racelab/spec.h"
+#include "state_spec.h"
 #include "subject_catalog.h"
 
 namespace racelab::fuzz {
@@ -36,13 +35,69 @@ namespace {
 // decisions; a run that takes this many is a livelock (a timeout finding).
 constexpr int kMaxSteps = 20000;
 
+// One subject of the family: its name in reports ("checkpoint/mutex") and
+// the family's spec with the subject's stores.
+struct FuzzSubject {
+  std::string name;
+  SpecRef spec;
+};
+
+// The configured family: its subjects and how an input becomes a program.
+struct FuzzFamily {
+  std::vector<FuzzSubject> subjects;
+  FuzzCase (*decode)(const std::uint8_t* data, std::size_t size) = nullptr;
+};
+
 TargetConfig g_config;
-bool g_configured = false;
+const FuzzFamily* g_family = nullptr;
+int g_fixed_subject = -1;  // the configured variant's index, or -1: byte 0
 
 sched::ControlledScheduler& scheduler() {
   static auto* s = new sched::ControlledScheduler(
       sched::SchedulerOptions{kMaxSteps, sched::Fiber::kDefaultStackSize});
   return *s;
+}
+
+template <class Store, class Model>
+std::vector<FuzzSubject> subjects_of(
+    const Spec<Store, Model>& spec,
+    const std::vector<SubjectEntry<Store>>& entries) {
+  std::vector<FuzzSubject> subjects;
+  for (const SubjectEntry<Store>& s : entries) {
+    subjects.push_back({absl::StrCat(spec.name(), "/", s.variant),
+                        Spec<Store, Model>(spec).make(s.make)});
+  }
+  return subjects;
+}
+
+// The family of the configuration, or null when there is no such family.
+const FuzzFamily* family_named(const std::string& name) {
+  if (name == "checkpoint") {
+    static const auto* family = new FuzzFamily{
+        subjects_of(checkpoint::checkpoint_spec(), checkpoint_subjects()),
+        decode_checkpoint_input};
+    return family;
+  }
+  if (name == "state") {
+    static const auto* family = new FuzzFamily{
+        subjects_of(state::state_spec(), state_subjects()), decode_state_input};
+    return family;
+  }
+  return nullptr;
+}
+
+// The operation names of the program's threads ("commit", "all", ...), what
+// the interleaving counters hash.
+std::vector<std::vector<std::string>> op_kinds(const Plan& program) {
+  std::vector<std::vector<std::string>> kinds;
+  kinds.reserve(program.threads.size());
+  for (const auto& calls : program.threads) {
+    std::vector<std::string> thread;
+    thread.reserve(calls.size());
+    for (const PlannedCall& c : calls) thread.push_back(c.name);
+    kinds.push_back(std::move(thread));
+  }
+  return kinds;
 }
 
 // Everything a run produced: its subject and its observation (findings,
@@ -52,110 +107,50 @@ struct Report {
   RunObservation run;
 };
 
-// The operation kinds of the program's threads ("commit", "all", ...), the
-// name of each operation's text up to its '(' (what the interleaving counters
-// hash).
-template <class F>
-std::vector<std::vector<std::string>> op_kinds(
-    const Program<typename F::Op>& program) {
-  std::vector<std::vector<std::string>> kinds;
-  kinds.reserve(program.threads.size());
-  for (const auto& ops : program.threads) {
-    std::vector<std::string> thread;
-    thread.reserve(ops.size());
-    for (const auto& op : ops) {
-      std::string text = F::describe(op);
-      text.resize(std::min(text.size(), text.find('(')));
-      thread.push_back(std::move(text));
-    }
-    kinds.push_back(std::move(thread));
-  }
-  return kinds;
-}
-
-template <class F, class Store, class Check>
-Report run_family(const std::vector<SubjectEntry<Store>>& subjects,
-                  FuzzCase<typename F::Op> c, Check check,
-                  bool always_describe) {
-  std::size_t index = c.selector % subjects.size();
-  if (!g_config.variant.empty()) {
-    for (std::size_t i = 0; i < subjects.size(); ++i) {
-      if (g_config.variant == subjects[i].variant) index = i;
-    }
-  }
-  const SubjectEntry<Store>& subject = subjects[index];
-  Scenario<F> scenario{"fuzz",
-                       "a program decoded from a fuzz input",
-                       nullptr,
-                       check,
-                       {Mode::kControlled}};
-  Report report;
-  report.subject = absl::StrCat(F::kName, "/", subject.variant);
-  ByteStrategy strategy(std::move(c.schedule));
-  InterleavingCoverage coverage(
-      sched::unwatched([&] { return op_kinds<F>(c.program); }),
-      g_config.interleaving_coverage);
-  coverage.attach(scheduler());
-  strategy.set_records_trace(false);  // with_trace replays a failing input
-  report.run =
-      with_trace(run_schedule<F>(scenario, subject.make, c.program,
-                                 OracleSet::selectable(), scheduler(), strategy,
-                                 take_tsan_findings),
-                 [&](sched::Strategy& replay) {
-                   return run_schedule<F>(scenario, subject.make, c.program,
-                                          OracleSet::selectable(), scheduler(),
-                                          replay, take_tsan_findings);
-                 });
-  // The program's text is for the report: only a finding or a replay prints
-  // it.
-  if (!report.run.findings.empty() || always_describe) {
-    report.run.schedule.program = encode_program<F>(c.program);
-  }
-  sched::HarnessScope harness;
-  Program<typename F::Op> done = std::move(c.program);  // freed unwatched
-  return report;
-}
-
 // `always_describe`: the report's program text even when the run is clean
 // (--replay prints it).
 Report run_input(const std::uint8_t* data, std::size_t size,
                  bool always_describe) {
-  if (!g_configured) {
+  if (g_family == nullptr) {
     std::fprintf(stderr, "racelab fuzz: configure() was not called\n");
     std::abort();
   }
-  if (g_config.family == "checkpoint") {
-    return run_family<checkpoint::CheckpointFamily>(
-        checkpoint_subjects(),
-        sched::unwatched([&] { return decode_checkpoint_input(data, size); }),
-        checkpoint::check_checkpoint_invariants, always_describe);
+  const auto& subjects = g_family->subjects;
+  auto c = std::make_unique<FuzzCase>(
+      sched::unwatched([&] { return g_family->decode(data, size); }));
+  const std::size_t index = g_fixed_subject >= 0
+                                ? static_cast<std::size_t>(g_fixed_subject)
+                                : c->selector % subjects.size();
+  Report report;
+  report.subject = subjects[index].name;
+  ByteStrategy strategy(std::move(c->schedule));
+  strategy.set_records_trace(false);  // run_spec_plan replays a failing input
+  {
+    InterleavingCoverage coverage(
+        sched::unwatched([&] { return op_kinds(c->program); }),
+        g_config.interleaving_coverage);
+    coverage.attach(scheduler());
+    report.run =
+        run_spec_plan(subjects[index].spec, c->program, OracleSet::selectable(),
+                      scheduler(), strategy, always_describe);
   }
-  return run_family<state::StateFamily>(
-      state_subjects(),
-      sched::unwatched([&] { return decode_state_input(data, size); }),
-      state::check_state_invariants, always_describe);
-}
-
-template <class Store>
-bool has_variant(const std::vector<SubjectEntry<Store>>& subjects,
-                 const std::string& variant) {
-  for (const auto& s : subjects) {
-    if (variant == s.variant) return true;
-  }
-  return false;
+  sched::HarnessScope harness;
+  c.reset();  // the decoded program is freed unwatched
+  return report;
 }
 
 }  // namespace
 
 void configure(TargetConfig config) {
-  const bool known_family =
-      config.family == "checkpoint" || config.family == "state";
-  const bool known_variant =
-      config.variant.empty() ||
-      (config.family == "checkpoint"
-           ? has_variant(checkpoint_subjects(), config.variant)
-           : has_variant(state_subjects(), config.variant));
-  if (!known_family || !known_variant) {
+  const FuzzFamily* family = family_named(config.family);
+  int fixed = -1;
+  if (family != nullptr && !config.variant.empty()) {
+    const std::string name = absl::StrCat(config.family, "/", config.variant);
+    for (std::size_t i = 0; i < family->subjects.size(); ++i) {
+      if (family->subjects[i].name == name) fixed = static_cast<int>(i);
+    }
+  }
+  if (family == nullptr || (!config.variant.empty() && fixed < 0)) {
     std::fprintf(stderr, "racelab fuzz: no subject %s/%s\n",
                  config.family.c_str(), config.variant.c_str());
     std::exit(2);
@@ -165,7 +160,8 @@ void configure(TargetConfig config) {
     config.interleaving_coverage = false;
   }
   g_config = std::move(config);
-  g_configured = true;
+  g_family = family;
+  g_fixed_subject = fixed;
   tolerate_coverage_writes();
 }
 

@@ -1,7 +1,8 @@
-// The body of the checkpoint and state fuzz targets: decode an input, run it
-// once in controlled mode under every oracle (the scenario invariants,
-// linearizability, TSan through take_tsan_findings, the scheduler's deadlock
-// and crash findings), and report what was found.
+// The body of the checkpoint and state fuzz targets: decode an input into a
+// program of the family's spec, run it once in controlled mode under every
+// oracle (the spec's invariants, linearizability against its model, TSan
+// through take_tsan_findings, the scheduler's deadlock and crash findings),
+// and report what was found.
 #ifndef RACELAB_FUZZ_FAMILY_FUZZER_H_
 #define RACELAB_FUZZ_FAMILY_FUZZER_H_
 

@@ -1,6 +1,7 @@
-// The fuzz input format: how libFuzzer's bytes become a program and a
-// schedule. Decoding is total: every byte string, the empty one included, is a
-// valid program and schedule, so no input is wasted on a parse error.
+// The fuzz input format: how libFuzzer's bytes become a program of a family's
+// spec (calls of its declared operations, racelab::call) and a schedule.
+// Decoding is total: every byte string, the empty one included, is a valid
+// program and schedule, so no input is wasted on a parse error.
 //
 // Layout (a byte past the end of the input reads as 0):
 //   byte 0            subject selector (family targets: variant = byte % count;
@@ -24,6 +25,9 @@
 //               (b >> 3) & 3 entries (0: never). Set values are
 //               "v<thread>.<op>". Callbacks never write back (that makes the
 //               fixed hold_lock subject deadlock by design).
+// The finale is not in the bytes: checkpoint reads back every session the
+// program commits to (index, then a lookup of each id it should hold), as
+// the checkpoint scenarios do; state ends with all().
 #ifndef RACELAB_FUZZ_FUZZ_INPUT_H_
 #define RACELAB_FUZZ_FUZZ_INPUT_H_
 
@@ -32,10 +36,8 @@
 #include <string_view>
 #include <vector>
 
-#include "checkpoint_family.h"
-#include "racelab/scenario.h"
 #include "racelab/sched/strategy.h"
-#include "state_family.h"
+#include "racelab/spec.h"
 
 namespace racelab::fuzz {
 
@@ -76,28 +78,28 @@ class ByteStrategy final : public sched::Strategy {
   std::size_t step_ = 0;
 };
 
-// A decoded input.
-template <class Op>
+// A decoded input: a program of the family's spec (checkpoint_spec.h,
+// state_spec.h), as calls of its declared operations.
 struct FuzzCase {
   std::uint8_t selector = 0;
-  Program<Op> program;
+  Plan program;
   std::vector<std::uint8_t> schedule;  // the bytes for ByteStrategy
 };
 
-FuzzCase<checkpoint::CheckpointOp> decode_checkpoint_input(
-    const std::uint8_t* data, std::size_t size);
-FuzzCase<state::StateOp> decode_state_input(const std::uint8_t* data,
-                                            std::size_t size);
+FuzzCase decode_checkpoint_input(const std::uint8_t* data, std::size_t size);
+FuzzCase decode_state_input(const std::uint8_t* data, std::size_t size);
 
 // The inverse, for seed corpora and tests: bytes that decode to `program`.
 // Throws std::invalid_argument when the program is outside the fuzz domain
 // (thread or operation counts, sessions or keys, payloads or values that are
-// not the ones the decoder generates, setup other than the decoder's).
+// not the ones the decoder generates, setup other than the decoder's,
+// operations or arguments the spec does not declare). The finale is the
+// decoder's own and is not encoded.
 std::vector<std::uint8_t> encode_checkpoint_input(
-    std::uint8_t selector, const Program<checkpoint::CheckpointOp>& program,
+    std::uint8_t selector, const Plan& program,
     const std::vector<std::uint8_t>& schedule);
 std::vector<std::uint8_t> encode_state_input(
-    std::uint8_t selector, const Program<state::StateOp>& program,
+    std::uint8_t selector, const Plan& program,
     const std::vector<std::uint8_t>& schedule);
 
 }  // namespace racelab::fuzz

@@ -1,33 +1,34 @@
-// Fuzz target: the program text of schedule files, F::parse and
-// decode_program<F> on arbitrary text, for both families. Neither may crash
-// nor throw anything but InputError (racelab/input_error.h); what parses must
-// print back (describe) to text that parses to the same operation.
+// Fuzz target: the program text of schedule files, read with the operations
+// the checkpoint and state specs declare (checkpoint_spec.h, state_spec.h),
+// one operation at a time and as whole programs, on arbitrary text. Neither
+// may crash nor throw anything but InputError (racelab/input_error.h); what
+// reads must print back to text that reads as the same operations.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <stdexcept>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "checkpoint_family.h"
-#include "racelab/controlled_runner.h"
+#include "checkpoint_spec.h"
 #include "racelab/input_error.h"
 #include "racelab/op_text.h"
-#include "state_family.h"
+#include "racelab/spec.h"
+#include "state_spec.h"
 
 namespace {
 
-template <class F>
-void check_family(const std::string& text) {
+void check_spec(const racelab::SpecRef& spec, const std::string& text) {
   // One operation.
-  if (auto op = F::parse(text)) {
-    const std::string printed = F::describe(*op);
-    auto again = F::parse(printed);
-    if (!again || F::describe(*again) != printed) {
-      std::fprintf(stderr, "%s: '%s' parses, prints as '%s', which %s\n",
-                   F::kName, text.c_str(), printed.c_str(),
-                   again ? "prints differently" : "does not parse");
+  if (std::optional<std::string> printed =
+          racelab::reread_spec_operation(spec, text)) {
+    std::optional<std::string> again =
+        racelab::reread_spec_operation(spec, *printed);
+    if (again != printed) {
+      std::fprintf(stderr, "%s: '%s' reads, prints as '%s', which %s\n",
+                   spec->name.c_str(), text.c_str(), printed->c_str(),
+                   again ? "prints differently" : "does not read");
       std::abort();
     }
   }
@@ -41,11 +42,11 @@ void check_family(const std::string& text) {
     }
   }
   try {
-    auto program = racelab::decode_program<F>(lines);
-    std::vector<std::string> encoded = racelab::encode_program<F>(program);
-    auto again = racelab::decode_program<F>(encoded);
-    if (racelab::encode_program<F>(again) != encoded) {
-      std::fprintf(stderr, "%s: program text does not round-trip\n", F::kName);
+    const std::vector<std::string> printed =
+        racelab::reread_spec_program(spec, lines);
+    if (racelab::reread_spec_program(spec, printed) != printed) {
+      std::fprintf(stderr, "%s: program text does not round-trip\n",
+                   spec->name.c_str());
       std::abort();
     }
   } catch (const racelab::InputError&) {
@@ -57,10 +58,14 @@ void check_family(const std::string& text) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
                                       std::size_t size) {
+  static const racelab::SpecRef* checkpoints =
+      new racelab::SpecRef(racelab::checkpoint::checkpoint_spec());
+  static const racelab::SpecRef* states =
+      new racelab::SpecRef(racelab::state::state_spec());
   const std::string text(reinterpret_cast<const char*>(data), size);
   (void)racelab::parse_op_text(text);
   (void)racelab::split_program_line(text);
-  check_family<racelab::checkpoint::CheckpointFamily>(text);
-  check_family<racelab::state::StateFamily>(text);
+  check_spec(*checkpoints, text);
+  check_spec(*states, text);
   return 0;
 }

@@ -13,13 +13,16 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "checkpoint_spec.h"
 #include "fuzz_input.h"
+#include "state_spec.h"
 
 namespace racelab::fuzz {
 namespace {
 
-using checkpoint::CheckpointOp;
-using state::StateOp;
+using checkpoint::IndexRead;
+using checkpoint::LookupId;
+using state::AllFlags;
 using Bytes = std::vector<std::uint8_t>;
 
 // Schedules: run to completion in order; alternate between threads at every
@@ -45,74 +48,87 @@ void write(const std::filesystem::path& dir, const std::string& name,
 std::string p(int t, int i) { return absl::StrCat("p", t, ".", i); }
 std::string v(int t, int i) { return absl::StrCat("v", t, ".", i); }
 
-std::vector<std::pair<std::string, Program<CheckpointOp>>> checkpoint_seeds() {
-  std::vector<std::pair<std::string, Program<CheckpointOp>>> seeds;
+// The checkpoint spec's calls.
+PlannedCall commit(const std::string& session, const std::string& payload) {
+  return call("commit", session, payload);
+}
+PlannedCall lookup_last(const std::string& session) {
+  return call("lookup", session, LookupId{});
+}
+PlannedCall index_read(const std::string& session, bool pause_each = false) {
+  return call("index", session, IndexRead{pause_each});
+}
+// The state spec's.
+PlannedCall set(const std::string& key, const std::string& value) {
+  return call("set", key, value);
+}
+PlannedCall all(bool pause_each = false, int stop_after = 0) {
+  return call("all", AllFlags{pause_each, stop_after, false});
+}
+
+std::vector<std::pair<std::string, Plan>> checkpoint_seeds() {
+  std::vector<std::pair<std::string, Plan>> seeds;
   {
     // seed_concurrent_sessions, small: every thread commits to its own
     // session, reads its index and looks its checkpoint up.
-    Program<CheckpointOp> prog;
+    Plan prog;
     const char* sessions[] = {"a", "b", "c", "d"};
     for (int t = 0; t < 4; ++t) {
-      prog.threads.push_back(
-          {CheckpointOp::commit(sessions[t], p(t, 0)),
-           CheckpointOp::retrieve_index(sessions[t]),
-           CheckpointOp::lookup(sessions[t], CheckpointOp::kLastCommit)});
+      prog.threads.push_back({commit(sessions[t], p(t, 0)),
+                              index_read(sessions[t]),
+                              lookup_last(sessions[t])});
     }
     seeds.emplace_back("seed_concurrent_sessions", prog);
   }
   {
     // same_session_first_commit, small: 3 threads commit to a, then b.
-    Program<CheckpointOp> prog;
+    Plan prog;
     for (int t = 0; t < 3; ++t) {
-      prog.threads.push_back({CheckpointOp::commit("a", p(t, 0)),
-                              CheckpointOp::commit("b", p(t, 1))});
+      prog.threads.push_back({commit("a", p(t, 0)), commit("b", p(t, 1))});
     }
     seeds.emplace_back("same_session_first_commit", prog);
   }
   {
     // index_reader_vs_committer, small.
-    Program<CheckpointOp> prog;
-    prog.setup = {CheckpointOp::commit("a", "setup")};
-    std::vector<CheckpointOp> committer;
-    for (int i = 0; i < 4; ++i)
-      committer.push_back(CheckpointOp::commit("a", p(0, i)));
-    prog.threads = {committer,
-                    {CheckpointOp::retrieve_index("a", true),
-                     CheckpointOp::retrieve_index("a", true)}};
+    Plan prog;
+    prog.setup = {commit("a", "setup")};
+    std::vector<PlannedCall> committer;
+    for (int i = 0; i < 4; ++i) committer.push_back(commit("a", p(0, i)));
+    prog.threads = {committer, {index_read("a", true), index_read("a", true)}};
     seeds.emplace_back("index_reader_vs_committer", prog);
   }
   return seeds;
 }
 
-std::vector<std::pair<std::string, Program<StateOp>>> state_seeds() {
-  std::vector<std::pair<std::string, Program<StateOp>>> seeds;
+std::vector<std::pair<std::string, Plan>> state_seeds() {
+  std::vector<std::pair<std::string, Plan>> seeds;
   {
     // seed_slow_reader, small: a slow all() while another thread sets keys.
-    Program<StateOp> prog;
-    prog.setup = {StateOp::set("k0", "s")};
-    std::vector<StateOp> writer;
+    Plan prog;
+    prog.setup = {set("k0", "s")};
+    std::vector<PlannedCall> writer;
     for (int i = 0; i < 8; ++i)
-      writer.push_back(StateOp::set(absl::StrCat("k", i % 4), v(1, i)));
-    prog.threads = {{StateOp::all(/*pause_each=*/true)}, writer};
+      writer.push_back(set(absl::StrCat("k", i % 4), v(1, i)));
+    prog.threads = {{all(/*pause_each=*/true)}, writer};
     seeds.emplace_back("seed_slow_reader", prog);
   }
   {
     // erase_during_iteration, small.
-    Program<StateOp> prog;
-    prog.setup = {StateOp::set("k0", "s"), StateOp::set("k1", "s"),
-                  StateOp::set("k2", "s"), StateOp::set("k3", "s")};
-    prog.threads = {{StateOp::all(true)},
-                    {StateOp::erase("k0"), StateOp::erase("k1"),
-                     StateOp::erase("k2"), StateOp::erase("k3")}};
+    Plan prog;
+    prog.setup = {set("k0", "s"), set("k1", "s"), set("k2", "s"),
+                  set("k3", "s")};
+    prog.threads = {{all(true)},
+                    {call("erase", "k0"), call("erase", "k1"),
+                     call("erase", "k2"), call("erase", "k3")}};
     seeds.emplace_back("erase_during_iteration", prog);
   }
   {
     // Readers and writers of one key, and an early-stopping iteration.
-    Program<StateOp> prog;
-    prog.setup = {StateOp::set("k0", "s"), StateOp::set("k1", "s")};
-    prog.threads = {{StateOp::set("k0", v(0, 0)), StateOp::get("k1")},
-                    {StateOp::all(false, 1), StateOp::erase("k0")},
-                    {StateOp::get("k0"), StateOp::all(true, 2)}};
+    Plan prog;
+    prog.setup = {set("k0", "s"), set("k1", "s")};
+    prog.threads = {{set("k0", v(0, 0)), call("get", "k1")},
+                    {all(false, 1), call("erase", "k0")},
+                    {call("get", "k0"), all(true, 2)}};
     seeds.emplace_back("mixed", prog);
   }
   return seeds;

@@ -3,6 +3,7 @@
 #include "checkpoint_spec.h"
 
 #include <any>
+#include <functional>
 #include <map>
 #include <random>
 #include <set>
@@ -10,7 +11,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "checkpoint_model.h"
 
 namespace racelab::checkpoint {
 
@@ -68,7 +68,10 @@ std::vector<CheckpointId> SessionModel::index() const {
 }
 
 std::size_t SessionModel::hash() const {
-  return CheckpointFamilyModel::hash(payloads_);  // the same payload list
+  std::size_t h = payloads_.size();
+  for (const std::string& p : payloads_)
+    h = h * 1000003u ^ std::hash<std::string>{}(p);
+  return h;
 }
 
 std::string to_string(const SessionModel& model) {

@@ -4,12 +4,37 @@
 #include "state_spec_invariants.h"
 
 #include <algorithm>
+#include <set>
+#include <span>
+#include <string_view>
+#include <utility>
+#include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "state_spec.h"
 
 namespace racelab::state {
+namespace {
 
+// One call of a finished run. The views point into the recorded history,
+// which outlives them.
+struct StateCallView {
+  enum class Kind { kSet, kErase, kAll, kOther };
+  Kind kind = Kind::kOther;
+  int thread = 0;               // kSetupThread for setup calls
+  std::string_view key, value;  // set: both; erase: the key
+  // all(): what it yielded, and whether it ran to the end (no stop_after).
+  const std::vector<std::pair<std::string, std::string>>* entries = nullptr;
+  bool complete = false;
+};
+
+using WrittenEntries =
+    absl::flat_hash_set<std::pair<std::string_view, std::string_view>>;
+
+// The keys as a finding shows them: sorted, comma-separated, the first eight
+// and then how many there are in all.
 std::string key_list(const std::set<std::string>& keys) {
   std::string out;
   int shown = 0;
@@ -21,6 +46,7 @@ std::string key_list(const std::set<std::string>& keys) {
   return out;
 }
 
+// Every (key, value) some set() of the run wrote.
 WrittenEntries written_entries(std::span<const StateCallView> calls) {
   WrittenEntries written;
   for (const StateCallView& c : calls) {
@@ -29,6 +55,8 @@ WrittenEntries written_entries(std::span<const StateCallView> calls) {
   return written;
 }
 
+// The keys the setup put in the map that no operation of the run removes or
+// changes: every complete all() must yield them.
 std::vector<std::string_view> stable_keys(
     std::span<const StateCallView> calls) {
   absl::flat_hash_set<std::string_view> setup_keys, touched;
@@ -49,14 +77,11 @@ std::vector<std::string_view> stable_keys(
   return stable;
 }
 
-namespace {
-
 std::string who(const StateCallView& c) {
   return absl::StrCat("thread ", c.thread, ": all()");
 }
 
-}  // namespace
-
+// What the all() `call` broke, or "".
 std::string keys_twice(const StateCallView& call) {
   const SortedKeys keys = sorted_keys(*call.entries);
   std::set<std::string> twice;
@@ -97,8 +122,6 @@ std::string stable_keys_skipped(const StateCallView& call,
                       "the whole run: ",
                       key_list(missing));
 }
-
-namespace {
 
 // The spec's calls as the invariants read them (on the stack for a program
 // of the usual size).

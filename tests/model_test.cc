@@ -8,10 +8,10 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "checkpoint/variants.h"
-#include "checkpoint_model.h"
 #include "checkpoint_spec.h"
 #include "racelab/kit.h"
 #include "spec_calls.h"
@@ -97,49 +97,65 @@ TEST(SessionModel, PartitionsBySessionAndShowsItsPayloads) {
   EXPECT_EQ(show(session_with({"a", "b"})), "{0=a, 1=b}");
 }
 
-// The checkpoint family's model checks a whole order on one session in place
-// (fitting_prefix) instead of copying the session at every step: it must fit
-// exactly as far as stepping does, for orders that fit and orders that stop.
-TEST(CheckpointFamilyModel, AnOrderFitsInPlaceExactlyAsFarAsStepsGo) {
-  using checkpoint::CheckpointFamilyModel;
-  using checkpoint::CheckpointOp;
-  using checkpoint::CheckpointResult;
-  using Op = Operation<CheckpointFamilyModel>;
-  auto op = [](CheckpointOp in, CheckpointResult out) {
-    return Op{0, 0, 1, std::move(in), std::move(out), 0};
-  };
-  const std::vector<Op> history = {
-      op(CheckpointOp::commit("s", "a"), {0, std::nullopt, {}}),         // 0
-      op(CheckpointOp::commit("s", "b"), {1, std::nullopt, {}}),         // 1
-      op(CheckpointOp::lookup("s", 1), {1, "b", {}}),                    // 2
-      op(CheckpointOp::lookup("s", 1), {1, std::nullopt, {}}),           // 3
-      op(CheckpointOp::retrieve_index("s"), {0, std::nullopt, {0, 1}}),  // 4
-      op(CheckpointOp::lookup("s", 5), {5, std::nullopt, {}}),           // 5
-  };
-  auto by_steps = [&](const std::vector<std::size_t>& order) {
-    CheckpointFamilyModel::State state{"old"}, next;
-    std::size_t fitted = 0;
-    for (std::size_t i : order) {
-      if (!CheckpointFamilyModel::step(state, history[i].input,
-                                       history[i].output, &next))
-        break;
-      state = next;
-      ++fitted;
-    }
-    return fitted;
-  };
-  // The session starts with one checkpoint, so the first commit gets id 1:
-  // the orders below stop at different places, or fit whole.
-  for (const std::vector<std::size_t>& order :
-       std::vector<std::vector<std::size_t>>{
-           {0}, {5, 3}, {3, 5, 1, 0}, {3, 0}, {0, 2}, {1, 2, 4}, {1, 3}}) {
-    EXPECT_EQ(CheckpointFamilyModel::fitting_prefix({"old"}, history, order),
-              by_steps(order));
+// The linearizability search tries the order of the calls' returns first,
+// stepping one model object in place (the first guess), and searches only
+// when that order stops fitting. Where it stops must be exactly where
+// stepping the model stops: a first guess that fits only in part and no other
+// order explains is a finding; one that another order explains is none.
+History<DeclaredCall, DeclaredValue> session_history(
+    const std::vector<std::tuple<int, std::uint64_t, std::uint64_t, PlannedCall,
+                                 DeclaredValue>>& calls) {
+  History<DeclaredCall, DeclaredValue> history;
+  for (const auto& [thread, start, end, planned, result] : calls) {
+    history.push_back({thread, false, testing::declared(checkpoints(), planned),
+                       result, start, end});
   }
-  const std::vector<std::size_t> whole = {1, 2, 4};
-  EXPECT_EQ(CheckpointFamilyModel::fitting_prefix({"old"}, history, whole), 3u);
-  const std::vector<std::size_t> none = {0};
-  EXPECT_EQ(CheckpointFamilyModel::fitting_prefix({"old"}, history, none), 0u);
+  return history;
+}
+
+TEST(SessionModel, TheFirstGuessFitsExactlyAsFarAsStepsGo) {
+  using testing::value;
+  using Ids = std::vector<CheckpointId>;
+  const auto commit_a = call("commit", "s", "a");
+  const auto commit_b = call("commit", "s", "b");
+  const auto lookup_1 = call("lookup", "s", LookupId{1});
+  const auto index = call("index", "s", IndexRead{});
+  // In return order: commit a -> 0, commit b -> 1, lookup(1) -> b, index.
+  EXPECT_TRUE(check_spec_linearizability(
+                  session_history({{0, 1, 2, commit_a, value(CheckpointId{0})},
+                                   {1, 3, 4, commit_b, value(CheckpointId{1})},
+                                   {0, 5, 6, lookup_1, value(Looked{1, "b"})},
+                                   {1, 7, 8, index, value(Ids{0, 1})}}))
+                  .empty());
+  // Commit b returned first but took id 1: the return order stops fitting at
+  // once; the overlapping commit a linearizes before it.
+  EXPECT_TRUE(check_spec_linearizability(
+                  session_history({{0, 1, 6, commit_a, value(CheckpointId{0})},
+                                   {1, 2, 3, commit_b, value(CheckpointId{1})},
+                                   {1, 7, 8, index, value(Ids{0, 1})}}))
+                  .empty());
+  // Everything fits but the last call, and no order explains it.
+  for (const DeclaredValue& wrong :
+       {value(Ids{0}), value(Ids{1, 0}), value(Ids{0, 1, 2})}) {
+    const std::vector<Finding> findings = check_spec_linearizability(
+        session_history({{0, 1, 2, commit_a, value(CheckpointId{0})},
+                         {1, 3, 4, commit_b, value(CheckpointId{1})},
+                         {0, 5, 6, lookup_1, value(Looked{1, "b"})},
+                         {1, 7, 8, index, wrong}}));
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0].summary,
+              "session 's': thread 1: index(s) returned a result no "
+              "sequential order explains");
+  }
+  // The middle call does not fit (lookup(1) before anything took id 1 would
+  // be not_found, after commit b it is b): a finding, though the calls
+  // after it would fit.
+  const std::vector<Finding> middle = check_spec_linearizability(
+      session_history({{0, 1, 2, commit_a, value(CheckpointId{0})},
+                       {0, 3, 4, lookup_1, value(Looked{1, "a"})},
+                       {1, 5, 6, commit_b, value(CheckpointId{1})}}));
+  ASSERT_EQ(middle.size(), 1u);
+  EXPECT_EQ(middle[0].kind, FindingKind::kNotLinearizable);
 }
 
 TEST(SpecText, OperationsReadAndWriteAsBefore) {

@@ -160,7 +160,7 @@ Frame frame(std::string file, FrameOrigin origin) {
 TEST(VocabSourceRoots, FirstFrameUnderARoot) {
   const std::vector<Frame> stack = {
       frame("/usr/include/c++/12/bits/stl_vector.h", FrameOrigin::kLibrary),
-      frame("scenarios/state_family.cc", FrameOrigin::kRacelab),
+      frame("scenarios/state_spec.cc", FrameOrigin::kRacelab),
       frame("examples/custom_store/ring/ring.h", FrameOrigin::kUser),
       frame("subjects/state/snapshot.cc", FrameOrigin::kUser)};
   set_source_roots({"subjects/"});

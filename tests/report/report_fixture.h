@@ -42,8 +42,8 @@ inline Finding race_finding(const std::string& summary, int line) {
       {Frame{"std::vector<int>::push_back",
              "/usr/include/c++/12/bits/vector.tcc", 100, FrameOrigin::kLibrary},
        Frame{kHostileFunction, "subjects/checkpoint/unsynchronized.cc", line},
-       Frame{"racelab::checkpoint::CheckpointFamily::execute",
-             "scenarios/checkpoint_family.cc", 15, FrameOrigin::kRacelab},
+       Frame{"racelab::checkpoint::checkpoint_spec()::$_0::operator()",
+             "scenarios/checkpoint_spec.cc", 300, FrameOrigin::kRacelab},
        Frame{"racelab::run_stress", "harness/include/racelab/stress_runner.h",
              74, FrameOrigin::kRacelab}}});
   f.accesses.push_back(

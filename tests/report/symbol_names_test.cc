@@ -115,13 +115,14 @@ INSTANTIATE_TEST_SUITE_P(
             "__gnu_cxx::__normal_iterator<...>::operator++()"},
         // Lambdas in a template function: the return type and the
         // enclosing function's parameters go; the call's own stay.
-        Row{"racelab::RunObservation racelab::run_stress<racelab::checkpoint::"
-            "CheckpointFamily>(racelab::Scenario<racelab::checkpoint::"
-            "CheckpointFamily> const&, std::unique_ptr<racelab::Store, "
+        Row{"racelab::RunObservation racelab::run_stress<racelab::(anonymous "
+            "namespace)::DeclaredFamily>(racelab::Scenario<racelab::(anonymous "
+            "namespace)::DeclaredFamily> const&, "
+            "std::unique_ptr<racelab::Store, "
             "std::default_delete<racelab::Store> > (*)(), racelab::RunRequest "
             "const&)::'lambda'(racelab::Op const&)::operator()(racelab::Op "
             "const&) const",
-            "racelab::run_stress<racelab::checkpoint::CheckpointFamily>(...)::"
+            "racelab::run_stress<racelab::DeclaredFamily>(...)::"
             "'lambda'(...)::operator()(const racelab::Op&) const"},
         Row{"racelab::foo()::{lambda(int)#1}::operator()(int) const",
             "racelab::foo()::{lambda(int)#1}::operator()(int) const"},
@@ -154,11 +155,12 @@ INSTANTIATE_TEST_SUITE_P(
         Row{"std::__cxx11::list<int>)", "std::list<int>)"}));
 
 TEST(ReadableSymbolWithoutParameters, ElidesOnlyTheFunctionsOwnList) {
-  EXPECT_EQ(readable_symbol("racelab::checkpoint::CheckpointFamily::execute("
-                            "racelab::checkpoint::CheckpointStore&, "
-                            "racelab::checkpoint::CheckpointOp const&)",
+  EXPECT_EQ(readable_symbol("racelab::(anonymous namespace)::DeclaredFamily::"
+                            "execute(racelab::(anonymous namespace)::"
+                            "DeclaredStore&, racelab::DeclaredCall const&, "
+                            "racelab::OpContext&)",
                             false),
-            "racelab::checkpoint::CheckpointFamily::execute(...)");
+            "racelab::DeclaredFamily::execute(...)");
   EXPECT_EQ(readable_symbol("std::vector<int, std::allocator<int> >::size() "
                             "const",
                             false),
@@ -314,7 +316,7 @@ TEST(FrameOrigin, JudgedFromTheFile) {
             FrameOrigin::kUser);
   EXPECT_EQ(frame_origin_of("harness/include/racelab/go_map.h"),
             FrameOrigin::kRacelab);
-  EXPECT_EQ(frame_origin_of("scenarios/checkpoint_family.cc"),
+  EXPECT_EQ(frame_origin_of("scenarios/checkpoint_spec.cc"),
             FrameOrigin::kRacelab);
   EXPECT_EQ(frame_origin_of("/usr/local/include/racelab/kit.h"),
             FrameOrigin::kRacelab);

@@ -280,6 +280,38 @@ std::function<std::string(std::string_view line)> spec_program_line_checker(
 int fuzz_spec_input(const SpecRef& spec, const std::uint8_t* data,
                     std::size_t size);
 
+// The linearizability oracle of a spec on a recorded history of its calls,
+// one part at a time when the spec is partitioned: what every run's history
+// goes through (tests give it histories of their own making).
+std::vector<Finding> check_spec_linearizability(
+    const History<DeclaredCall, DeclaredValue>& history);
+
+// For a fuzz target with an input format of its own (racelab's fuzz/): one
+// controlled run of `plan` on a fresh store of the spec, every scheduling
+// decision from `strategy`, judged by `oracles` (Oracle::kInvariants: the
+// spec's invariants; TSan's reports through take_tsan_findings). A run with
+// findings is run once more with its trace on (with_trace) and gets its
+// program's text; `describe_always` gives a clean run its text too.
+RunObservation run_spec_plan(const SpecRef& spec, const Plan& plan,
+                             OracleSet oracles,
+                             sched::ControlledScheduler& scheduler,
+                             sched::Strategy& strategy,
+                             bool describe_always = false);
+
+// The text of programs as schedule files record them: a setup line, one
+// line per thread, a finale line ("commit(a,p0.0); index(a)"). A plan's
+// text; throws InputError when a call is not one of the spec's operations.
+std::vector<std::string> spec_program_text(const SpecRef& spec,
+                                           const Plan& plan);
+// Recorded text read back with the spec's operations and written again;
+// throws InputError naming the first operation that does not read.
+std::vector<std::string> reread_spec_program(
+    const SpecRef& spec, const std::vector<std::string>& lines);
+// One operation's text read back and written again ("index(s,pause)"), or
+// nullopt when the text is no operation of the spec.
+std::optional<std::string> reread_spec_operation(const SpecRef& spec,
+                                                 std::string_view text);
+
 // ---------------------------------------------------------------------------
 // Per-operation options.
 

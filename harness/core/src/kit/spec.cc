@@ -473,13 +473,13 @@ DeclaredCall resolve(const SpecCore& spec, const std::string& scenario,
                                 "' is not one of its operations"));
 }
 
-Program<DeclaredCall> planned_program(const SpecCore& spec,
-                                      const ScenarioDecl& s, std::uint64_t seed,
-                                      ProgramSize size) {
-  Plan plan = s.plan(seed, size);
+Program<DeclaredCall> resolve_plan(const SpecCore& spec,
+                                   const std::string& scenario,
+                                   const Plan& plan) {
   auto resolve_all = [&](const std::vector<PlannedCall>& calls) {
     std::vector<DeclaredCall> out;
-    for (const PlannedCall& c : calls) out.push_back(resolve(spec, s.name, c));
+    for (const PlannedCall& c : calls)
+      out.push_back(resolve(spec, scenario, c));
     return out;
   };
   Program<DeclaredCall> p;
@@ -488,6 +488,12 @@ Program<DeclaredCall> planned_program(const SpecCore& spec,
     p.threads.push_back(resolve_all(thread));
   p.finale = resolve_all(plan.finale);
   return p;
+}
+
+Program<DeclaredCall> planned_program(const SpecCore& spec,
+                                      const ScenarioDecl& s, std::uint64_t seed,
+                                      ProgramSize size) {
+  return resolve_plan(spec, s.name, s.plan(seed, size));
 }
 
 void check_invariants(const SpecCore& spec,
@@ -774,6 +780,68 @@ int fuzz_spec_input(const SpecRef& spec, const std::uint8_t* data,
   if (run.findings.empty()) return 0;
   run.schedule.program = encode_program<DeclaredFamily>(program);
   return finish_fuzz_input(spec->name, run, "");
+}
+
+std::vector<Finding> check_spec_linearizability(
+    const History<DeclaredCall, DeclaredValue>& history) {
+  std::vector<Finding> findings;
+  DeclaredFamily::check_linearizability(history, findings);
+  return findings;
+}
+
+RunObservation run_spec_plan(const SpecRef& spec, const Plan& plan,
+                             OracleSet oracles,
+                             sched::ControlledScheduler& scheduler,
+                             sched::Strategy& strategy, bool describe_always) {
+  validate(*spec);
+  ParsingScope parsing(spec.get());
+  // The plan's calls are harness data: made and freed where TSan does not
+  // watch.
+  auto held = sched::unwatched([&] {
+    return std::make_unique<const Program<DeclaredCall>>(
+        resolve_plan(*spec, "a plan", plan));
+  });
+  const Program<DeclaredCall>& program = *held;
+  Scenario<DeclaredFamily> scenario;
+  scenario.name = "plan";
+  scenario.program = [&program](std::uint64_t, ProgramSize) { return program; };
+  if (!spec->invariants.empty()) {
+    scenario.check = [spec](const Program<DeclaredCall>&,
+                            const History<DeclaredCall, DeclaredValue>& h,
+                            DeclaredStore& store, std::vector<Finding>& f) {
+      check_invariants(*spec, h, store, f);
+    };
+  }
+  const StoreFactory<DeclaredFamily> factory = factory_of(spec);
+  auto run_once = [&](sched::Strategy& s) {
+    return run_schedule<DeclaredFamily>(scenario, factory, program, oracles,
+                                        scheduler, s, take_tsan_findings);
+  };
+  RunObservation run = with_trace(run_once(strategy), run_once);
+  sched::HarnessScope harness;
+  if (!run.findings.empty() || describe_always)
+    run.schedule.program = encode_program<DeclaredFamily>(program);
+  held.reset();
+  return run;
+}
+
+std::vector<std::string> spec_program_text(const SpecRef& spec,
+                                           const Plan& plan) {
+  return encode_program<DeclaredFamily>(resolve_plan(*spec, "a plan", plan));
+}
+
+std::vector<std::string> reread_spec_program(
+    const SpecRef& spec, const std::vector<std::string>& lines) {
+  ParsingScope parsing(spec.get());
+  return encode_program<DeclaredFamily>(decode_program<DeclaredFamily>(lines));
+}
+
+std::optional<std::string> reread_spec_operation(const SpecRef& spec,
+                                                 std::string_view text) {
+  ParsingScope parsing(spec.get());
+  std::optional<DeclaredCall> call = DeclaredFamily::parse(text);
+  if (!call) return std::nullopt;
+  return describe_call(*call);
 }
 
 }  // namespace racelab
