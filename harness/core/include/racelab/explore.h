@@ -38,8 +38,10 @@
 namespace racelab {
 
 struct ExploreOptions {
-  // "pct" (seed, depth), "random" (seed) or "dfs" (preemptions: every
-  // schedule within the bound, in depth-first order).
+  // "pct" (seed, depth), "random" (seed), "dfs" (preemptions: every
+  // schedule within the bound up to the order of independent steps, with
+  // partial-order reduction) or "plain-dfs" (every schedule within the
+  // bound, in depth-first order).
   // Defaults: racelab/defaults.h (docs/defaults.md), as for the kit and the
   // CLI.
   std::string strategy = defaults::kStrategy;
