@@ -431,8 +431,9 @@ TEST(Gate, StressModeMeetsTheTableInBothDirections) {
 
   const nlohmann::json& seed = find_case(results, "checkpoint/unsynchronized",
                                          "seed_concurrent_sessions");
-  // How many of the runs catch it is the machine's business (the README's
-  // measured table and racelab bench report it); the verdict is the gate's.
+  // How many of the runs catch it is the machine's business (the measured
+  // table of docs/performance.md and racelab bench report it); the verdict is
+  // the gate's.
   EXPECT_EQ(seed.at("runs"), 20);
   EXPECT_TRUE(has_kind(seed, "data_race"));
 

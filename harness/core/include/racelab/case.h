@@ -1,7 +1,7 @@
 // A case: subject x scenario x mode, type-erased so the engine can run any
 // family. Scenario catalogs build cases; the engine never sees a family type.
 //
-// The engine has three result types, from the inside out:
+// A case's result is built in three layers, from the inside out:
 //   sched::RunResult (sched/scheduler.h)  one schedule as the scheduler ran
 //                                         it: decisions, status, raw trace;
 //   RunObservation (here)                 one run: a schedule judged by the
@@ -9,7 +9,9 @@
 //                                         a stress run; the kit's CheckResult;
 //   CaseResult (runner.h)                 a case over its runs (add_run).
 // A reported schedule is one RecordedSchedule (program, decisions, trace)
-// embedded in the last two.
+// embedded in the last two. The other entry points have results of their own
+// (ExploreResult, GateResult, ProgramExploreResult, ...): docs/architecture.md
+// lists them.
 #ifndef RACELAB_CASE_H_
 #define RACELAB_CASE_H_
 
@@ -48,8 +50,9 @@ struct RunRequest {
   // try, and (for replay) the recorded schedule to follow.
   // Defaults: racelab/defaults.h (docs/defaults.md).
   std::string strategy = defaults::kStrategy;
-  // What the logical threads run on: fibers of one OS thread (fast) or real
-  // OS threads (thread_local and thread ids are per logical thread).
+  // What the logical threads run on: real OS threads passing a baton (the
+  // default; thread_local and thread ids are per logical thread) or fibers of
+  // one OS thread (faster, one thread identity).
   sched::Substrate threads = defaults::kThreads;
   int depth = defaults::kDepth;
   int preemptions = defaults::kPreemptions;
@@ -92,10 +95,10 @@ struct RecordedSchedule {
   bool empty() const { return program.empty() && decisions.empty(); }
 };
 
-// The result of one run of a case (result type 1 of 3; the others are
-// CaseResult in runner.h, a case over its runs, and sched::RunResult, one
-// schedule as the scheduler ran it): one schedule of a program, a search over
-// schedules (controlled mode), or one stress run. A child reports one to its
+// The result of one run of a case (the middle layer of the three at the top
+// of this file: above sched::RunResult, one schedule as the scheduler ran it,
+// and below CaseResult in runner.h, a case over its runs): one schedule of a
+// program, a search over schedules (controlled mode), or one stress run. A child reports one to its
 // parent; the kit's check_store returns one (CheckResult).
 struct RunObservation {
   std::vector<Finding> findings;  // empty: clean

@@ -1,6 +1,8 @@
-// Controlled mode: the program's threads run as fibers on one OS thread and a
-// strategy decides every switch, so a run is deterministic and replayable and
-// ThreadSanitizer still reports races between the logical threads. A case in
+// Controlled mode: the program's threads run one at a time, on real OS threads
+// that pass the scheduler's baton (racelab's default, defaults::kThreads) or
+// as fibers of one OS thread (RunRequest::threads), and a strategy decides
+// every switch, so a run is deterministic and replayable and ThreadSanitizer
+// still reports races between the logical threads. A case in
 // controlled mode tries schedules until one fails (or the budget runs out),
 // shrinks the failing schedule to the fewest preemptions that still fail,
 // shrinks its program (threads and operations the failure does not need are

@@ -26,17 +26,23 @@
 //     seed and size, and optional invariants.
 //
 //  3. check_store<F>(factory, scenario, options) -> CheckResult: runs the
-//     scenario in controlled mode (fibers, a strategy, a budget of schedules)
-//     or stress mode (OS threads) in a forked child (CheckOptions::isolate:
-//     a crash, exit or hang of the store is a finding) and judges it. On
+//     scenario in controlled mode (one logical thread at a time, on OS
+//     threads that pass a baton by default or on fibers: CheckOptions::
+//     threads; a strategy, a budget of schedules) or stress mode (free-running
+//     OS threads) in a forked child (CheckOptions::isolate: a crash, exit or
+//     hang of the store is a finding) and judges it. On
 //     failure the result carries the findings, the trace of the (shrunk)
 //     failing schedule and the path of the saved schedule file;
 //     replay_store<F>() reruns such a file. gtest.h, catch2.h and fuzz_target.h
 //     build on this.
 //
-// Controlled mode needs the store to lock through racelab::Mutex /
-// SharedMutex (sync.h) or to call racelab::yield_point(); a store on plain
-// std types still runs in stress mode. See docs/implementer-guide.md.
+// Controlled mode needs nothing of the store but a TSan build: its plain
+// std::mutex, std::shared_mutex, std::condition_variable and std::atomic
+// operations (any pthread lock) are scheduling points by themselves
+// (interposed at link time, docs/controlled-mode.md); racelab::Mutex /
+// SharedMutex (sync.h) only add names and thread-safety annotations, and
+// racelab::yield_point() a point of the store's own. See
+// docs/implementer-guide.md, "What controlled mode needs from your store".
 #ifndef RACELAB_KIT_H_
 #define RACELAB_KIT_H_
 
@@ -214,8 +220,9 @@ struct LinearizableBy {
 struct CheckOptions {
   Mode mode = Mode::kControlled;
   OracleSet oracles = OracleSet::selectable();
-  // Controlled mode: strategy ("pct", "random", "dfs"), its parameters, the
-  // number of schedules to try, and whether to shrink a failing one.
+  // Controlled mode: strategy ("pct", "random", "dfs", "plain-dfs"), its
+  // parameters, the number of schedules to try, and whether to shrink a
+  // failing one.
   // The defaults are racelab's (racelab/defaults.h, docs/defaults.md), the
   // same as explore's and the CLI's.
   std::string strategy = defaults::kStrategy;

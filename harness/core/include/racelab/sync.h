@@ -1,12 +1,13 @@
 // Named, annotated lock types: optional for subjects and stores.
 //
 // Plain std::mutex and std::shared_mutex are scheduling points in controlled
-// mode by themselves (interpose.cc). racelab::Mutex and racelab::SharedMutex
-// wrap them to add two things: clang's thread-safety annotations, so a store
-// built with -Wthread-safety proves its locking at compile time (libstdc++'s
-// std::mutex carries none), and a name that traces and deadlock reports show
-// instead of "mutex 1". In stress mode they also report a thread that
-// requests a lock it already holds instead of hanging.
+// mode by themselves (interposed: src/sync/interpose.cc, interpose_locks.cc).
+// racelab::Mutex and racelab::SharedMutex wrap them to add two things:
+// clang's thread-safety annotations, so a store built with -Wthread-safety
+// proves its locking at compile time (libstdc++'s std::mutex carries none),
+// and a name that traces and deadlock reports show instead of "mutex 1". In
+// stress mode they also report a thread that requests a lock it already
+// holds instead of hanging.
 #ifndef RACELAB_SYNC_H_
 #define RACELAB_SYNC_H_
 

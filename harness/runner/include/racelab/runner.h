@@ -67,8 +67,8 @@ struct RetriedRun {
 // "run 3 was retried: ..." for the CLI and the reports.
 std::string describe(const RetriedRun& retried);
 
-// The result of a case over its runs (result type 2 of 3; see RunObservation
-// in case.h): the kinds observed, the histogram of outcomes, the findings
+// The result of a case over its runs (the outer layer of the three listed
+// at the top of case.h): the kinds observed, the histogram of outcomes, the findings
 // with how many runs reported each, and the first failing run's schedule.
 struct CaseResult {
   std::string family;

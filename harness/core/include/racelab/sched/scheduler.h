@@ -86,6 +86,10 @@ struct SchedulerOptions {
   int max_steps = 100000;
   std::int64_t max_total_steps = 10'000'000;
   std::size_t stack_size = Fiber::kDefaultStackSize;  // per fiber
+  // The scheduler's own default is fibers (a bare ControlledScheduler, as
+  // the fuzz targets make); the kit, the CLI and the gate pass their
+  // request's substrate, by default defaults::kThreads (real OS threads),
+  // and explore always runs on OS threads.
   Substrate substrate = Substrate::kFibers;
   // Consecutive no-progress points after which a thread yields to the others
   // (0: no fairness bound).
