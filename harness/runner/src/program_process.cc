@@ -356,6 +356,13 @@ ProgramRun run_program(const ProgramLaunch& launch) {
   if (!read_int(status.read_end, &program) || program < 0) {
     child_registry().remove(keeper_pid);
     ::waitpid(keeper_pid, nullptr, 0);
+    // A SIGINT or SIGTERM of racelab stops every child, the keeper too,
+    // and may do so before the keeper told the program's pid: that is the
+    // stop it was asked for, not a failure to start.
+    if (launch.stop_requested && launch.stop_requested()) {
+      run.interrupted = true;
+      return run;
+    }
     throw std::runtime_error(absl::StrCat("cannot start the program: fork: ",
                                           std::strerror(-program)));
   }
