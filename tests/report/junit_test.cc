@@ -128,6 +128,24 @@ TEST_F(JunitTest, MissedBugIsAFailureWithExpectedObservedAndReason) {
                "run found anything");
 }
 
+// A case that must be verified but whose search ran out of budget found
+// nothing: the failure says "not verified", never that something was found.
+TEST(JunitMismatch, CleanWhereVerifiedIsExpectedIsNotVerified) {
+  GateResult result = testing::verified_and_clean_result();
+  CaseResult& row = result.cases.front();
+  row.verified = false;
+  row.exhaustive_runs = 0;
+  row.mismatch = "expected verified, but the search ran out of budget";
+  pugi::xml_document doc;
+  const std::string xml = junit_xml(result, fixture_options());
+  ASSERT_TRUE(doc.load_string(xml.c_str())) << xml;
+  pugi::xml_node failure =
+      doc.select_node("//testcase[@name='index_reader_vs_committer']/failure")
+          .node();
+  ASSERT_TRUE(failure) << xml;
+  EXPECT_STREQ(failure.attribute("type").value(), "racelab.not_verified");
+}
+
 TEST_F(JunitTest, HostileStringsRoundTrip) {
   // Names and attribute values come back exactly, newlines included.
   pugi::xml_node tc =

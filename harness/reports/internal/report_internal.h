@@ -21,8 +21,10 @@ bool is_expected_kind(const CaseResult& c, FindingKind kind);
 
 // Why a mismatching case failed, for JUnit's failure type: "missed_finding"
 // (nothing that was expected was caught), "unexpected_finding" (a clean case
-// reported something), "stray_finding" (caught, plus a kind not allowed) or
-// "no_expectation" (the table has no row for the case).
+// reported something), "not_verified" (a case that must be verified ended
+// clean but not verified: nothing found, yet not every schedule was run),
+// "stray_finding" (caught, plus a kind not allowed) or "no_expectation" (the
+// table has no row for the case).
 const char* mismatch_type(const CaseResult& c);
 
 // "expected data_race, observed clean: <reason>".
