@@ -300,5 +300,23 @@ TEST(IsolationCodec, AnObservationComesBackWhole) {
   EXPECT_EQ(back.suppressions_used, o.suppressions_used);
 }
 
+// A failing schedule that cannot be saved says why, instead of a bare "could
+// not be saved": here the schedule folder is a regular file.
+TEST_F(IsolationTest, AScheduleThatCannotBeSavedSaysWhy) {
+  CheckOptions o = options(Mode::kControlled);
+  const std::filesystem::path not_a_folder = root_ / "not_a_folder";
+  std::ofstream(not_a_folder) << "a file\n";
+  o.schedule_dir = not_a_folder.string();
+  const CheckResult r = check_store<CellFamily>(
+      &make_cell, scenario_ending_in(Act::kAbort), o);
+  ASSERT_TRUE(has_kind(r, FindingKind::kCrash)) << r.message;
+  EXPECT_TRUE(r.schedule_file.empty()) << r.schedule_file;
+  const std::string marker = "(the schedule could not be saved: ";
+  const std::size_t at = r.message.find(marker);
+  ASSERT_NE(at, std::string::npos) << r.message;
+  EXPECT_NE(r.message.find(not_a_folder.string(), at), std::string::npos)
+      << r.message;
+}
+
 }  // namespace
 }  // namespace racelab

@@ -115,13 +115,20 @@ std::string findings_text(const CaseResult& result, size_t cap) {
   return out;
 }
 
+// Saves the case's failing schedule as `path`; returns the path, or "" with
+// the reason in *why.
 std::string write_schedule_file(const CaseResult& c, const std::string& subject,
-                                const std::string& path) {
-  if (c.schedule.program.size() < 3) return "";
+                                const std::string& path, std::string* why) {
+  if (path.empty()) return "";  // *why says why there is no folder
+  if (c.schedule.program.size() < 3) {
+    *why = "the failing program's lines were not recorded";
+    return "";
+  }
   try {
     save_schedule(
         path, schedule_file_for(c.schedule, {subject, c.scenario, "pct", 1}));
-  } catch (const std::exception&) {
+  } catch (const std::exception& e) {
+    *why = e.what();
     return "";
   }
   return path;
@@ -216,14 +223,19 @@ int walk(const Registry& registry, const AntiPattern& p, std::ostream& out) {
     if (!result.schedule.trace.rows.empty())
       out << sched::format_trace(result.schedule.trace);
     out << "  findings:\n" << findings_text(result, 5);
-    std::error_code ec;
-    const std::filesystem::path dir =
-        std::filesystem::temp_directory_path(ec) / "racelab-demo";
-    std::filesystem::create_directories(dir, ec);
+    // In racelab's private folder: a shared temporary folder could hold
+    // another user's file of the same name.
+    std::string why;
+    const std::string dir = private_schedule_folder(&why);
     schedule_path = write_schedule_file(
-        result, p.buggy, (dir / absl::StrCat(p.name, ".schedule")).string());
+        result, p.buggy,
+        dir.empty() ? ""
+                    : absl::StrCat(dir, "/racelab-demo-", p.name, ".schedule"),
+        &why);
     if (!schedule_path.empty()) {
       out << "  schedule saved: racelab replay " << schedule_path << "\n";
+    } else {
+      out << "  (the schedule could not be saved: " << why << ")\n";
     }
   }
 
@@ -275,7 +287,8 @@ int walk(const Registry& registry, const AntiPattern& p, std::ostream& out) {
   if (!schedule_path.empty()) {
     const std::string fixed_path =
         schedule_path.substr(0, schedule_path.size() - 9) + ".fixed.schedule";
-    if (!write_schedule_file(result, p.fixed, fixed_path).empty()) {
+    std::string why;
+    if (!write_schedule_file(result, p.fixed, fixed_path, &why).empty()) {
       RunOptions options = controlled_options(OracleSet::selectable());
       options.replay_schedule = read_schedule_source(fixed_path);
       try {
@@ -293,6 +306,9 @@ int walk(const Registry& registry, const AntiPattern& p, std::ostream& out) {
             "moments), so the schedule diverges (",
             e.what(), ")."));
       }
+    } else {
+      out << "  (the fixed store's schedule could not be saved: " << why
+          << ")\n";
     }
   }
   CaseResult clean = run_case(

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -143,20 +144,30 @@ void write_kit_reports(const KitTestRecord& record) {
       records / (safe_name(binary_name() + "." + record.test) + ".json"),
       entry.dump(1, ' ', false, nlohmann::json::error_handler_t::replace));
 
+  // A record that cannot be read is left where it is and named on stderr:
+  // the reports then lack that test, and the user is told which and why.
+  auto skipped = [&](const fs::path& file, std::string_view why) {
+    std::fprintf(stderr, "racelab: %s: left out of the reports: %.*s\n",
+                 file.c_str(), static_cast<int>(why.size()), why.data());
+  };
   std::vector<std::pair<std::string, CaseResult>> cases;
   for (const fs::directory_entry& e : fs::directory_iterator(records)) {
     if (e.path().extension() != ".json") continue;
     const nlohmann::json j =
         nlohmann::json::parse(read_text(e.path()), nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("case")) continue;
+    if (j.is_discarded() || !j.is_object() || !j.contains("case")) {
+      skipped(e.path(), "not a test record (no JSON object with \"case\")");
+      continue;
+    }
     try {
       CaseResult r = case_result_from_json(j.at("case"));
       r.first_failure_log = j.value("log", std::string());
       cases.emplace_back(absl::StrCat(j.value("binary", std::string()), ".",
                                       j.value("test", std::string())),
                          std::move(r));
-    } catch (const nlohmann::json::exception&) {
-      continue;  // a record of another racelab version
+    } catch (const nlohmann::json::exception& error) {
+      // A record of another racelab version, or a damaged one.
+      skipped(e.path(), error.what());
     }
   }
   std::sort(cases.begin(), cases.end(),

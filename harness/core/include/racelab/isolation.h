@@ -54,6 +54,9 @@ struct ChildOutcome {
   int schedule = -1;
   std::vector<std::string> program;
   std::vector<int> decisions;
+  // The schedule in flight made more decisions than the channel holds
+  // (2^20): `decisions` is only its beginning and replays something else.
+  bool decisions_cut = false;
   std::string child_stderr;
 
   // One line on how a child that returned no result ended ("the store was

@@ -299,13 +299,14 @@ void end_check(CheckResult& result);
 // names replaced by '_'.
 std::string schedule_path(const CheckOptions& options, std::string_view store,
                           std::string_view scenario);
-// Writes a schedule file; returns the path, or "" when it cannot be written.
+// Writes a schedule file; returns the path, or "" when it cannot be written,
+// with the reason in *why ("no folder to save it in", the I/O error, ...).
 std::string save_schedule(const std::string& path, const std::string& store,
                           const std::string& scenario,
                           const CheckOptions& options,
                           std::uint64_t program_seed,
                           const std::vector<std::string>& program_lines,
-                          const std::vector<int>& decisions);
+                          const std::vector<int>& decisions, std::string* why);
 // Reads a schedule file; throws sched::ScheduleFileError or
 // std::runtime_error. Returns program lines (setup, threads..., finale).
 sched::ScheduleFile read_schedule(const std::string& path,

@@ -238,10 +238,10 @@ ChildOutcome run_in_child(const std::function<std::string()>& body,
   if (outcome.schedule >= 0) {
     outcome.program =
         split_lines(std::string_view(channel->program, channel->program_size));
-    const int count =
-        std::min(__atomic_load_n(&channel->count, __ATOMIC_ACQUIRE),
-                 Channel::kMaxDecisions);
+    const int made = __atomic_load_n(&channel->count, __ATOMIC_ACQUIRE);
+    const int count = std::min(made, Channel::kMaxDecisions);
     outcome.decisions.assign(channel->decisions, channel->decisions + count);
+    outcome.decisions_cut = made > Channel::kMaxDecisions;
   }
   munmap(memory, sizeof(Channel));
   return outcome;

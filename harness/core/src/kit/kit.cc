@@ -224,6 +224,7 @@ CheckResult finish_check(const std::function<CheckResult()>& check,
                          const std::string& replayed) {
   const bool controlled = options.mode == Mode::kControlled;
   CheckResult result;
+  std::string unsaved;  // why a failing schedule was not saved
   // ThreadSanitizer stops watching a child forked from a process it counts
   // as multi-threaded (its threads or fibers besides this one): such a
   // check runs here, and says so.
@@ -287,6 +288,11 @@ CheckResult finish_check(const std::function<CheckResult()>& check,
         result.first_failing = in_flight;
         result.schedule.program = child.program;
         result.schedule.decisions = child.decisions;
+        if (child.decisions_cut) {
+          unsaved = absl::StrCat(
+              "the schedule in flight made more than ", child.decisions.size(),
+              " decisions, more than the child's channel holds");
+        }
       } else {
         result.runs = in_flight + 1;
       }
@@ -295,14 +301,19 @@ CheckResult finish_check(const std::function<CheckResult()>& check,
   }
   if (!replayed.empty()) {
     result.schedule_file = replayed;
-  } else if (controlled && !result.clean()) {
+  } else if (controlled && !result.clean() && unsaved.empty()) {
     result.schedule_file = save_schedule(
         schedule_path(options, store, scenario), store, scenario, options,
         options.seed +
             static_cast<std::uint64_t>(std::max(result.first_failing, 0)),
-        result.schedule.program, result.schedule.decisions);
+        result.schedule.program, result.schedule.decisions, &unsaved);
   }
   compose_message(result, store, scenario, options);
+  if (controlled && !result.clean() && result.schedule_file.empty()) {
+    absl::StrAppend(&result.message, "(the schedule could not be saved: ",
+                    unsaved.empty() ? "no schedule was recorded" : unsaved,
+                    ")\n");
+  }
   if (!replayed.empty()) {
     result.message += result.replay_diverged
                           ? "replay diverged from the recorded decisions (the "
@@ -329,8 +340,15 @@ std::string save_schedule(const std::string& path, const std::string& store,
                           const CheckOptions& options,
                           std::uint64_t program_seed,
                           const std::vector<std::string>& program_lines,
-                          const std::vector<int>& decisions) {
-  if (program_lines.size() < 3 || path.empty()) return "";
+                          const std::vector<int>& decisions, std::string* why) {
+  if (path.empty()) {
+    *why = "no private folder to save it in (set CheckOptions::schedule_dir)";
+    return "";
+  }
+  if (program_lines.size() < 3) {
+    *why = "the failing program's lines were not announced";
+    return "";
+  }
   RecordedSchedule schedule;
   schedule.program = program_lines;
   schedule.decisions = decisions;
@@ -338,7 +356,8 @@ std::string save_schedule(const std::string& path, const std::string& store,
     racelab::save_schedule(
         path, schedule_file_for(
                   schedule, {store, scenario, options.strategy, program_seed}));
-  } catch (const std::exception&) {
+  } catch (const std::exception& e) {
+    *why = e.what();
     return "";
   }
   return path;
@@ -439,8 +458,6 @@ void compose_message(CheckResult& result, const std::string& store,
   if (!result.schedule_file.empty()) {
     out << "schedule saved to " << result.schedule_file
         << " (rerun it with racelab::replay_store)\n";
-  } else if (controlled) {
-    out << "(the schedule could not be saved)\n";
   }
   result.message = out.str();
 }
