@@ -28,29 +28,22 @@ std::string value(int thread, int op) {
   return absl::StrCat("v", thread, ".", op);
 }
 
-// The checkpoint spec's calls.
-PlannedCall commit(const std::string& session, const std::string& payload) {
-  return call("commit", session, payload);
-}
-PlannedCall lookup(const std::string& session, std::int64_t id) {
-  return call("lookup", session, LookupId{id});
-}
-PlannedCall index_read(const std::string& session, bool pause_each = false) {
-  return call("index", session, IndexRead{pause_each});
-}
+using checkpoint::commit_call;
+using checkpoint::index_call;
+using checkpoint::lookup_call;
 
 PlannedCall decode_checkpoint_op(std::uint8_t b, int thread, int index) {
   const std::string session = kSessionNames[(b >> 2) & 3];
   switch (b & 3) {
     case 0:
     case 1:
-      return commit(session, payload(thread, index));
+      return commit_call(session, payload(thread, index));
     case 2: {
       const int id = (b >> 4) & 3;
-      return lookup(session, id == 3 ? LookupId::kLast : id);
+      return lookup_call(session, id == 3 ? LookupId::kLast : id);
     }
     default:
-      return index_read(session, ((b >> 4) & 1) != 0);
+      return index_call(session, ((b >> 4) & 1) != 0);
   }
 }
 
@@ -82,23 +75,6 @@ const T& argument(const PlannedCall& c, std::size_t index) {
                          " is missing or of another type"));
   }
   return *arg;
-}
-
-// As the checkpoint scenarios do: final reads of every session the program
-// commits to, its index and each checkpoint it should hold.
-void add_checkpoint_finale(Plan& p) {
-  std::map<std::string, int> commits;
-  auto count = [&](const std::vector<PlannedCall>& calls) {
-    for (const PlannedCall& c : calls) {
-      commits[argument<std::string>(c, 0)] += c.name == "commit";
-    }
-  };
-  count(p.setup);
-  for (const auto& calls : p.threads) count(calls);
-  for (const auto& [session, n] : commits) {
-    p.finale.push_back(index_read(session));
-    for (int id = 0; id < n; ++id) p.finale.push_back(lookup(session, id));
-  }
 }
 
 // Everything but the setup and the finale, which each family builds (the
@@ -179,10 +155,10 @@ FuzzCase decode_checkpoint_input(const std::uint8_t* data, std::size_t size) {
   FuzzCase c = decode(data, size, decode_checkpoint_op, setup);
   for (int i = 0; i < kSessions; ++i) {
     if ((setup >> i) & 1) {
-      c.program.setup.push_back(commit(kSessionNames[i], "setup"));
+      c.program.setup.push_back(commit_call(kSessionNames[i], "setup"));
     }
   }
-  add_checkpoint_finale(c.program);
+  checkpoint::add_finale_reads(c.program);
   return c;
 }
 

@@ -81,21 +81,20 @@ std::string to_string(const SessionModel& model) {
   return absl::StrCat("{", absl::StrJoin(items, ", "), "}");
 }
 
-namespace {
-
-PlannedCall commit(const std::string& session, const std::string& payload) {
+PlannedCall commit_call(const std::string& session,
+                        const std::string& payload) {
   return call("commit", session, payload);
 }
-PlannedCall lookup(const std::string& session, std::int64_t id) {
+PlannedCall lookup_call(const std::string& session, std::int64_t id) {
   return call("lookup", session, LookupId{id});
 }
-PlannedCall index_read(const std::string& session, bool pause_each = false) {
+PlannedCall index_call(const std::string& session, bool pause_each) {
   return call("index", session, IndexRead{pause_each});
 }
 
 // Final reads of every session the program commits to: its index and each
 // checkpoint it should hold.
-void add_finale(Plan& p) {
+void add_finale_reads(Plan& p) {
   std::map<std::string, int> commits;
   auto count = [&](const std::vector<PlannedCall>& calls) {
     for (const PlannedCall& c : calls) {
@@ -105,21 +104,23 @@ void add_finale(Plan& p) {
   count(p.setup);
   for (const auto& calls : p.threads) count(calls);
   for (const auto& [session, n] : commits) {
-    p.finale.push_back(index_read(session));
-    for (int id = 0; id < n; ++id) p.finale.push_back(lookup(session, id));
+    p.finale.push_back(index_call(session));
+    for (int id = 0; id < n; ++id) p.finale.push_back(lookup_call(session, id));
   }
 }
+
+namespace {
 
 Plan concurrent_sessions(ProgramSize size) {
   Plan p;
   const int threads = size == ProgramSize::kFull ? 64 : 4;
   for (int t = 0; t < threads; ++t) {
     std::string session = absl::StrCat("s", t);
-    p.threads.push_back({commit(session, absl::StrCat("x", t)),
-                         index_read(session),
-                         lookup(session, LookupId::kLast)});
+    p.threads.push_back({commit_call(session, absl::StrCat("x", t)),
+                         index_call(session),
+                         lookup_call(session, LookupId::kLast)});
   }
-  add_finale(p);
+  add_finale_reads(p);
   return p;
 }
 
@@ -132,27 +133,27 @@ Plan same_session_first_commit(ProgramSize size) {
     std::vector<PlannedCall> calls;
     for (int s = 0; s < (full ? 16 : 2); ++s) {
       calls.push_back(
-          commit(absl::StrCat("s", s), absl::StrCat("p", t, ".", s)));
+          commit_call(absl::StrCat("s", s), absl::StrCat("p", t, ".", s)));
     }
     p.threads.push_back(std::move(calls));
   }
-  add_finale(p);
+  add_finale_reads(p);
   return p;
 }
 
 Plan index_reader_vs_committer(ProgramSize size) {
   Plan p;
   const bool full = size == ProgramSize::kFull;
-  p.setup.push_back(commit("s", "p0"));
+  p.setup.push_back(commit_call("s", "p0"));
   std::vector<PlannedCall> committer, reader;
   for (int i = 1; i <= (full ? 32 : 4); ++i) {
-    committer.push_back(commit("s", absl::StrCat("p", i)));
+    committer.push_back(commit_call("s", absl::StrCat("p", i)));
   }
   for (int i = 0; i < (full ? 8 : 2); ++i) {
-    reader.push_back(index_read("s", /*pause_each=*/true));
+    reader.push_back(index_call("s", /*pause_each=*/true));
   }
   p.threads = {committer, reader};
-  add_finale(p);
+  add_finale_reads(p);
   return p;
 }
 
@@ -171,17 +172,17 @@ Plan generated(std::uint64_t seed, ProgramSize /*size*/) {
       std::string session = below(2) == 0 ? "a" : "b";
       const int kind = below(10);
       if (kind < 5) {
-        calls.push_back(commit(session, absl::StrCat("p", t, ".", i)));
+        calls.push_back(commit_call(session, absl::StrCat("p", t, ".", i)));
       } else if (kind < 7) {
         calls.push_back(
-            lookup(session, below(3) == 0 ? LookupId::kLast : below(3)));
+            lookup_call(session, below(3) == 0 ? LookupId::kLast : below(3)));
       } else {
-        calls.push_back(index_read(session, below(2) == 0));
+        calls.push_back(index_call(session, below(2) == 0));
       }
     }
     p.threads.push_back(std::move(calls));
   }
-  add_finale(p);
+  add_finale_reads(p);
   return p;
 }
 

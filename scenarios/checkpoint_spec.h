@@ -79,6 +79,15 @@ class SessionModel {
 
 using CheckpointSpec = Spec<CheckpointStore, SessionModel>;
 
+// The spec's calls, as a program line holds them (for hand-written programs:
+// the scenarios here, the fuzz targets' decoder, tests).
+PlannedCall commit_call(const std::string& session, const std::string& payload);
+PlannedCall lookup_call(const std::string& session, std::int64_t id);
+PlannedCall index_call(const std::string& session, bool pause_each = false);
+// Appends to p.finale the final reads of every session p commits to: its
+// index, and each checkpoint it should hold.
+void add_finale_reads(Plan& p);
+
 // Operations commit(session,payload), lookup(session,id|last) and
 // index(session[,pause]); the scenarios seed_concurrent_sessions,
 // same_session_first_commit, index_reader_vs_committer and generated. Stores

@@ -24,6 +24,7 @@
 #include "cell_family.h"
 #include "racelab/input_error.h"
 #include "racelab/kit.h"
+#include "racelab/observation_json.h"
 #include "racelab/sanitizer_capture.h"
 #include "scratch_dir.h"
 
@@ -214,7 +215,9 @@ TEST_F(IsolationTest, AProgramThatDoesNotParseIsAnInputErrorNotACrash) {
       InputError);
 }
 
-TEST(IsolationCodec, AnObservationComesBackWhole) {
+// The one result format (observation_json.h): what a child sends is what
+// its parent reads, every field.
+TEST(ObservationCodec, AnObservationComesBackWhole) {
   RunObservation o;
   o.operations = 7;
   o.runs = 2;
@@ -257,8 +260,13 @@ TEST(IsolationCodec, AnObservationComesBackWhole) {
   o.suppressed = 3;
   o.suppressions_used = {"race:tbb::*  # tbbmalloc is not instrumented"};
 
-  const RunObservation back =
-      isolation::decode_observation(isolation::encode_observation(o));
+  o.interrupted = true;
+  o.fairness_cut = true;
+  o.unmodelled_blocks = 2;
+  o.first_block = "thread 1 blocked in read(2) at fd 3";
+  o.killed_from_outside = 9;
+
+  const RunObservation back = decode_observation(encode_observation(o));
   EXPECT_EQ(back.operations, o.operations);
   EXPECT_EQ(back.runs, o.runs);
   EXPECT_EQ(back.schedules, o.schedules);
@@ -298,6 +306,31 @@ TEST(IsolationCodec, AnObservationComesBackWhole) {
   EXPECT_EQ(back.inconclusive_detail, o.inconclusive_detail);
   EXPECT_EQ(back.suppressed, 3);
   EXPECT_EQ(back.suppressions_used, o.suppressions_used);
+  EXPECT_TRUE(back.interrupted);
+  EXPECT_TRUE(back.fairness_cut);
+  EXPECT_EQ(back.unmodelled_blocks, 2);
+  EXPECT_EQ(back.first_block, o.first_block);
+  EXPECT_EQ(back.killed_from_outside, 9);
+}
+
+// Bytes that are not UTF-8 come back as replacement characters: a log that
+// quotes the input never makes the result unreadable.
+TEST(ObservationCodec, BytesThatAreNotUtf8DoNotSpoilTheResult) {
+  RunObservation o;
+  o.log = "not utf-8: \xff\xfe end";
+  const RunObservation back = decode_observation(encode_observation(o));
+  EXPECT_EQ(back.log.rfind("not utf-8: ", 0), 0u) << back.log;
+  EXPECT_NE(back.log.find(" end"), std::string::npos) << back.log;
+}
+
+TEST(ObservationCodec, AResultThatIsNotOneIsAnErrorNotAPass) {
+  EXPECT_THROW(decode_observation(""), std::runtime_error);
+  EXPECT_THROW(decode_observation("counts 1 2 3"), std::runtime_error);
+  EXPECT_THROW(decode_observation(R"({"operations": 1})"), std::runtime_error);
+  EXPECT_THROW(decode_observation(
+                   R"({"operations": 1, "findings": [{"kind": "nonsense",)"
+                   R"( "oracle": "tsan", "summary": ""}]})"),
+               std::runtime_error);
 }
 
 // A failing schedule that cannot be saved says why, instead of a bare "could
@@ -307,8 +340,8 @@ TEST_F(IsolationTest, AScheduleThatCannotBeSavedSaysWhy) {
   const std::filesystem::path not_a_folder = root_ / "not_a_folder";
   std::ofstream(not_a_folder) << "a file\n";
   o.schedule_dir = not_a_folder.string();
-  const CheckResult r = check_store<CellFamily>(
-      &make_cell, scenario_ending_in(Act::kAbort), o);
+  const CheckResult r =
+      check_store<CellFamily>(&make_cell, scenario_ending_in(Act::kAbort), o);
   ASSERT_TRUE(has_kind(r, FindingKind::kCrash)) << r.message;
   EXPECT_TRUE(r.schedule_file.empty()) << r.schedule_file;
   const std::string marker = "(the schedule could not be saved: ";

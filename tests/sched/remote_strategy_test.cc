@@ -105,6 +105,25 @@ TEST(RemoteStrategyTest, DfsSearchesTheSameSchedulesThroughTheMailbox) {
             there.outcomes.end());
 }
 
+// The program's end asks for the threads' next accesses exactly when
+// racelab's strategy wants them (dfs does, random does not), so a program
+// under random or pct sends no access records.
+TEST(RemoteStrategyTest, NextAccessesAreSentOnlyWhenTheStrategyWantsThem) {
+  auto mailbox = std::make_unique<Mailbox>();
+  {
+    DporStrategy dfs;
+    StrategyServer server(mailbox.get(), &dfs);
+    RemoteStrategy proxy(mailbox.get(), /*trace=*/false);
+    EXPECT_TRUE(proxy.wants_next_accesses());
+  }
+  {
+    RandomStrategy random(1);
+    StrategyServer server(mailbox.get(), &random);
+    RemoteStrategy proxy(mailbox.get(), /*trace=*/false);
+    EXPECT_FALSE(proxy.wants_next_accesses());
+  }
+}
+
 // Sends `words` as one batch, as a program would, and returns whether the
 // server marked it failed.
 bool send_raw(Mailbox& mailbox, const std::vector<std::int64_t>& words,

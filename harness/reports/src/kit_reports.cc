@@ -26,6 +26,7 @@
 #include "racelab/kit.h"
 #include "racelab/report.h"
 #include "racelab/runner.h"
+#include "racelab/saved_schedule.h"
 
 namespace racelab {
 namespace {
@@ -34,16 +35,6 @@ namespace fs = std::filesystem;
 
 constexpr const char* kReportDirVariable = "RACELAB_REPORT_DIR";
 constexpr const char* kRecordsFolder = ".racelab-kit";
-
-std::string safe_name(std::string_view name) {
-  std::string out;
-  for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                    (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
-    out += ok ? c : '_';
-  }
-  return out;
-}
 
 std::string binary_name() {
   char path[4096];
@@ -141,7 +132,7 @@ void write_kit_reports(const KitTestRecord& record) {
   FolderLock lock(records / "lock");
   // A test run again replaces its record.
   write_file_atomically(
-      records / (safe_name(binary_name() + "." + record.test) + ".json"),
+      records / (file_name_part(binary_name() + "." + record.test) + ".json"),
       entry.dump(1, ' ', false, nlohmann::json::error_handler_t::replace));
 
   // A record that cannot be read is left where it is and named on stderr:

@@ -7,7 +7,8 @@
 //   {"event":"error","message":"..."}                 the child could not run
 //   {"event":"progress"}                              controlled mode, once a
 //   second
-//   {"event":"run_done","operations":N,"findings":[...]}
+//   {"event":"run_done","observation":{...}}         a run's observation, as
+//   observation_json.h writes it
 #ifndef RACELAB_HARNESS_SRC_RESULT_CHANNEL_H_
 #define RACELAB_HARNESS_SRC_RESULT_CHANNEL_H_
 
@@ -20,9 +21,6 @@ namespace racelab {
 
 std::string event_line(const std::string& event, const std::string& message);
 std::string run_done_line(const RunObservation& observation);
-// Reads a run_done line back (its findings, schedule and trace); throws
-// nlohmann::json::exception on a malformed one.
-void observation_from_json(const nlohmann::json& j, RunObservation& out);
 
 }  // namespace racelab
 

@@ -1,31 +1,10 @@
-// JSON encoding of findings and case results, and the result channel lines.
+// JSON encoding of case results (results.json) and the result channel
+// lines; findings and traces are spelt as observation_json.h spells them.
 #include "racelab/json.h"
 
 #include "result_channel.h"
 
 namespace racelab {
-namespace {
-
-nlohmann::json to_json(const Frame& f) {
-  return {{"function", f.function},
-          {"file", f.file},
-          {"line", f.line},
-          {"origin", to_string(f.origin)}};
-}
-
-Frame frame_from_json(const nlohmann::json& j) {
-  Frame f{j.at("function").get<std::string>(), j.at("file").get<std::string>(),
-          j.at("line").get<int>()};
-  // Frames written before origins were recorded are judged by their file.
-  std::optional<FrameOrigin> origin;
-  if (j.contains("origin"))
-    origin = parse_frame_origin(j.at("origin").get<std::string>());
-  f.origin = origin ? *origin : frame_origin_of(f.file);
-  return f;
-}
-
-}  // namespace
-
 nlohmann::json histogram_to_json(const std::map<KindSet, int>& histogram) {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [outcome, runs] : histogram) j[to_string(outcome)] = runs;
@@ -42,87 +21,6 @@ std::map<KindSet, int> histogram_from_json(const nlohmann::json& j) {
     histogram[*outcome] += runs.get<int>();
   }
   return histogram;
-}
-
-nlohmann::json to_json(const Finding& finding) {
-  nlohmann::json j = {{"kind", std::string(to_string(finding.kind))},
-                      {"oracle", std::string(to_string(finding.oracle))},
-                      {"summary", finding.summary}};
-  if (!finding.detail.empty()) j["detail"] = finding.detail;
-  if (finding.subject_frame)
-    j["subject_frame"] = to_json(*finding.subject_frame);
-  if (!finding.accesses.empty()) {
-    nlohmann::json accesses = nlohmann::json::array();
-    for (const Access& a : finding.accesses) {
-      nlohmann::json stack = nlohmann::json::array();
-      for (const Frame& f : a.stack) stack.push_back(to_json(f));
-      accesses.push_back(
-          {{"what", a.what}, {"thread", a.thread}, {"stack", stack}});
-    }
-    j["accesses"] = accesses;
-  }
-  return j;
-}
-
-Finding finding_from_json(const nlohmann::json& j) {
-  std::optional<FindingKind> kind =
-      parse_finding_kind(j.at("kind").get<std::string>());
-  if (!kind)
-    throw nlohmann::json::other_error::create(501, "unknown finding kind", &j);
-  std::optional<Oracle> oracle =
-      parse_oracle(j.at("oracle").get<std::string>());
-  if (!oracle)
-    throw nlohmann::json::other_error::create(501, "unknown oracle", &j);
-  Finding f{*kind,
-            *oracle,
-            j.at("summary").get<std::string>(),
-            j.value("detail", std::string()),
-            std::nullopt,
-            {}};
-  if (j.contains("subject_frame"))
-    f.subject_frame = frame_from_json(j.at("subject_frame"));
-  if (j.contains("accesses")) {
-    for (const nlohmann::json& a : j.at("accesses")) {
-      Access access{
-          a.at("what").get<std::string>(), a.at("thread").get<int>(), {}};
-      for (const nlohmann::json& f2 : a.at("stack"))
-        access.stack.push_back(frame_from_json(f2));
-      f.accesses.push_back(std::move(access));
-    }
-  }
-  return f;
-}
-
-nlohmann::json to_json(const sched::Trace& trace) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (const sched::TraceRow& row : trace.rows) {
-    nlohmann::json j = {{"step", row.step},
-                        {"thread", row.thread},
-                        {"kind", std::string(sched::to_string(row.kind))},
-                        {"text", row.text}};
-    if (!row.lock.empty()) j["lock"] = row.lock;
-    if (row.shared) j["shared"] = true;
-    rows.push_back(std::move(j));
-  }
-  return {{"threads", trace.thread_count}, {"rows", std::move(rows)}};
-}
-
-sched::Trace trace_from_json(const nlohmann::json& j) {
-  sched::Trace trace;
-  trace.thread_count = j.at("threads").get<int>();
-  for (const nlohmann::json& row : j.at("rows")) {
-    const std::string kind = row.at("kind").get<std::string>();
-    std::optional<sched::TraceKind> k = sched::parse_trace_kind(kind);
-    if (!k) {
-      throw nlohmann::json::other_error::create(
-          501, "unknown trace row kind '" + kind + "'", &row);
-    }
-    trace.rows.emplace_back(
-        row.at("step").get<int>(), row.at("thread").get<int>(), *k,
-        row.at("text").get<std::string>(), row.value("lock", std::string()),
-        row.value("shared", false));
-  }
-  return trace;
 }
 
 namespace {
@@ -279,34 +177,9 @@ std::string event_line(const std::string& event, const std::string& message) {
 }
 
 std::string run_done_line(const RunObservation& observation) {
-  nlohmann::json findings = nlohmann::json::array();
-  for (const Finding& f : observation.findings) findings.push_back(to_json(f));
-  nlohmann::json j = {{"event", "run_done"},
-                      {"operations", observation.operations},
-                      {"findings", findings}};
-  if (observation.schedules > 0) {
-    j["schedules"] = observation.schedules;
-    j["first_failing"] = observation.first_failing;
-    j["exhaustive"] = observation.exhaustive;
-  }
-  if (!observation.schedule.empty()) {
-    j["schedule"] = schedule_json(observation.schedule);
-    j["trace"] = to_json(observation.schedule.trace);
-  }
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-void observation_from_json(const nlohmann::json& j, RunObservation& out) {
-  out.operations = j.value("operations", 0);
-  out.schedules = j.value("schedules", 0);
-  out.first_failing = j.value("first_failing", -1);
-  out.exhaustive = j.value("exhaustive", false);
-  if (j.contains("schedule")) {
-    read_schedule_json(j.at("schedule"), out.schedule);
-    out.schedule.trace = trace_from_json(j.at("trace"));
-  }
-  for (const nlohmann::json& f : j.value("findings", nlohmann::json::array()))
-    out.findings.push_back(finding_from_json(f));
+  return nlohmann::json{{"event", "run_done"},
+                        {"observation", to_json(observation)}}
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace racelab

@@ -151,10 +151,10 @@ std::vector<Finding> judge(const ProgramRun& run, const Channel* channel,
   const std::string program = options.command.front();
   const auto status =
       static_cast<Status>(__atomic_load_n(&channel->status, __ATOMIC_ACQUIRE));
-  const std::string text(
+  // The scheduler's own words: an error's reason, a deadlock's report.
+  const std::string report(
       channel->text,
       std::min<std::uint64_t>(channel->text_size, Channel::kTextBytes));
-  const std::string& report = text;
   if (run.exec_errno != 0) {
     throw InputError(absl::StrCat(
         program, ": cannot be run: ", std::strerror(run.exec_errno)));
@@ -255,13 +255,8 @@ std::string schedule_folder() {
 // A new file in `folder` named after the program, created exclusively.
 std::string new_schedule_file(const std::string& folder,
                               const std::string& program) {
-  std::string name = program.substr(program.find_last_of('/') + 1);
-  for (char& c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' &&
-        c != '.') {
-      c = '_';
-    }
-  }
+  std::string name =
+      file_name_part(program.substr(program.find_last_of('/') + 1));
   if (name.size() > 100) name.resize(100);
   std::string path = absl::StrCat(folder, "/", name, "-XXXXXX.schedule");
   const int fd = ::mkostemps(path.data(), 9, O_CLOEXEC);
@@ -365,13 +360,7 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
       folder = schedule_folder();
     }
   }
-  RunRequest request;
-  request.mode = Mode::kControlled;
-  request.strategy = options.strategy;
-  request.seed = options.seed;
-  request.depth = options.depth;
-  request.preemptions = options.preemptions;
-  request.budget = options.budget;
+  RunRequest request = controlled_request_from(options);
   request.shrink = options.shrink;
   request.replay = options.replay;
   request.replay_decisions = options.replay_decisions;

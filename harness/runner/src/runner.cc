@@ -21,9 +21,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "child_request.h"
+#include "exec_signals.h"
 #include "racelab/child_registry.h"
 #include "racelab/json.h"
-#include "exec_signals.h"
 #include "racelab/raw_syscall.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/sched/strategy.h"
@@ -389,7 +389,7 @@ std::vector<RunObservation> run_batch_in_child(const CaseSpec& spec,
       if (event == "run_start") {
         ++started;
       } else if (event == "run_done") {
-        observation_from_json(j, record);
+        record = observation_from_json(j.at("observation"));
         finish_run();
       } else if (event == "tsan_report") {
         std::string kind = j.value("kind", "");

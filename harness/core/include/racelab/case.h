@@ -77,6 +77,22 @@ struct RunRequest {
   bool keep_first_kinds = false;
 };
 
+// A controlled request with the search settings every door's options share
+// (CheckOptions, ExploreOptions, ProgramExploreOptions, RunOptions'
+// request): strategy, seed, depth, preemptions, budget. The caller adds what
+// is its own.
+template <typename SearchOptions>
+RunRequest controlled_request_from(const SearchOptions& options) {
+  RunRequest request;
+  request.mode = Mode::kControlled;
+  request.strategy = options.strategy;
+  request.seed = options.seed;
+  request.depth = options.depth;
+  request.preemptions = options.preemptions;
+  request.budget = options.budget;
+  return request;
+}
+
 // A schedule as recorded: the program (encoded lines, setup first, finale
 // last), the decision at every scheduling point, and the trace of the run
 // that followed it. Every result that reports a schedule embeds one.
@@ -98,8 +114,9 @@ struct RecordedSchedule {
 // The result of one run of a case (the middle layer of the three at the top
 // of this file: above sched::RunResult, one schedule as the scheduler ran it,
 // and below CaseResult in runner.h, a case over its runs): one schedule of a
-// program, a search over schedules (controlled mode), or one stress run. A child reports one to its
-// parent; the kit's check_store returns one (CheckResult).
+// program, a search over schedules (controlled mode), or one stress run. A
+// child reports one to its parent; the kit's check_store returns one
+// (CheckResult).
 struct RunObservation {
   std::vector<Finding> findings;  // empty: clean
   int operations = 0;

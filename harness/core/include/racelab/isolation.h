@@ -80,12 +80,6 @@ void begin_schedule(int index, const std::vector<std::string>* program);
 // Outside a child it does nothing.
 void observe_decisions(sched::ControlledScheduler& scheduler);
 
-// A RunObservation as text and back, everything a parent needs: findings
-// (frames and accesses included), counters, the recorded schedule with its
-// trace, warnings, log, schedule file and message.
-std::string encode_observation(const RunObservation& observation);
-RunObservation decode_observation(std::string_view text);
-
 }  // namespace racelab::isolation
 
 #endif  // RACELAB_ISOLATION_H_

@@ -68,6 +68,10 @@ struct Mailbox {
   // thread that is not enabled): the run ends with Status::kError and the
   // text says why.
   std::int32_t failed;
+  // Set by racelab before the program starts: whether its strategy wants
+  // the threads' next accesses (Strategy::wants_next_accesses); when it does
+  // not, the program sends none.
+  std::int32_t wants_next_accesses;
   std::int64_t words[kWords];
 };
 

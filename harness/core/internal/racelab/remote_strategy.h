@@ -32,7 +32,7 @@ class RemoteStrategy final : public Strategy {
   void begin_schedule(int thread_count) override;
   int pick(const std::vector<int>& enabled, int current) override;
   void step_finished(int thread, const Footprint& footprint) override;
-  bool wants_next_accesses() const override { return true; }
+  bool wants_next_accesses() const override { return wants_next_accesses_; }
   void next_accesses(const std::vector<PointAccess>& by_thread) override;
   bool end_schedule() override;
 
@@ -45,12 +45,14 @@ class RemoteStrategy final : public Strategy {
   int send();
 
   program_channel::Mailbox* mailbox_;
+  bool wants_next_accesses_;  // what racelab's strategy said
   int size_ = 0;
   std::uint32_t sent_ = 0;
 };
 
 // racelab's end: a thread that answers the mailbox with `strategy` until
-// stop(). Its calls on the strategy end before stop() returns.
+// stop(). Its calls on the strategy end before stop() returns. Made before
+// the program starts: it tells the mailbox what the strategy wants.
 class StrategyServer {
  public:
   StrategyServer(program_channel::Mailbox* mailbox, Strategy* strategy);

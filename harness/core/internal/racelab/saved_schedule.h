@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -56,6 +57,16 @@ struct LoadedSchedule {
 // by another user or open to others is refused: the result is "" and
 // `error` says why.
 std::string private_schedule_folder(std::string* error = nullptr);
+
+// `name` as a part of a file name: every character but [A-Za-z0-9._-]
+// becomes '_' ("checkpoint/mutex" -> "checkpoint_mutex").
+std::string file_name_part(std::string_view name);
+
+// "<folder>/racelab-<part>-<part>....schedule", each part through
+// file_name_part: the name under which the kit and racelab::explore keep a
+// test's schedule (one file per test, replaced by its next failure).
+std::string schedule_file_in(std::string_view folder,
+                             std::initializer_list<std::string_view> parts);
 
 // Reads a file's bytes; throws (InputError) with one line naming the path.
 using ReadScheduleBytes = std::function<std::string(const std::string& path)>;

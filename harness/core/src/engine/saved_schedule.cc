@@ -13,6 +13,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "absl/strings/str_cat.h"
 #include "racelab/input_error.h"
 
 namespace racelab {
@@ -80,6 +81,25 @@ sched::ScheduleFile schedule_file_for(const RecordedSchedule& schedule,
   file.decisions = schedule.decisions;
   file.extra.emplace_back(kDigestKey, program_digest(file));
   return file;
+}
+
+std::string file_name_part(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                    (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+    out += ok ? c : '_';
+  }
+  return out;
+}
+
+std::string schedule_file_in(std::string_view folder,
+                             std::initializer_list<std::string_view> parts) {
+  std::string path = absl::StrCat(std::string(folder), "/racelab");
+  for (std::string_view part : parts) {
+    absl::StrAppend(&path, "-", file_name_part(part));
+  }
+  return path + ".schedule";
 }
 
 std::string private_schedule_folder(std::string* error) {

@@ -14,6 +14,7 @@
 #include "racelab/controlled_runner.h"
 #include "racelab/input_error.h"
 #include "racelab/isolation.h"
+#include "racelab/observation_json.h"
 #include "racelab/process_output.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
@@ -73,13 +74,7 @@ std::string schedule_path(const ExploreOptions& options) {
     dir = private_schedule_folder();
     if (dir.empty()) return "";  // nowhere safe: nothing is saved
   }
-  std::string name = options.name;
-  for (char& c : name) {
-    const bool safe = std::isalnum(static_cast<unsigned char>(c)) || c == '-' ||
-                      c == '_' || c == '.';
-    if (!safe) c = '_';
-  }
-  return absl::StrCat(dir, "/racelab-", name, ".schedule");
+  return schedule_file_in(dir, {options.name});
 }
 
 std::string save(const ExploreOptions& options,
@@ -156,14 +151,23 @@ ExploreResult run_isolated(const std::function<void()>& body,
   child_options.hang_seconds = options.hang_seconds;
   child_options.what = "racelab::explore";
   const isolation::ChildOutcome child = isolation::run_in_child(
-      [&] {
-        return isolation::encode_observation(search(body, options, request));
-      },
+      [&] { return encode_observation(search(body, options, request)); },
       child_options);
 
   ExploreResult result;
   if (child.end == isolation::ChildEnd::kResult) {
-    RunObservation found = isolation::decode_observation(child.result);
+    RunObservation found;
+    try {
+      found = decode_observation(child.result);
+    } catch (const std::runtime_error& e) {
+      // The body scribbled over the child's memory: a crash, never a pass.
+      found.findings.push_back({FindingKind::kCrash,
+                                Oracle::kCrash,
+                                e.what(),
+                                tail(child.child_stderr, 4000),
+                                std::nullopt,
+                                {}});
+    }
     if (found.replay_diverged && found.findings.empty()) {
       throw InputError(absl::StrCat(
           "racelab: the schedule cannot be followed: ", found.message));
@@ -204,13 +208,7 @@ ExploreResult run_isolated(const std::function<void()>& body,
 }
 
 RunRequest request_for(const ExploreOptions& options) {
-  RunRequest request;
-  request.mode = Mode::kControlled;
-  request.strategy = options.strategy;
-  request.seed = options.seed;
-  request.depth = options.depth;
-  request.preemptions = options.preemptions;
-  request.budget = options.budget;
+  RunRequest request = controlled_request_from(options);
   request.threads = sched::Substrate::kOsThreads;
   // TSan reports a racing pair once per process: the shrinking reruns may
   // not see it again.

@@ -21,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "racelab/input_error.h"
 #include "racelab/isolation.h"
+#include "racelab/observation_json.h"
 #include "racelab/process_output.h"
 #include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
@@ -35,16 +36,6 @@ namespace {
 // How the child of an isolated check reports an InputError (a recorded
 // program that does not parse): the parent throws it again.
 constexpr const char* kInputErrorTag = "racelab-input-error ";
-
-std::string safe_name(std::string_view name) {
-  std::string out;
-  for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                    (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
-    out += ok ? c : '_';
-  }
-  return out;
-}
 
 // The finding of an AddressSanitizer report that ended the child, from its
 // stderr ("==1==ERROR: AddressSanitizer: heap-use-after-free on ..." and
@@ -240,7 +231,7 @@ CheckResult finish_check(const std::function<CheckResult()>& check,
     const isolation::ChildOutcome child = isolation::run_in_child(
         [&] {
           try {
-            return isolation::encode_observation(check());
+            return encode_observation(check());
           } catch (const InputError& e) {
             return absl::StrCat(kInputErrorTag, e.what());
           } catch (const std::exception& e) {
@@ -253,7 +244,7 @@ CheckResult finish_check(const std::function<CheckResult()>& check,
                  "",
                  std::nullopt,
                  {}});
-            return isolation::encode_observation(thrown);
+            return encode_observation(thrown);
           }
         },
         child_options);
@@ -268,7 +259,18 @@ CheckResult finish_check(const std::function<CheckResult()>& check,
       if (child.result.starts_with(kInputErrorTag)) {
         throw InputError(child.result.substr(std::strlen(kInputErrorTag)));
       }
-      result = isolation::decode_observation(child.result);
+      try {
+        result = decode_observation(child.result);
+      } catch (const std::runtime_error& e) {
+        // The store scribbled over the child's memory, or racelab's result
+        // is cut: a crash of the check, never a pass.
+        result.findings.push_back({FindingKind::kCrash,
+                                   Oracle::kCrash,
+                                   e.what(),
+                                   tail(child.child_stderr, 4000),
+                                   std::nullopt,
+                                   {}});
+      }
     } else {
       const bool hung = child.end == isolation::ChildEnd::kHang;
       result.findings.push_back(
@@ -331,8 +333,7 @@ std::string schedule_path(const CheckOptions& options, std::string_view store,
     dir = private_schedule_folder();
     if (dir.empty()) return "";  // nowhere safe: nothing is saved
   }
-  return absl::StrCat(dir, "/racelab-", safe_name(store), "-",
-                      safe_name(scenario), ".schedule");
+  return schedule_file_in(dir, {store, scenario});
 }
 
 std::string save_schedule(const std::string& path, const std::string& store,
@@ -372,15 +373,9 @@ sched::ScheduleFile read_schedule(const std::string& path,
 }
 
 RunRequest controlled_request(const CheckOptions& options) {
-  RunRequest request;
-  request.mode = Mode::kControlled;
-  request.seed = options.seed;
+  RunRequest request = controlled_request_from(options);
   request.oracles = options.oracles;
-  request.strategy = options.strategy;
   request.threads = options.threads;
-  request.depth = options.depth;
-  request.preemptions = options.preemptions;
-  request.budget = options.budget;
   request.shrink = options.shrink;
   // TSan reports each racing pair once per process: the shrinking reruns may
   // not see what the first failing run saw.

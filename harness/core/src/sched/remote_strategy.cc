@@ -43,7 +43,10 @@ std::uint32_t load(const std::uint32_t* word) {
 }  // namespace
 
 RemoteStrategy::RemoteStrategy(Mailbox* mailbox, bool trace)
-    : mailbox_(mailbox), sent_(load(&mailbox->request)) {
+    : mailbox_(mailbox),
+      wants_next_accesses_(__atomic_load_n(&mailbox->wants_next_accesses,
+                                           __ATOMIC_ACQUIRE) != 0),
+      sent_(load(&mailbox->request)) {
   set_records_trace(trace);
 }
 
@@ -123,6 +126,8 @@ StrategyServer::StrategyServer(Mailbox* mailbox, Strategy* strategy)
   // Requests from here on are this server's, even one sent before its
   // thread first looks.
   const std::uint32_t done = load(&mailbox_->request);
+  __atomic_store_n(&mailbox_->wants_next_accesses,
+                   strategy->wants_next_accesses() ? 1 : 0, __ATOMIC_RELEASE);
   // The thread takes no signal: under TSan a handler runs only when its
   // thread enters the sanitizer, and this one waits in raw system calls, so
   // a SIGINT delivered to it would never be handled. It inherits the mask.

@@ -7,6 +7,7 @@
 
 #include "racelab/finding.h"
 #include "racelab/kind_set.h"
+#include "racelab/observation_json.h"
 #include "racelab/runner.h"
 #include "racelab/sched/trace.h"
 
@@ -20,15 +21,8 @@ inline constexpr int kResultsSchemaVersion = 2;
 nlohmann::json histogram_to_json(const std::map<KindSet, int>& histogram);
 std::map<KindSet, int> histogram_from_json(const nlohmann::json& j);
 
-nlohmann::json to_json(const Finding& finding);
-// Throws nlohmann::json::exception on a malformed object.
-Finding finding_from_json(const nlohmann::json& j);
-// A trace as {"threads": N, "rows": [{"step", "thread", "kind", "text",
-// "lock"?, "shared"?}]}, kinds spelt by sched::to_string(TraceKind); the
-// inverse throws nlohmann::json::exception on a malformed object or an
-// unknown kind.
-nlohmann::json to_json(const sched::Trace& trace);
-sched::Trace trace_from_json(const nlohmann::json& j);
+// Findings and traces: to_json, finding_from_json and trace_from_json of
+// racelab/observation_json.h.
 nlohmann::json to_json(const CaseResult& result);
 // The inverse of to_json(CaseResult), for `racelab merge`: every field the
 // reports use. first_failure_log is not in the object (results.json keeps it
