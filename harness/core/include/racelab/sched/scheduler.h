@@ -74,7 +74,7 @@ std::optional<Substrate> parse_substrate(std::string_view name);
 // CPU it is running on, unless it is bound to one CPU already; false when the
 // system refuses. For a process that makes many controlled runs on OS threads
 // (a case's child): its runs then skip the binding each run would otherwise
-// make and undo (see PinnedToOneCpu in scheduler.cc).
+// make and undo (see PinnedToOneCpu in scheduler_core.h).
 bool pin_process_to_one_cpu();
 
 struct SchedulerOptions {
