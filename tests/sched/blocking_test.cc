@@ -28,7 +28,7 @@ template <class Check>
 int explore_dfs(const Threads& threads, int bound, Check check,
                 SchedulerOptions options = {}) {
   ControlledScheduler scheduler(options);
-  DfsStrategy dfs(bound);
+  PlainDfsStrategy dfs(bound);
   int schedules = 0;
   for (; schedules < 20000; ++schedules) {
     const RunResult result = scheduler.run(threads, dfs);

@@ -174,7 +174,7 @@ int expect_one_schedule_per_trace(const Program& program) {
 TEST(DporStrategyTest, TwoThreadsOnDifferentLocksNeedOneSchedule) {
   EXPECT_EQ(expect_one_schedule_per_trace({{{kLockA}}, {{kLockB}}}), 1);
   // Plain dfs runs both orders.
-  DfsStrategy plain(10);
+  PlainDfsStrategy plain(10);
   EXPECT_EQ(search(plain, {{{kLockA}}, {{kLockB}}}).schedules, 2);
 }
 
@@ -429,7 +429,7 @@ TEST(DporSchedulerTest, ThreadsOnDifferentLocksRunOnce) {
   const Explored explored = explore(threads, dpor, [] { return 0; });
   EXPECT_TRUE(explored.exhausted);
   EXPECT_EQ(explored.schedules, 1);
-  DfsStrategy plain(10);
+  PlainDfsStrategy plain(10);
   EXPECT_GT(explore(threads, plain, [] { return 0; }).schedules, 1);
 }
 
@@ -483,7 +483,7 @@ TEST(DporSchedulerTest, FindsASplitLockLostUpdate) {
   const Explored reduced = explore(threads, dpor, outcome);
   EXPECT_TRUE(reduced.exhausted);
   EXPECT_EQ(reduced.outcomes, (std::set<int>{1, 2}));
-  DfsStrategy plain(100);
+  PlainDfsStrategy plain(100);
   const Explored all = explore(threads, plain, outcome);
   EXPECT_EQ(all.outcomes, reduced.outcomes);
   EXPECT_LT(reduced.schedules, all.schedules);

@@ -67,7 +67,7 @@ struct Exploration {
 
 Exploration explore_dfs(const Threads& threads, int bound) {
   ControlledScheduler scheduler;
-  DfsStrategy dfs(bound);
+  PlainDfsStrategy dfs(bound);
   Exploration exploration;
   for (int guard = 0; guard < 100000; ++guard) {
     RunResult result = scheduler.run(threads, dfs);
@@ -342,7 +342,7 @@ TEST(SchedulerTest, ABusyLockBlocksAndTheWaiterResumesAfterRelease) {
     });
   }
   ControlledScheduler scheduler;
-  DfsStrategy dfs(2);
+  PlainDfsStrategy dfs(2);
   int schedules = 0;
   int blocked_schedules = 0;
   for (;;) {
@@ -389,7 +389,7 @@ TEST(SchedulerTest, LastStoreStepOrdersCriticalSectionsAsTheyRan) {
     lockless = ControlledScheduler::last_store_step();
   });
   ControlledScheduler scheduler;
-  DfsStrategy dfs(2);
+  PlainDfsStrategy dfs(2);
   int schedules = 0;
   for (;;) {
     counter = 0;
@@ -458,7 +458,7 @@ TEST(SchedulerTest, LockOrderInversionIsFoundByDfsAsADeadlock) {
       },
   };
   ControlledScheduler scheduler;
-  DfsStrategy dfs(1);
+  PlainDfsStrategy dfs(1);
   RunResult result;
   bool found = false;
   for (int schedule = 0; schedule < 1000 && !found; ++schedule) {
@@ -818,7 +818,7 @@ TEST(DfsTest, SwitchesAtThreadEndsAreFree) {
 
 TEST(DfsTest, RestartsAfterExhaustion) {
   ControlledScheduler scheduler;
-  DfsStrategy dfs(0);
+  PlainDfsStrategy dfs(0);
   const Threads threads = stepping_threads(2, 2);
   EXPECT_TRUE(scheduler.run(threads, dfs).more_schedules);
   EXPECT_FALSE(scheduler.run(threads, dfs).more_schedules);

@@ -213,7 +213,7 @@ TEST(IsolatedChild, DISABLED_LockedWrites) {
       },
   };
   ControlledScheduler scheduler;
-  DfsStrategy dfs(3);
+  PlainDfsStrategy dfs(3);
   int schedules = 0;
   for (;;) {
     g_locked = 0;  // the caller, between runs: after join, before spawn

@@ -128,13 +128,13 @@ bool PctStrategy::end_schedule() {
 
 // --- dfs ------------------------------------------------------------------
 
-DfsStrategy::DfsStrategy(int preemption_bound) : bound_(preemption_bound) {
+PlainDfsStrategy::PlainDfsStrategy(int preemption_bound) : bound_(preemption_bound) {
   if (preemption_bound < 0) {
     throw std::invalid_argument("dfs: the preemption bound must be >= 0");
   }
 }
 
-void DfsStrategy::begin_schedule(int /*thread_count*/) {
+void PlainDfsStrategy::begin_schedule(int /*thread_count*/) {
   if (exhausted_) {
     exhausted_ = false;
     path_.clear();
@@ -143,7 +143,7 @@ void DfsStrategy::begin_schedule(int /*thread_count*/) {
   preemptions_ = 0;
 }
 
-int DfsStrategy::pick(const std::vector<int>& enabled, int current) {
+int PlainDfsStrategy::pick(const std::vector<int>& enabled, int current) {
   const bool current_enabled = contains(enabled, current);
   int choice;
   if (step_ < path_.size()) {
@@ -179,7 +179,7 @@ int DfsStrategy::pick(const std::vector<int>& enabled, int current) {
   return choice;
 }
 
-bool DfsStrategy::end_schedule() {
+bool PlainDfsStrategy::end_schedule() {
   ++explored_;
   path_.resize(std::min(path_.size(), step_));
   while (!path_.empty() &&
@@ -588,7 +588,7 @@ std::unique_ptr<Strategy> make_strategy(std::string_view name,
       case StrategyKind::kDfs:
         return std::make_unique<DporStrategy>(preemption_bound);
       case StrategyKind::kPlainDfs:
-        return std::make_unique<DfsStrategy>(preemption_bound);
+        return std::make_unique<PlainDfsStrategy>(preemption_bound);
       case StrategyKind::kReplay:
         return std::make_unique<ReplayStrategy>(std::move(decisions));
     }
