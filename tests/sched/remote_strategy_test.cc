@@ -90,9 +90,9 @@ TEST(RemoteStrategyTest, DfsSearchesTheSameSchedulesThroughTheMailbox) {
     other = 0;
     return result;
   };
-  DporStrategy local;
+  DfsStrategy local;
   const Search here = search(threads, local, false, outcome);
-  DporStrategy served;
+  DfsStrategy served;
   const Search there = search(threads, served, true, outcome);
   EXPECT_TRUE(here.exhausted);
   EXPECT_TRUE(there.exhausted);

@@ -425,9 +425,7 @@ void add_controlled_options(CLI::App* cmd, RunOptions& run) {
                     "dfs, plain-dfs: preemption bound");
   cmd->add_flag_function(
          "--no-preemption-bound",
-         [&r](std::int64_t) {
-           r.preemptions = sched::DporStrategy::kUnbounded;
-         },
+         [&r](std::int64_t) { r.preemptions = sched::DfsStrategy::kUnbounded; },
          "dfs: no preemption bound (every class of schedules)")
       ->excludes("--preemptions");
   add_number_option(cmd, "--budget", r.budget, 1, 100000000,
@@ -693,7 +691,7 @@ Subcommand add_explore_command(CLI::App& app) {
   cmd->add_flag_function(
          "--no-preemption-bound",
          [options](std::int64_t) {
-           options->preemptions = sched::DporStrategy::kUnbounded;
+           options->preemptions = sched::DfsStrategy::kUnbounded;
          },
          "dfs: no preemption bound (every class of schedules)")
       ->excludes("--preemptions");

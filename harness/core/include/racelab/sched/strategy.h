@@ -2,7 +2,7 @@
 //
 // random: uniform random walk. pct: probabilistic concurrency testing
 // (Burckhardt et al., ASPLOS 2010). dfs: exhaustive search with partial-order
-// reduction (DporStrategy: source sets and sleep sets, Abdulla et al., POPL
+// reduction (DfsStrategy: source sets and sleep sets, Abdulla et al., POPL
 // 2014), optionally within P preemptions. plain-dfs: every schedule with at
 // most P preemptions (CHESS; PlainDfsStrategy). replay: follows a recorded
 // decision list. All are deterministic: the same seed (or decision list) and
@@ -231,10 +231,10 @@ class PlainDfsStrategy final : public Strategy {
 // general (a class may be reachable within the bound only through schedules
 // the reduction skipped): a clean search is "verified within the bound".
 // Without one (kUnbounded) an exhausted search has explored every class.
-class DporStrategy final : public Strategy {
+class DfsStrategy final : public Strategy {
  public:
   static constexpr int kUnbounded = -1;
-  explicit DporStrategy(int preemption_bound = kUnbounded);
+  explicit DfsStrategy(int preemption_bound = kUnbounded);
   std::string_view name() const override { return "dfs"; }
   bool searches_one_program() const override { return true; }
   void begin_schedule(int thread_count) override;
@@ -351,7 +351,7 @@ class ReplayStrategy final : public Strategy {
 int fallback_choice(const std::vector<int>& enabled, int current);
 
 // Makes a strategy by name: "random" (seed), "pct" (seed, depth >= 1), "dfs"
-// (DporStrategy; preemption_bound >= 0, or DporStrategy::kUnbounded),
+// (DfsStrategy; preemption_bound >= 0, or DfsStrategy::kUnbounded),
 // "plain-dfs" (PlainDfsStrategy; preemption_bound >= 0), "replay" (decisions,
 // strict). Throws std::invalid_argument on an unknown name or an
 // out-of-range parameter.
