@@ -394,7 +394,8 @@ struct Explored {
 
 template <class Check>
 Explored explore(const Threads& threads, Strategy& strategy, Check check) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   Explored explored;
   for (int guard = 0; guard < 10000; ++guard) {
     const RunResult result = scheduler.run(threads, strategy);

@@ -35,7 +35,8 @@ struct Search {
 // a StrategyServer's thread (remote = true).
 Search search(const Threads& threads, Strategy& strategy, bool remote,
               const std::function<int()>& outcome) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   auto mailbox = std::make_unique<Mailbox>();
   Search found;
   for (int i = 0; i < 1000; ++i) {

@@ -66,7 +66,8 @@ struct Exploration {
 };
 
 Exploration explore_dfs(const Threads& threads, int bound) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   PlainDfsStrategy dfs(bound);
   Exploration exploration;
   for (int guard = 0; guard < 100000; ++guard) {
@@ -84,7 +85,8 @@ Exploration explore_dfs(const Threads& threads, int bound) {
 }
 
 TEST(SchedulerTest, RunsEveryThreadToCompletion) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   RandomStrategy random(1);
   std::vector<int> seen(3, -2);  // each thread writes only its own slot
   Threads threads;
@@ -136,7 +138,8 @@ TEST(SchedulerTest, OsThreadsOfARunShareOneCpuAndTheCallerGetsItsCpusBack) {
 }
 
 TEST(SchedulerTest, EmptyProgramCompletes) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   RandomStrategy random(1);
   RunResult result = scheduler.run({}, random);
   EXPECT_EQ(result.status, Status::kCompleted);
@@ -144,7 +147,8 @@ TEST(SchedulerTest, EmptyProgramCompletes) {
 }
 
 TEST(SchedulerTest, CountsPreemptionsAndRecordsTheTrace) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   // a1, preempted at the yield, b1 b2, then a2.
   ReplayStrategy replay({0, 1, 1, 0});
   RunResult result = scheduler.run(stepping_threads(2, 2), replay);
@@ -169,7 +173,8 @@ TEST(SchedulerTest, CountsPreemptionsAndRecordsTheTrace) {
 // that one is replayed with it): without the trace the strategy picks the
 // same schedule.
 TEST(SchedulerTest, AStrategyThatKeepsNoTraceRunsTheSameScheduleWithoutOne) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   RandomStrategy traced(7);
   const RunResult with = scheduler.run(stepping_threads(3, 3), traced);
   RandomStrategy untraced(7);
@@ -201,7 +206,8 @@ TEST(SchedulerTest, SameSeedGivesTheSameRunByteForByte) {
   std::vector<std::string> traces;
   std::vector<std::vector<int>> decisions;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    ControlledScheduler scheduler;
+    ControlledScheduler scheduler(
+        SchedulerOptions{.substrate = Substrate::kFibers});
     PctStrategy pct(/*seed=*/11, /*depth=*/3);
     for (int schedule = 0; schedule < 5; ++schedule) {
       counter = 0;
@@ -233,7 +239,8 @@ TEST(SchedulerTest, ReplayReproducesARecordedRun) {
       ControlledScheduler::note("-> ok");
     });
   }
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   RandomStrategy random(42);
   for (int schedule = 0; schedule < 20; ++schedule) {
     counter = 0;
@@ -253,7 +260,8 @@ TEST(SchedulerTest, ReplayReproducesARecordedRun) {
 }
 
 TEST(SchedulerTest, ReplayRejectsAThreadThatDoesNotExist) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   ReplayStrategy replay({0, 5});
   try {
     scheduler.run(stepping_threads(2, 2), replay);
@@ -270,7 +278,8 @@ TEST(SchedulerTest, ReplayRejectsAThreadThatDoesNotExist) {
 }
 
 TEST(SchedulerTest, ReplayRejectsAThreadThatIsNotEnabled) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   // Thread 0 has one step; at step 1 it has finished.
   ReplayStrategy replay({0, 0});
   try {
@@ -284,7 +293,8 @@ TEST(SchedulerTest, ReplayRejectsAThreadThatIsNotEnabled) {
 }
 
 TEST(SchedulerTest, LenientReplayFallsBackOnImpossibleDecisions) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   ReplayStrategy replay({1, 7, 0}, ReplayMode::kLenient);
   RunResult result = scheduler.run(stepping_threads(2, 2), replay);
   EXPECT_EQ(result.status, Status::kCompleted);
@@ -296,7 +306,8 @@ TEST(SchedulerTest, LenientReplayFallsBackOnImpossibleDecisions) {
 }
 
 TEST(SchedulerTest, AThreadThatThrowsIsRecordedAndFinishes) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   RandomStrategy random(5);
   Threads threads = {
       [] {
@@ -341,7 +352,8 @@ TEST(SchedulerTest, ABusyLockBlocksAndTheWaiterResumesAfterRelease) {
       }
     });
   }
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   PlainDfsStrategy dfs(2);
   int schedules = 0;
   int blocked_schedules = 0;
@@ -388,7 +400,8 @@ TEST(SchedulerTest, LastStoreStepOrdersCriticalSectionsAsTheyRan) {
     racelab::yield_point("no lock");
     lockless = ControlledScheduler::last_store_step();
   });
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   PlainDfsStrategy dfs(2);
   int schedules = 0;
   for (;;) {
@@ -423,7 +436,8 @@ TEST(SchedulerTest, InnerPointsAndOperationStartsAreToldByKindNotName) {
     std::vector<std::string> operation_starts;
     std::vector<std::string> others;
   } seen;
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   scheduler.set_switch_observer(
       [](const SwitchEvent& event, void* context) {
         if (event.from_thread < 0) return;
@@ -457,7 +471,8 @@ TEST(SchedulerTest, LockOrderInversionIsFoundByDfsAsADeadlock) {
         racelab::MutexLock second(a);
       },
   };
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   PlainDfsStrategy dfs(1);
   RunResult result;
   bool found = false;
@@ -488,7 +503,8 @@ void read_then_write(racelab::SharedMutex& mu) ABSL_NO_THREAD_SAFETY_ANALYSIS {
 TEST(SchedulerTest, SelfDeadlockIsReportedOnTheFirstSchedule) {
   racelab::SharedMutex mu("state.mu");
   Threads threads = {[&] { read_then_write(mu); }};
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   RandomStrategy random(9);
   RunResult result = scheduler.run(threads, random);
   EXPECT_EQ(result.status, Status::kDeadlock);
@@ -517,7 +533,8 @@ TEST(SchedulerTest, DeadlockReportListsThreadsOffTheCycle) {
       },
       [&] { racelab::MutexLock only(a); },
   };
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   // 0 takes a; 1 takes b; 2 blocks on a; 0 blocks on b; 1 blocks on a.
   ReplayStrategy replay({0, 0, 0, 1, 1, 1, 2, 0, 1});
   RunResult result = scheduler.run(threads, replay);
@@ -535,7 +552,8 @@ TEST(SchedulerTest, HeapOwnedByAbandonedThreadsIsNotALeak) {
 #ifndef RACELAB_TEST_ASAN
   GTEST_SKIP() << "needs an AddressSanitizer (LeakSanitizer) build";
 #else
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   std::vector<std::unique_ptr<racelab::Mutex>> locks;  // left locked
   for (int i = 0; i < 3; ++i) {
     racelab::Mutex& a = *locks.emplace_back(new racelab::Mutex("a"));
@@ -567,7 +585,8 @@ TEST(SchedulerTest, HeapOwnedByAbandonedThreadsIsNotALeak) {
 // a lock in turn 2,000 times each make ten times more decisions than it
 // allows, and finish.
 TEST(SchedulerTest, StepLimitLetsARunThatKeepsMakingProgressFinish) {
-  ControlledScheduler scheduler(SchedulerOptions{.max_steps = 500});
+  ControlledScheduler scheduler(
+      SchedulerOptions{.max_steps = 500, .substrate = Substrate::kFibers});
   racelab::Mutex mu("counter");
   int count = 0;
   auto increments = [&] {
@@ -587,7 +606,9 @@ TEST(SchedulerTest, StepLimitLetsARunThatKeepsMakingProgressFinish) {
 // length limit, not a livelock.
 TEST(SchedulerTest, LengthLimitEndsAnEndlessRunThatMakesProgress) {
   ControlledScheduler scheduler(
-      SchedulerOptions{.max_steps = 100, .max_total_steps = 3000});
+      SchedulerOptions{.max_steps = 100,
+                       .max_total_steps = 3000,
+                       .substrate = Substrate::kFibers});
   racelab::Mutex mu("counter");
   int count = 0;
   auto endless = [&] {
@@ -624,7 +645,9 @@ class LowestThreadFirst : public racelab::sched::Strategy {
 // run went on to the length limit.
 TEST(SchedulerTest, APollUnderALockGivesWayToTheThreadItWaitsFor) {
   ControlledScheduler scheduler(
-      SchedulerOptions{.max_steps = 5000, .max_total_steps = 200000});
+      SchedulerOptions{.max_steps = 5000,
+                       .max_total_steps = 200000,
+                       .substrate = Substrate::kFibers});
   racelab::Mutex mu("flag");
   bool flag = false;
   Threads threads = {[&] {
@@ -646,7 +669,8 @@ TEST(SchedulerTest, APollUnderALockGivesWayToTheThreadItWaitsFor) {
 // A thread alone takes and releases its lock as long as it likes: with no
 // other thread to take it, each taking is progress, not a livelock.
 TEST(SchedulerTest, ALoneThreadRetakingItsLockIsNoLivelock) {
-  ControlledScheduler scheduler(SchedulerOptions{.max_steps = 100});
+  ControlledScheduler scheduler(
+      SchedulerOptions{.max_steps = 100, .substrate = Substrate::kFibers});
   racelab::Mutex mu("counter");
   int count = 0;
   RandomStrategy random(3);
@@ -666,7 +690,8 @@ TEST(SchedulerTest, ALoneThreadRetakingItsLockIsNoLivelock) {
 // before it sets `flag`, and thread 0's sleeping poll never starves it,
 // whatever priorities pct draws.
 TEST(SchedulerTest, ASleepingPollGivesWayToASpinningThread) {
-  ControlledScheduler scheduler(SchedulerOptions{.max_steps = 5000});
+  ControlledScheduler scheduler(
+      SchedulerOptions{.max_steps = 5000, .substrate = Substrate::kFibers});
   std::atomic<int> flag{0};
   std::atomic<int> other{0};
   Threads threads = {
@@ -688,7 +713,8 @@ TEST(SchedulerTest, ASleepingPollGivesWayToASpinningThread) {
 }
 
 TEST(SchedulerTest, StepLimitStopsARunawayScheduleAndTheNextRunWorks) {
-  ControlledScheduler scheduler(SchedulerOptions{.max_steps = 500});
+  ControlledScheduler scheduler(
+      SchedulerOptions{.max_steps = 500, .substrate = Substrate::kFibers});
   Threads spinning = {
       [] {
         // A yield changes nothing: no progress (and a point in every build,
@@ -712,7 +738,8 @@ TEST(SchedulerTest, StepLimitStopsARunawayScheduleAndTheNextRunWorks) {
 }
 
 TEST(SchedulerTest, FibersAreReusedAcrossManySchedulesAndDeadlocks) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   RandomStrategy random(77);
   for (int i = 0; i < 200; ++i) {
     if (i % 10 == 0) {
@@ -728,7 +755,8 @@ TEST(SchedulerTest, FibersAreReusedAcrossManySchedulesAndDeadlocks) {
 }
 
 TEST(SchedulerTest, NestedRunIsRefused) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   RandomStrategy random(1);
   Threads threads = {[&] {
     RandomStrategy inner(2);
@@ -746,7 +774,8 @@ TEST(SchedulerTest, NestedRunIsRefused) {
 TEST(SchedulerTest, NoteOutsideARunIsIgnored) {
   ControlledScheduler::note("nobody listens");
   racelab::yield_point("stress mode: a no-op");
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   ReplayStrategy first_enabled({});
   const RunResult result = scheduler.run(
       {[] { ControlledScheduler::note("inside the run"); }}, first_enabled);
@@ -817,7 +846,8 @@ TEST(DfsTest, SwitchesAtThreadEndsAreFree) {
 }
 
 TEST(DfsTest, RestartsAfterExhaustion) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   PlainDfsStrategy dfs(0);
   const Threads threads = stepping_threads(2, 2);
   EXPECT_TRUE(scheduler.run(threads, dfs).more_schedules);
