@@ -14,8 +14,6 @@ void load_replay(const sched::ScheduleFile& file, RunRequest& request) {
   request.strategy = "replay";
 }
 
-}  // namespace
-
 // racelab __child: one run of a case, as the request on kChildRequestFd asks.
 int handle_child(const Registry& registry) {
   constexpr int kResultFd = 3;
@@ -39,6 +37,8 @@ int handle_child(const Registry& registry) {
   }
   return child_main(registry, request);
 }
+
+}  // namespace
 
 Subcommand add_child_command(CLI::App& app, const Registry& registry) {
   CLI::App* cmd = app.add_subcommand("__child", "(internal) one run of a case");

@@ -29,8 +29,6 @@ void parse_shard(const std::string& text, GateOptions& options) {
   options.shard_count = n;
 }
 
-}  // namespace
-
 // racelab gate
 struct GateFlags {
   GateOptions gate;
@@ -110,6 +108,8 @@ int handle_gate(const Registry& registry, const CLI::App& cmd,
   if (sig != 0) return 128 + sig;
   return result.mismatches == 0 ? kExitOk : kExitMismatch;
 }
+
+}  // namespace
 
 Subcommand add_gate_command(CLI::App& app, const Registry& registry) {
   auto flags = std::make_shared<GateFlags>();

@@ -3,6 +3,8 @@
 
 namespace racelab::cli_internal {
 
+namespace {
+
 // racelab merge
 struct MergeFlags {
   std::vector<std::string> dirs;
@@ -28,6 +30,8 @@ int handle_merge(const MergeFlags& flags) {
             << flags.out << "\n";
   return merged.result.mismatches == 0 ? kExitOk : kExitMismatch;
 }
+
+}  // namespace
 
 Subcommand add_merge_command(CLI::App& app) {
   auto flags = std::make_shared<MergeFlags>();

@@ -52,8 +52,6 @@ CheckedSchedule check_replay_schedule(const Registry& registry,
   return checked;
 }
 
-}  // namespace
-
 // racelab replay
 struct ReplayFlags {
   std::string path;
@@ -106,6 +104,8 @@ int handle_replay(const Registry& registry, const ReplayFlags& flags) {
   print_case(result, std::cout);
   return result.mismatch.empty() ? kExitOk : kExitMismatch;
 }
+
+}  // namespace
 
 Subcommand add_replay_command(CLI::App& app, const Registry& registry) {
   auto flags = std::make_shared<ReplayFlags>();

@@ -24,8 +24,6 @@ void save_case_schedule(const CaseResult& c, const RunOptions& options,
   });
 }
 
-}  // namespace
-
 // racelab run
 struct RunFlags {
   RunOptions run;
@@ -116,6 +114,8 @@ int handle_run(const Registry& registry, const CLI::App& cmd, RunFlags& flags) {
   if (!errors.empty()) return errors.front().second;
   return result.mismatch.empty() ? kExitOk : kExitMismatch;
 }
+
+}  // namespace
 
 Subcommand add_run_command(CLI::App& app, const Registry& registry) {
   auto flags = std::make_shared<RunFlags>();
