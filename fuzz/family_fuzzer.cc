@@ -53,8 +53,9 @@ const FuzzFamily* g_family = nullptr;
 int g_fixed_subject = -1;  // the configured variant's index, or -1: byte 0
 
 sched::ControlledScheduler& scheduler() {
-  static auto* s = new sched::ControlledScheduler(
-      sched::SchedulerOptions{kMaxSteps, sched::Fiber::kDefaultStackSize});
+  static auto* s = new sched::ControlledScheduler(sched::SchedulerOptions{
+      kMaxSteps, sched::Fiber::kDefaultStackSize,
+      sched::Fiber::kDefaultStackSize, sched::Substrate::kFibers});
   return *s;
 }
 

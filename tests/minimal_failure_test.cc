@@ -71,7 +71,8 @@ class ProgramJudge {
   }
 
  private:
-  sched::ControlledScheduler scheduler_;
+  sched::ControlledScheduler scheduler_{
+      sched::SchedulerOptions{.substrate = sched::Substrate::kFibers}};
 };
 
 TEST(MinimalFailure, DropsUnneededThreadsAndOperationsButNotAGuard) {

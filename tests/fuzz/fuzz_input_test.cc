@@ -158,7 +158,8 @@ void record(const sched::SwitchEvent& e, void* context) {
 }
 
 TEST(SwitchObserverTest, SeesEveryDecisionAndItsPreemptions) {
-  sched::ControlledScheduler scheduler;
+  sched::ControlledScheduler scheduler(
+      sched::SchedulerOptions{.substrate = sched::Substrate::kFibers});
   Seen seen;
   scheduler.set_switch_observer(&record, &seen);
   std::vector<std::function<void()>> threads = {
@@ -188,7 +189,8 @@ TEST(SwitchObserverTest, SeesEveryDecisionAndItsPreemptions) {
 }
 
 TEST(InterleavingCoverageTest, CountsPreemptionPairs) {
-  sched::ControlledScheduler scheduler;
+  sched::ControlledScheduler scheduler(
+      sched::SchedulerOptions{.substrate = sched::Substrate::kFibers});
   std::vector<std::function<void()>> threads = {
       [] {
         yield_point("op");

@@ -26,9 +26,9 @@ using Status = RunResult::Status;
 // returns the number of schedules run.
 template <class Check>
 int explore_dfs(const Threads& threads, int bound, Check check,
-                SchedulerOptions options = {}) {
+                SchedulerOptions options = {.substrate = Substrate::kFibers}) {
   ControlledScheduler scheduler(options);
-  DfsStrategy dfs(bound);
+  PlainDfsStrategy dfs(bound);
   int schedules = 0;
   for (; schedules < 20000; ++schedules) {
     const RunResult result = scheduler.run(threads, dfs);
@@ -95,7 +95,8 @@ TEST(SchedulerBlockingTest, BarrierShortOfThreadsIsADeadlock) {
   ASSERT_EQ(pthread_barrier_init(&barrier, nullptr, 3), 0);
   Threads threads = {[&] { pthread_barrier_wait(&barrier); },
                      [&] { pthread_barrier_wait(&barrier); }};
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   RandomStrategy random(1);
   const RunResult result = scheduler.run(threads, random);
   EXPECT_EQ(result.status, Status::kDeadlock);
@@ -144,7 +145,8 @@ TEST(SchedulerBlockingTest, TrywaitOnZeroFailsWithEagainWithoutWaiting) {
     sem_post(&sem);
     results.push_back(sem_trywait(&sem) == 0 ? 0 : errno);
   }};
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   RandomStrategy random(1);
   const RunResult result = scheduler.run(threads, random);
   EXPECT_EQ(result.status, Status::kCompleted);

@@ -1,4 +1,4 @@
-// Tests of DporStrategy (dfs with partial-order reduction): on simulated
+// Tests of DfsStrategy (dfs with partial-order reduction): on simulated
 // programs whose steps' footprints are given, the schedules explored are
 // exactly one per Mazurkiewicz trace (counted by brute force over every
 // interleaving); on the real scheduler, threads on different locks need one
@@ -161,7 +161,7 @@ Search search(Strategy& strategy, const Program& program) {
 // Explores `program` without a bound and checks it ran one schedule per
 // trace, none twice, and returns the number of traces.
 int expect_one_schedule_per_trace(const Program& program) {
-  DporStrategy dpor;
+  DfsStrategy dpor;
   const Search found = search(dpor, program);
   const std::set<std::vector<int>> traces = traces_of(program);
   EXPECT_TRUE(dpor.exhausted());
@@ -171,18 +171,18 @@ int expect_one_schedule_per_trace(const Program& program) {
   return found.schedules;
 }
 
-TEST(DporStrategyTest, TwoThreadsOnDifferentLocksNeedOneSchedule) {
+TEST(DfsStrategyTest, TwoThreadsOnDifferentLocksNeedOneSchedule) {
   EXPECT_EQ(expect_one_schedule_per_trace({{{kLockA}}, {{kLockB}}}), 1);
   // Plain dfs runs both orders.
-  DfsStrategy plain(10);
+  PlainDfsStrategy plain(10);
   EXPECT_EQ(search(plain, {{{kLockA}}, {{kLockB}}}).schedules, 2);
 }
 
-TEST(DporStrategyTest, TwoThreadsOnTheSameLockRunInBothOrders) {
+TEST(DfsStrategyTest, TwoThreadsOnTheSameLockRunInBothOrders) {
   EXPECT_EQ(expect_one_schedule_per_trace({{{kLockA}}, {{kLockA}}}), 2);
 }
 
-TEST(DporStrategyTest, SharedAcquisitionsCommuteAndExclusiveOnesDoNot) {
+TEST(DfsStrategyTest, SharedAcquisitionsCommuteAndExclusiveOnesDoNot) {
   EXPECT_EQ(expect_one_schedule_per_trace({{{kSharedA}}, {{kSharedA}}}), 1);
   EXPECT_EQ(expect_one_schedule_per_trace({{{kSharedA}}, {{kLockA}}}), 2);
   // A lock and an atomic at the same address are different objects.
@@ -192,7 +192,7 @@ TEST(DporStrategyTest, SharedAcquisitionsCommuteAndExclusiveOnesDoNot) {
 // Hand-counted: thread 0 writes x then y, thread 1 writes y then x. The
 // traces are fixed by who writes x first and who writes y first; "1 first on
 // x, 0 first on y" is a cycle, so 3 traces (of the 6 interleavings).
-TEST(DporStrategyTest, CrossedWritesHaveThreeTraces) {
+TEST(DfsStrategyTest, CrossedWritesHaveThreeTraces) {
   const Program program = {{{kWriteX}, {kWriteY}}, {{kWriteY}, {kWriteX}}};
   EXPECT_EQ(traces_of(program).size(), 3u);
   EXPECT_EQ(expect_one_schedule_per_trace(program), 3);
@@ -201,7 +201,7 @@ TEST(DporStrategyTest, CrossedWritesHaveThreeTraces) {
 // Hand-counted: two readers and a writer of x: the writer goes before or
 // after each reader, 2 x 2 = 4 traces; three writers: 3! = 6; three readers:
 // 1.
-TEST(DporStrategyTest, ReadsCommuteWithReadsOnly) {
+TEST(DfsStrategyTest, ReadsCommuteWithReadsOnly) {
   EXPECT_EQ(
       expect_one_schedule_per_trace({{{kReadX}}, {{kReadX}}, {{kWriteX}}}), 4);
   EXPECT_EQ(
@@ -215,7 +215,7 @@ TEST(DporStrategyTest, ReadsCommuteWithReadsOnly) {
 // every interleaving; with a local first step each, still 6 (the local steps
 // commute with everything); with the second steps on different objects, 2
 // (only the order of the first steps matters).
-TEST(DporStrategyTest, CountsTracesOfTwoStepThreads) {
+TEST(DfsStrategyTest, CountsTracesOfTwoStepThreads) {
   EXPECT_EQ(expect_one_schedule_per_trace(
                 {{{kWriteX}, {kWriteX}}, {{kWriteX}, {kWriteX}}}),
             6);
@@ -231,13 +231,13 @@ TEST(DporStrategyTest, CountsTracesOfTwoStepThreads) {
 // independent steps. Thread 2 is independent of the others; without sleep
 // sets the search reruns classes of threads 0 and 1 (who writes x first, who
 // writes y first, not crossed: 2 x 2 = 4 traces).
-TEST(DporStrategyTest, SleepSetsPreventRedundantSchedules) {
+TEST(DfsStrategyTest, SleepSetsPreventRedundantSchedules) {
   const Program program = {
       {{kWriteX}, {kWriteY}}, {{kWriteX}, {kWriteY}}, {{kWriteZ}, {kWriteZ}}};
   EXPECT_EQ(expect_one_schedule_per_trace(program), 4);
   const Program four = {{{kWriteX}}, {{kWriteX}}, {{kWriteY}}, {{kWriteY}}};
   EXPECT_EQ(expect_one_schedule_per_trace(four), 4);
-  DporStrategy dpor;
+  DfsStrategy dpor;
   search(dpor, four);
   EXPECT_EQ(dpor.sleep_blocked(), 0);
 }
@@ -246,7 +246,7 @@ TEST(DporStrategyTest, SleepSetsPreventRedundantSchedules) {
 // only (the real-time order is which operation returned before which was
 // called); a point that names no object is ordered against everything, a
 // local step against nothing.
-TEST(DporStrategyTest, OperationBoundariesAndUnknownPoints) {
+TEST(DfsStrategyTest, OperationBoundariesAndUnknownPoints) {
   EXPECT_EQ(expect_one_schedule_per_trace({{{kCall}}, {{kReturn}}}), 2);
   EXPECT_EQ(expect_one_schedule_per_trace({{{kCall}}, {{kCall}}}), 1);
   EXPECT_EQ(expect_one_schedule_per_trace({{{kReturn}}, {{kReturn}}}), 1);
@@ -262,14 +262,14 @@ TEST(DporStrategyTest, OperationBoundariesAndUnknownPoints) {
 
 // With a bound of 0 preemptions only the orders that switch at thread ends
 // are explored, and a bound does not change a search that needs none.
-TEST(DporStrategyTest, APreemptionBoundLimitsTheReversals) {
+TEST(DfsStrategyTest, APreemptionBoundLimitsTheReversals) {
   const Program program = {{{kWriteX}, {kWriteX}}, {{kWriteX}, {kWriteX}}};
-  DporStrategy bounded(0);
+  DfsStrategy bounded(0);
   const Search found = search(bounded, program);
   EXPECT_EQ(found.schedules, 2);
   EXPECT_FALSE(found.repeated);
   EXPECT_EQ(bounded.preemption_bound(), 0);
-  DporStrategy one(1);
+  DfsStrategy one(1);
   EXPECT_EQ(search(one, {{{kLockA}}, {{kLockA}}}).schedules, 2);
 }
 
@@ -278,7 +278,7 @@ TEST(DporStrategyTest, APreemptionBoundLimitsTheReversals) {
 // search runs the same schedules as with the objects fixed, one per trace.
 // Objects are numbered; schedule k puts object o at pool[(o + 5 k) % 32], so
 // an object of one schedule sits where another sat in the schedule before.
-TEST(DporStrategyTest, ObjectsThatMoveBetweenSchedulesAreSearchedAlike) {
+TEST(DfsStrategyTest, ObjectsThatMoveBetweenSchedulesAreSearchedAlike) {
   static int pool[32];
   struct Step {
     int object;  // -1: the history clock's call
@@ -320,7 +320,7 @@ TEST(DporStrategyTest, ObjectsThatMoveBetweenSchedulesAreSearchedAlike) {
     const Program fixed = placed(programs[i], 0);
     const std::set<std::vector<int>> traces = traces_of(fixed);
     for (int moving = 0; moving < 2; ++moving) {
-      DporStrategy dpor;
+      DfsStrategy dpor;
       Search found;
       bool more = true;
       while (more && found.schedules < 10000) {
@@ -344,7 +344,7 @@ TEST(DporStrategyTest, ObjectsThatMoveBetweenSchedulesAreSearchedAlike) {
 
 // The schedules of a search depend on the program only: moving its objects
 // between schedules changes none of them.
-TEST(DporStrategyTest, TheSchedulesDoNotDependOnWhereObjectsSit) {
+TEST(DfsStrategyTest, TheSchedulesDoNotDependOnWhereObjectsSit) {
   static int pool[8];
   auto program_at = [](int shift) {
     auto at = [&](int o, AccessKind access) {
@@ -355,7 +355,7 @@ TEST(DporStrategyTest, TheSchedulesDoNotDependOnWhereObjectsSit) {
                    {{at(2, AccessKind::kWrite)}, {at(0, AccessKind::kRead)}}};
   };
   auto schedules = [&](bool moving) {
-    DporStrategy dpor(1);
+    DfsStrategy dpor(1);
     std::vector<std::vector<int>> all;
     bool more = true;
     while (more && all.size() < 10000) {
@@ -368,16 +368,15 @@ TEST(DporStrategyTest, TheSchedulesDoNotDependOnWhereObjectsSit) {
   EXPECT_EQ(schedules(true), schedules(false));
 }
 
-TEST(DporStrategyTest, ComplainsWhenTheProgramIsNotDeterministic) {
-  DporStrategy dpor;
+TEST(DfsStrategyTest, ComplainsWhenTheProgramIsNotDeterministic) {
+  DfsStrategy dpor;
   simulate(dpor, {{{kWriteX}, {kWriteX}}, {{kWriteX}}});
   EXPECT_THROW(simulate(dpor, {{{kWriteX}}}), ScheduleError);
 }
 
-TEST(DporStrategyTest, FactoryNamesAndBounds) {
+TEST(DfsStrategyTest, FactoryNamesAndBounds) {
   EXPECT_EQ(make_strategy("dfs", 1, 3, 0)->name(), "dfs");
-  EXPECT_EQ(make_strategy("dfs", 1, 3, DporStrategy::kUnbounded)->name(),
-            "dfs");
+  EXPECT_EQ(make_strategy("dfs", 1, 3, DfsStrategy::kUnbounded)->name(), "dfs");
   EXPECT_EQ(make_strategy("plain-dfs", 1, 3, 2)->name(), "plain-dfs");
   EXPECT_THROW(make_strategy("dfs", 1, 3, -2), std::invalid_argument);
   EXPECT_THROW(make_strategy("plain-dfs", 1, 3, -1), std::invalid_argument);
@@ -395,7 +394,8 @@ struct Explored {
 
 template <class Check>
 Explored explore(const Threads& threads, Strategy& strategy, Check check) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   Explored explored;
   for (int guard = 0; guard < 10000; ++guard) {
     const RunResult result = scheduler.run(threads, strategy);
@@ -425,11 +425,11 @@ TEST(DporSchedulerTest, ThreadsOnDifferentLocksRunOnce) {
         ++in_b;
       },
   };
-  DporStrategy dpor;
+  DfsStrategy dpor;
   const Explored explored = explore(threads, dpor, [] { return 0; });
   EXPECT_TRUE(explored.exhausted);
   EXPECT_EQ(explored.schedules, 1);
-  DfsStrategy plain(10);
+  PlainDfsStrategy plain(10);
   EXPECT_GT(explore(threads, plain, [] { return 0; }).schedules, 1);
 }
 
@@ -446,7 +446,7 @@ TEST(DporSchedulerTest, ThreadsOnTheSameLockRunInBothOrders) {
         order += 'b';
       },
   };
-  DporStrategy dpor;
+  DfsStrategy dpor;
   std::set<std::string> orders;
   const Explored explored = explore(threads, dpor, [&] {
     orders.insert(order);
@@ -479,11 +479,11 @@ TEST(DporSchedulerTest, FindsASplitLockLostUpdate) {
     counter = 0;
     return value;
   };
-  DporStrategy dpor;
+  DfsStrategy dpor;
   const Explored reduced = explore(threads, dpor, outcome);
   EXPECT_TRUE(reduced.exhausted);
   EXPECT_EQ(reduced.outcomes, (std::set<int>{1, 2}));
-  DfsStrategy plain(100);
+  PlainDfsStrategy plain(100);
   const Explored all = explore(threads, plain, outcome);
   EXPECT_EQ(all.outcomes, reduced.outcomes);
   EXPECT_LT(reduced.schedules, all.schedules);

@@ -35,7 +35,8 @@ struct Search {
 // a StrategyServer's thread (remote = true).
 Search search(const Threads& threads, Strategy& strategy, bool remote,
               const std::function<int()>& outcome) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   auto mailbox = std::make_unique<Mailbox>();
   Search found;
   for (int i = 0; i < 1000; ++i) {
@@ -90,9 +91,9 @@ TEST(RemoteStrategyTest, DfsSearchesTheSameSchedulesThroughTheMailbox) {
     other = 0;
     return result;
   };
-  DporStrategy local;
+  DfsStrategy local;
   const Search here = search(threads, local, false, outcome);
-  DporStrategy served;
+  DfsStrategy served;
   const Search there = search(threads, served, true, outcome);
   EXPECT_TRUE(here.exhausted);
   EXPECT_TRUE(there.exhausted);

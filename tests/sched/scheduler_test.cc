@@ -1,5 +1,6 @@
 // Tests of racelab::sched::ControlledScheduler: runs, blocking, deadlocks,
-// step limits, exceptions, replay, determinism and the dfs schedule counts.
+// exceptions, replay and determinism (the limits and fairness:
+// scheduler_limits_test.cc; plain dfs's schedule counts: plain_dfs_test.cc).
 #include "racelab/sched/scheduler.h"
 
 #include <gtest/gtest.h>
@@ -18,6 +19,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "racelab/sync.h"
+#include "stepping_threads.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -32,59 +34,15 @@ namespace {
 using Threads = std::vector<std::function<void()>>;
 using Status = RunResult::Status;
 
-// `count` threads of `steps` steps each; thread t notes "a1", "a2", ... (t=0),
-// "b1", ... (t=1), with a yield point between consecutive steps.
-Threads stepping_threads(int count, int steps) {
-  Threads threads;
-  for (int t = 0; t < count; ++t) {
-    threads.push_back([t, steps] {
-      for (int s = 0; s < steps; ++s) {
-        if (s > 0) racelab::yield_point("step");
-        ControlledScheduler::note(std::string(1, static_cast<char>('a' + t)) +
-                                  std::to_string(s + 1));
-      }
-    });
-  }
-  return threads;
-}
-
-// The noted operations of a run, in order: "a1 b1 a2 b2".
-std::string operations(const RunResult& result) {
-  std::string out;
-  for (const TraceRow& row : result.trace.rows) {
-    if (row.kind != TraceKind::kOperation) continue;
-    if (!out.empty()) out += ' ';
-    out += row.text;
-  }
-  return out;
-}
-
-struct Exploration {
-  int schedules = 0;
-  std::set<std::string> interleavings;
-  int max_preemptions = 0;
-};
-
-Exploration explore_dfs(const Threads& threads, int bound) {
-  ControlledScheduler scheduler;
-  DfsStrategy dfs(bound);
-  Exploration exploration;
-  for (int guard = 0; guard < 100000; ++guard) {
-    RunResult result = scheduler.run(threads, dfs);
-    EXPECT_EQ(result.status, Status::kCompleted);
-    ++exploration.schedules;
-    exploration.interleavings.insert(operations(result));
-    exploration.max_preemptions =
-        std::max(exploration.max_preemptions, result.preemptions);
-    if (!result.more_schedules) break;
-  }
-  EXPECT_EQ(exploration.schedules, dfs.schedules_explored());
-  EXPECT_TRUE(dfs.exhausted());
-  return exploration;
-}
+using scheduler_test::Exploration;
+using scheduler_test::explore_dfs;
+using scheduler_test::operations;
+using scheduler_test::read_then_write;
+using scheduler_test::stepping_threads;
 
 TEST(SchedulerTest, RunsEveryThreadToCompletion) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   RandomStrategy random(1);
   std::vector<int> seen(3, -2);  // each thread writes only its own slot
   Threads threads;
@@ -136,7 +94,8 @@ TEST(SchedulerTest, OsThreadsOfARunShareOneCpuAndTheCallerGetsItsCpusBack) {
 }
 
 TEST(SchedulerTest, EmptyProgramCompletes) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   RandomStrategy random(1);
   RunResult result = scheduler.run({}, random);
   EXPECT_EQ(result.status, Status::kCompleted);
@@ -144,7 +103,8 @@ TEST(SchedulerTest, EmptyProgramCompletes) {
 }
 
 TEST(SchedulerTest, CountsPreemptionsAndRecordsTheTrace) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   // a1, preempted at the yield, b1 b2, then a2.
   ReplayStrategy replay({0, 1, 1, 0});
   RunResult result = scheduler.run(stepping_threads(2, 2), replay);
@@ -169,7 +129,8 @@ TEST(SchedulerTest, CountsPreemptionsAndRecordsTheTrace) {
 // that one is replayed with it): without the trace the strategy picks the
 // same schedule.
 TEST(SchedulerTest, AStrategyThatKeepsNoTraceRunsTheSameScheduleWithoutOne) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   RandomStrategy traced(7);
   const RunResult with = scheduler.run(stepping_threads(3, 3), traced);
   RandomStrategy untraced(7);
@@ -201,7 +162,8 @@ TEST(SchedulerTest, SameSeedGivesTheSameRunByteForByte) {
   std::vector<std::string> traces;
   std::vector<std::vector<int>> decisions;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    ControlledScheduler scheduler;
+    ControlledScheduler scheduler(
+        SchedulerOptions{.substrate = Substrate::kFibers});
     PctStrategy pct(/*seed=*/11, /*depth=*/3);
     for (int schedule = 0; schedule < 5; ++schedule) {
       counter = 0;
@@ -233,7 +195,8 @@ TEST(SchedulerTest, ReplayReproducesARecordedRun) {
       ControlledScheduler::note("-> ok");
     });
   }
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   RandomStrategy random(42);
   for (int schedule = 0; schedule < 20; ++schedule) {
     counter = 0;
@@ -253,7 +216,8 @@ TEST(SchedulerTest, ReplayReproducesARecordedRun) {
 }
 
 TEST(SchedulerTest, ReplayRejectsAThreadThatDoesNotExist) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   ReplayStrategy replay({0, 5});
   try {
     scheduler.run(stepping_threads(2, 2), replay);
@@ -270,7 +234,8 @@ TEST(SchedulerTest, ReplayRejectsAThreadThatDoesNotExist) {
 }
 
 TEST(SchedulerTest, ReplayRejectsAThreadThatIsNotEnabled) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   // Thread 0 has one step; at step 1 it has finished.
   ReplayStrategy replay({0, 0});
   try {
@@ -284,7 +249,8 @@ TEST(SchedulerTest, ReplayRejectsAThreadThatIsNotEnabled) {
 }
 
 TEST(SchedulerTest, LenientReplayFallsBackOnImpossibleDecisions) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   ReplayStrategy replay({1, 7, 0}, ReplayMode::kLenient);
   RunResult result = scheduler.run(stepping_threads(2, 2), replay);
   EXPECT_EQ(result.status, Status::kCompleted);
@@ -296,7 +262,8 @@ TEST(SchedulerTest, LenientReplayFallsBackOnImpossibleDecisions) {
 }
 
 TEST(SchedulerTest, AThreadThatThrowsIsRecordedAndFinishes) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   RandomStrategy random(5);
   Threads threads = {
       [] {
@@ -341,8 +308,9 @@ TEST(SchedulerTest, ABusyLockBlocksAndTheWaiterResumesAfterRelease) {
       }
     });
   }
-  ControlledScheduler scheduler;
-  DfsStrategy dfs(2);
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
+  PlainDfsStrategy dfs(2);
   int schedules = 0;
   int blocked_schedules = 0;
   for (;;) {
@@ -388,8 +356,9 @@ TEST(SchedulerTest, LastStoreStepOrdersCriticalSectionsAsTheyRan) {
     racelab::yield_point("no lock");
     lockless = ControlledScheduler::last_store_step();
   });
-  ControlledScheduler scheduler;
-  DfsStrategy dfs(2);
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
+  PlainDfsStrategy dfs(2);
   int schedules = 0;
   for (;;) {
     counter = 0;
@@ -423,7 +392,8 @@ TEST(SchedulerTest, InnerPointsAndOperationStartsAreToldByKindNotName) {
     std::vector<std::string> operation_starts;
     std::vector<std::string> others;
   } seen;
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   scheduler.set_switch_observer(
       [](const SwitchEvent& event, void* context) {
         if (event.from_thread < 0) return;
@@ -457,8 +427,9 @@ TEST(SchedulerTest, LockOrderInversionIsFoundByDfsAsADeadlock) {
         racelab::MutexLock second(a);
       },
   };
-  ControlledScheduler scheduler;
-  DfsStrategy dfs(1);
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
+  PlainDfsStrategy dfs(1);
   RunResult result;
   bool found = false;
   for (int schedule = 0; schedule < 1000 && !found; ++schedule) {
@@ -478,17 +449,11 @@ TEST(SchedulerTest, LockOrderInversionIsFoundByDfsAsADeadlock) {
   EXPECT_GT(dfs.schedules_explored(), 1);
 }
 
-// Takes a shared lock, then asks for the same lock exclusively.
-void read_then_write(racelab::SharedMutex& mu) ABSL_NO_THREAD_SAFETY_ANALYSIS {
-  mu.lock_shared();
-  ControlledScheduler::note("holds the read lock");
-  mu.lock();
-}
-
 TEST(SchedulerTest, SelfDeadlockIsReportedOnTheFirstSchedule) {
   racelab::SharedMutex mu("state.mu");
   Threads threads = {[&] { read_then_write(mu); }};
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   RandomStrategy random(9);
   RunResult result = scheduler.run(threads, random);
   EXPECT_EQ(result.status, Status::kDeadlock);
@@ -517,7 +482,8 @@ TEST(SchedulerTest, DeadlockReportListsThreadsOffTheCycle) {
       },
       [&] { racelab::MutexLock only(a); },
   };
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   // 0 takes a; 1 takes b; 2 blocks on a; 0 blocks on b; 1 blocks on a.
   ReplayStrategy replay({0, 0, 0, 1, 1, 1, 2, 0, 1});
   RunResult result = scheduler.run(threads, replay);
@@ -535,7 +501,8 @@ TEST(SchedulerTest, HeapOwnedByAbandonedThreadsIsNotALeak) {
 #ifndef RACELAB_TEST_ASAN
   GTEST_SKIP() << "needs an AddressSanitizer (LeakSanitizer) build";
 #else
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   std::vector<std::unique_ptr<racelab::Mutex>> locks;  // left locked
   for (int i = 0; i < 3; ++i) {
     racelab::Mutex& a = *locks.emplace_back(new racelab::Mutex("a"));
@@ -561,268 +528,6 @@ TEST(SchedulerTest, HeapOwnedByAbandonedThreadsIsNotALeak) {
   }
   EXPECT_EQ(__lsan_do_recoverable_leak_check(), 0);
 #endif
-}
-
-// The step limit counts decisions without progress: two threads that take
-// a lock in turn 2,000 times each make ten times more decisions than it
-// allows, and finish.
-TEST(SchedulerTest, StepLimitLetsARunThatKeepsMakingProgressFinish) {
-  ControlledScheduler scheduler(SchedulerOptions{.max_steps = 500});
-  racelab::Mutex mu("counter");
-  int count = 0;
-  auto increments = [&] {
-    for (int i = 0; i < 2000; ++i) {
-      racelab::MutexLock hold(mu);
-      ++count;
-    }
-  };
-  PctStrategy pct(3, 7);
-  RunResult result = scheduler.run({increments, increments}, pct);
-  EXPECT_EQ(result.status, Status::kCompleted);
-  EXPECT_GT(result.decisions.size(), 5000u);
-  EXPECT_EQ(count, 4000);
-}
-
-// max_total_steps ends a run that keeps making progress forever, as a
-// length limit, not a livelock.
-TEST(SchedulerTest, LengthLimitEndsAnEndlessRunThatMakesProgress) {
-  ControlledScheduler scheduler(
-      SchedulerOptions{.max_steps = 100, .max_total_steps = 3000});
-  racelab::Mutex mu("counter");
-  int count = 0;
-  auto endless = [&] {
-    for (;;) {
-      racelab::MutexLock hold(mu);
-      ++count;
-    }
-  };
-  RandomStrategy random(5);
-  RunResult result = scheduler.run({endless, endless}, random);
-  EXPECT_EQ(result.status, Status::kLengthLimit);
-  EXPECT_EQ(result.decisions.size(), 3000u);
-  EXPECT_EQ(result.limit, 3000);
-  EXPECT_NE(limit_summary(result.status, result.limit).find("not a livelock"),
-            std::string::npos);
-}
-
-// Always runs the lowest-numbered thread it may: the poller below, as a
-// strategy that favours it (pct drawing it the highest priority) would.
-class LowestThreadFirst : public racelab::sched::Strategy {
- public:
-  std::string_view name() const override { return "lowest-first"; }
-  void begin_schedule(int) override {}
-  int pick(const std::vector<int>& enabled, int) override {
-    return enabled.front();
-  }
-  bool end_schedule() override { return false; }
-};
-
-// A poll under a lock (lock, look, unlock) is a spin, not progress, while
-// another thread could take the lock: the poller gives way at the fairness
-// bound and the setter runs, even under a strategy that always favours the
-// poller. Taking its own lock again counted as progress before, and such a
-// run went on to the length limit.
-TEST(SchedulerTest, APollUnderALockGivesWayToTheThreadItWaitsFor) {
-  ControlledScheduler scheduler(
-      SchedulerOptions{.max_steps = 5000, .max_total_steps = 200000});
-  racelab::Mutex mu("flag");
-  bool flag = false;
-  Threads threads = {[&] {
-                       for (bool seen = false; !seen;) {
-                         racelab::MutexLock hold(mu);
-                         seen = flag;
-                       }
-                     },
-                     [&] {
-                       racelab::MutexLock hold(mu);
-                       flag = true;
-                     }};
-  LowestThreadFirst favours_the_poller;
-  RunResult result = scheduler.run(threads, favours_the_poller);
-  EXPECT_EQ(result.status, Status::kCompleted);
-  EXPECT_LT(result.decisions.size(), 1000u);
-}
-
-// A thread alone takes and releases its lock as long as it likes: with no
-// other thread to take it, each taking is progress, not a livelock.
-TEST(SchedulerTest, ALoneThreadRetakingItsLockIsNoLivelock) {
-  ControlledScheduler scheduler(SchedulerOptions{.max_steps = 100});
-  racelab::Mutex mu("counter");
-  int count = 0;
-  RandomStrategy random(3);
-  RunResult result = scheduler.run({[&] {
-                                     for (int i = 0; i < 1000; ++i) {
-                                       racelab::MutexLock hold(mu);
-                                       ++count;
-                                     }
-                                   }},
-                                   random);
-  EXPECT_EQ(result.status, Status::kCompleted);
-  EXPECT_EQ(count, 1000);
-}
-
-// A poll that sleeps gives way even to a thread that has been spinning
-// itself (past the fairness bound): thread 1 looks at `other` 200 times
-// before it sets `flag`, and thread 0's sleeping poll never starves it,
-// whatever priorities pct draws.
-TEST(SchedulerTest, ASleepingPollGivesWayToASpinningThread) {
-  ControlledScheduler scheduler(SchedulerOptions{.max_steps = 5000});
-  std::atomic<int> flag{0};
-  std::atomic<int> other{0};
-  Threads threads = {
-      [&] {
-        while (flag.load() == 0) usleep(10);
-      },
-      [&] {
-        int seen = 0;
-        for (int i = 0; i < 200; ++i) seen += other.load();
-        flag.store(seen + 1);
-      },
-  };
-  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    PctStrategy pct(seed, 3);
-    flag.store(0);
-    const RunResult result = scheduler.run(threads, pct);
-    EXPECT_EQ(result.status, Status::kCompleted) << "seed " << seed;
-  }
-}
-
-TEST(SchedulerTest, StepLimitStopsARunawayScheduleAndTheNextRunWorks) {
-  ControlledScheduler scheduler(SchedulerOptions{.max_steps = 500});
-  Threads spinning = {
-      [] {
-        // A yield changes nothing: no progress (and a point in every build,
-        // where an atomic load is one only under TSan).
-        for (;;) sched_yield();
-      },
-      [] { ControlledScheduler::note("done"); },
-  };
-  RandomStrategy random(2);
-  for (int i = 0; i < 3; ++i) {
-    RunResult result = scheduler.run(spinning, random);
-    EXPECT_EQ(result.status, Status::kStepLimit);
-    // 500 decisions in a row without progress, after thread 1's end.
-    EXPECT_GE(result.decisions.size(), 500u);
-    EXPECT_LE(result.decisions.size(), 510u);
-    EXPECT_EQ(result.limit, 500);
-    EXPECT_EQ(to_string(result.status), "step limit");
-    RunResult normal = scheduler.run(stepping_threads(2, 3), random);
-    EXPECT_EQ(normal.status, Status::kCompleted);
-  }
-}
-
-TEST(SchedulerTest, FibersAreReusedAcrossManySchedulesAndDeadlocks) {
-  ControlledScheduler scheduler;
-  RandomStrategy random(77);
-  for (int i = 0; i < 200; ++i) {
-    if (i % 10 == 0) {
-      racelab::SharedMutex mu("state.mu");
-      Threads threads = {[&] { read_then_write(mu); },
-                         [] { racelab::yield_point("x"); }};
-      EXPECT_EQ(scheduler.run(threads, random).status, Status::kDeadlock);
-    } else {
-      EXPECT_EQ(scheduler.run(stepping_threads(3, 3), random).status,
-                Status::kCompleted);
-    }
-  }
-}
-
-TEST(SchedulerTest, NestedRunIsRefused) {
-  ControlledScheduler scheduler;
-  RandomStrategy random(1);
-  Threads threads = {[&] {
-    RandomStrategy inner(2);
-    scheduler.run({[] {}}, inner);
-  }};
-  RunResult result = scheduler.run(threads, random);
-  ASSERT_EQ(result.thread_errors.size(), 1u);
-  EXPECT_EQ(result.thread_errors[0],
-            "thread 0 threw: ControlledScheduler::run called inside a "
-            "controlled run");
-}
-
-// Outside a run, a note goes nowhere (no later run's trace holds it) and a
-// yield point returns at once.
-TEST(SchedulerTest, NoteOutsideARunIsIgnored) {
-  ControlledScheduler::note("nobody listens");
-  racelab::yield_point("stress mode: a no-op");
-  ControlledScheduler scheduler;
-  ReplayStrategy first_enabled({});
-  const RunResult result = scheduler.run(
-      {[] { ControlledScheduler::note("inside the run"); }}, first_enabled);
-  ASSERT_EQ(result.status, Status::kCompleted);
-  bool inside = false;
-  for (const TraceRow& row : result.trace.rows) {
-    EXPECT_EQ(row.text.find("nobody listens"), std::string::npos);
-    inside = inside || row.text == "inside the run";
-  }
-  EXPECT_TRUE(inside);
-}
-
-// dfs over 2 threads of 2 steps ("a1 . a2" and "b1 . b2", a yield between):
-// the 6 interleavings need 0 (a1 a2 b1 b2, b1 b2 a1 a2), 1 (a1 b1 b2 a2,
-// b1 a1 a2 b2) or 2 (a1 b1 a2 b2, b1 a1 b2 a2) preemptions. Switching at the
-// end of a thread is not a preemption.
-TEST(DfsTest, TwoThreadsOfTwoStepsWithBoundZero) {
-  Exploration exploration = explore_dfs(stepping_threads(2, 2), 0);
-  EXPECT_EQ(exploration.schedules, 2);
-  EXPECT_EQ(exploration.interleavings,
-            (std::set<std::string>{"a1 a2 b1 b2", "b1 b2 a1 a2"}));
-  EXPECT_EQ(exploration.max_preemptions, 0);
-}
-
-TEST(DfsTest, TwoThreadsOfTwoStepsWithBoundOne) {
-  Exploration exploration = explore_dfs(stepping_threads(2, 2), 1);
-  EXPECT_EQ(exploration.schedules, 4);
-  EXPECT_EQ(exploration.interleavings,
-            (std::set<std::string>{"a1 a2 b1 b2", "b1 b2 a1 a2", "a1 b1 b2 a2",
-                                   "b1 a1 a2 b2"}));
-  EXPECT_EQ(exploration.max_preemptions, 1);
-}
-
-TEST(DfsTest, TwoThreadsOfTwoStepsWithBoundTwo) {
-  Exploration exploration = explore_dfs(stepping_threads(2, 2), 2);
-  EXPECT_EQ(exploration.schedules, 6);
-  EXPECT_EQ(exploration.interleavings.size(), 6u);
-  EXPECT_EQ(exploration.max_preemptions, 2);
-  // No more schedules exist with a larger bound.
-  EXPECT_EQ(explore_dfs(stepping_threads(2, 2), 5).schedules, 6);
-}
-
-// 2 threads of 3 steps, bound 1: per first thread, no preemption or one at
-// either of its 2 yields (the other thread then runs to its end): 2 * 3.
-TEST(DfsTest, TwoThreadsOfThreeStepsWithBoundOne) {
-  Exploration exploration = explore_dfs(stepping_threads(2, 3), 1);
-  EXPECT_EQ(exploration.schedules, 6);
-  EXPECT_EQ(exploration.interleavings.size(), 6u);
-}
-
-// Without a binding bound dfs enumerates every interleaving exactly once:
-// 6!/(3!3!) = 20 and 6!/(2!2!2!) = 90.
-TEST(DfsTest, UnboundedSearchEnumeratesEveryInterleavingOnce) {
-  Exploration two = explore_dfs(stepping_threads(2, 3), 100);
-  EXPECT_EQ(two.schedules, 20);
-  EXPECT_EQ(two.interleavings.size(), 20u);
-  Exploration three = explore_dfs(stepping_threads(3, 2), 100);
-  EXPECT_EQ(three.schedules, 90);
-  EXPECT_EQ(three.interleavings.size(), 90u);
-}
-
-// Threads without scheduling points only switch when they finish, which is
-// never a preemption: bound 0 already gives all 3! orders.
-TEST(DfsTest, SwitchesAtThreadEndsAreFree) {
-  Exploration exploration = explore_dfs(stepping_threads(3, 1), 0);
-  EXPECT_EQ(exploration.schedules, 6);
-  EXPECT_EQ(exploration.interleavings.size(), 6u);
-}
-
-TEST(DfsTest, RestartsAfterExhaustion) {
-  ControlledScheduler scheduler;
-  DfsStrategy dfs(0);
-  const Threads threads = stepping_threads(2, 2);
-  EXPECT_TRUE(scheduler.run(threads, dfs).more_schedules);
-  EXPECT_FALSE(scheduler.run(threads, dfs).more_schedules);
-  EXPECT_EQ(operations(scheduler.run(threads, dfs)), "a1 a2 b1 b2");
 }
 
 }  // namespace

@@ -58,7 +58,8 @@ struct AtomicityViolation {
 };
 
 TEST(ShrinkTest, ReducesAFailingRandomScheduleToOnePreemption) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   AtomicityViolation program;
   const Threads threads = program.threads();
 
@@ -100,7 +101,8 @@ TEST(ShrinkTest, ReducesAFailingRandomScheduleToOnePreemption) {
 }
 
 TEST(ShrinkTest, ReportsASchedulethatDoesNotReproduce) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   AtomicityViolation program;
   const ShrinkResult shrunk = shrink_schedule({0, 0, 0}, [&](Strategy& replay) {
     return program.run(scheduler, replay);
@@ -111,7 +113,8 @@ TEST(ShrinkTest, ReportsASchedulethatDoesNotReproduce) {
 }
 
 TEST(ShrinkTest, StopsAtTheRunBudget) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   AtomicityViolation program;
   const Threads threads = program.threads();
   RandomStrategy random(5);
@@ -211,7 +214,8 @@ TEST(ProgramShrinkTest, DecisionsWithoutAThreadOrAnOperation) {
 }
 
 TEST(ProgramShrinkTest, RecordsTheOperationOfEveryDecision) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   OperationProgram program;
   const ShrinkProgram ops{{}, {{"idle", "count"}}, {}};
   ReplayStrategy replay({});
@@ -224,7 +228,8 @@ TEST(ProgramShrinkTest, RecordsTheOperationOfEveryDecision) {
 }
 
 TEST(ProgramShrinkTest, DropsWhatTheFailureDoesNotNeedAndKeepsWhatItDoes) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   OperationProgram program;
   // Thread 2 plays no part; neither do "idle" and "count" anywhere, nor the
   // setup and finale operations. Thread 1's "write" is what breaks the check.
@@ -265,7 +270,8 @@ TEST(ProgramShrinkTest, DropsWhatTheFailureDoesNotNeedAndKeepsWhatItDoes) {
 }
 
 TEST(ProgramShrinkTest, KeepsTheProgramWhenTheScheduleDoesNotFail) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   OperationProgram program;
   const ShrinkProgram full{{}, {{"check"}, {"write", "idle"}}, {}};
   // Thread 0 runs to the end first: no write lands inside its check.
@@ -280,7 +286,8 @@ TEST(ProgramShrinkTest, KeepsTheProgramWhenTheScheduleDoesNotFail) {
 }
 
 TEST(ProgramShrinkTest, StopsAtTheRunBudget) {
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   OperationProgram program;
   const ShrinkProgram full{
       {}, {{"idle", "check", "idle"}, {"idle", "write", "idle"}}, {}};

@@ -149,8 +149,8 @@ TEST(ReplayStrategyTest, LenientFallsBackAndSaysSo) {
   EXPECT_TRUE(replay.diverged());
 }
 
-TEST(DfsStrategyTest, ComplainsWhenTheProgramIsNotDeterministic) {
-  DfsStrategy dfs(1);
+TEST(PlainDfsStrategyTest, ComplainsWhenTheProgramIsNotDeterministic) {
+  PlainDfsStrategy dfs(1);
   dfs.begin_schedule(2);
   dfs.pick({0, 1}, -1);
   dfs.pick({0, 1}, 0);
@@ -159,8 +159,8 @@ TEST(DfsStrategyTest, ComplainsWhenTheProgramIsNotDeterministic) {
   EXPECT_THROW(dfs.pick({1}, -1), ScheduleError);
 }
 
-TEST(DfsStrategyTest, RejectsANegativeBound) {
-  EXPECT_THROW(DfsStrategy(-1), std::invalid_argument);
+TEST(PlainDfsStrategyTest, RejectsANegativeBound) {
+  EXPECT_THROW(PlainDfsStrategy(-1), std::invalid_argument);
 }
 
 TEST(MakeStrategyTest, MakesEachStrategyByName) {

@@ -139,7 +139,8 @@ void warm_up(ControlledScheduler& scheduler) {
 
 TEST(IsolatedChild, DISABLED_WritesInSeparateTurns) {
   if (!in_child()) GTEST_SKIP() << "runs as a child of TsanFiberTest";
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   warm_up(scheduler);
   Threads threads = {[] { g_unlocked = 1; }, [] { g_unlocked = 2; }};
   // Thread 0 finishes before thread 1 starts: still no happens-before.
@@ -152,7 +153,8 @@ TEST(IsolatedChild, DISABLED_WritesInSeparateTurns) {
 
 TEST(IsolatedChild, DISABLED_InterleavedWrites) {
   if (!in_child()) GTEST_SKIP() << "runs as a child of TsanFiberTest";
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   Threads threads = {
       [] {
         g_unlocked = 1;
@@ -188,7 +190,8 @@ TEST(IsolatedChild, DISABLED_HarnessAtomicsBetweenWrites) {
   // Thread 0's write, then its increment, then thread 1's increment and its
   // write: were the increments seen, they would order the two writes.
   ReplayStrategy replay({0, 1});
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   const RunResult result = scheduler.run(threads, replay);
   EXPECT_EQ(result.status, RunResult::Status::kCompleted);
   EXPECT_EQ(g_harness_count.load(), 2);
@@ -212,8 +215,9 @@ TEST(IsolatedChild, DISABLED_LockedWrites) {
         g_locked = g_locked * 10;
       },
   };
-  ControlledScheduler scheduler;
-  DfsStrategy dfs(3);
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
+  PlainDfsStrategy dfs(3);
   int schedules = 0;
   for (;;) {
     g_locked = 0;  // the caller, between runs: after join, before spawn
@@ -246,7 +250,8 @@ TEST(IsolatedChild, DISABLED_CallerReadsAfterDeadlock) {
         racelab::MutexLock second(a);
       },
   };
-  ControlledScheduler scheduler;
+  ControlledScheduler scheduler(
+      SchedulerOptions{.substrate = Substrate::kFibers});
   ReplayStrategy replay({0, 0, 0, 1, 1, 1});
   const RunResult result = scheduler.run(threads, replay);
   ASSERT_EQ(result.status, RunResult::Status::kDeadlock);

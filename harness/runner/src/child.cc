@@ -209,7 +209,7 @@ int child_main(const Registry& registry, const ChildRequest& child) {
   // The threads a run starts inherit it.
   ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
   // Controlled runs on OS threads keep all of a run's threads on one CPU
-  // (scheduler.cc, PinnedToOneCpu). The process binds itself once, here,
+  // (scheduler_core.h, PinnedToOneCpu). The process binds itself once, here,
   // before it starts any thread, to the CPU the system gave it when it
   // started; its runs then change no affinity. (Binding and unbinding around
   // every run left a child killed with its parent, by the death signal,

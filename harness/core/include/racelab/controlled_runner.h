@@ -56,7 +56,7 @@ class ControlledContext final : public OpContext {
   // A pause touches nothing another thread can observe: what the step after
   // it reads, it reads under the synchronization the scheduler sees (or the
   // program has a data race, which ThreadSanitizer reports), so it commutes
-  // with every other step (sched::DporStrategy).
+  // with every other step (sched::DfsStrategy).
   void pause() override {
     yield_point("pause", PointAccess::none(), PointKind::kPause);
   }

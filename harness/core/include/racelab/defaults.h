@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "racelab/sched/scheduler.h"
+#include "racelab/sched/substrate.h"
 
 namespace racelab::defaults {
 

@@ -40,7 +40,7 @@ enum class PointKind { kInner, kOperationStart, kPause, kThreadEnd };
 // controlled scheduler records these, and the objects a step touches on its way
 // to the next point (a lock it releases, a condition variable it waits on, the
 // history clock), for strategies that reason about which steps commute
-// (sched::DporStrategy).
+// (sched::DfsStrategy).
 enum class ObjectKind {
   kNone,        // nothing another thread can observe (a thread's start)
   kLock,        // a mutex or rwlock, by the address of the primitive

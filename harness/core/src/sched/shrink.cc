@@ -125,7 +125,7 @@ ShrinkResult shrink_schedule(const std::vector<int>& failing,
   // fewest first (CHESS's iterative bounding), while the budget lasts.
   for (int bound = 0; bound < best.preemptions() && result.runs < max_runs;
        ++bound) {
-    DfsStrategy dfs(bound);
+    PlainDfsStrategy dfs(bound);
     bool found = false;
     try {
       bool more = true;

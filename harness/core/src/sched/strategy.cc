@@ -128,13 +128,14 @@ bool PctStrategy::end_schedule() {
 
 // --- dfs ------------------------------------------------------------------
 
-DfsStrategy::DfsStrategy(int preemption_bound) : bound_(preemption_bound) {
+PlainDfsStrategy::PlainDfsStrategy(int preemption_bound)
+    : bound_(preemption_bound) {
   if (preemption_bound < 0) {
     throw std::invalid_argument("dfs: the preemption bound must be >= 0");
   }
 }
 
-void DfsStrategy::begin_schedule(int /*thread_count*/) {
+void PlainDfsStrategy::begin_schedule(int /*thread_count*/) {
   if (exhausted_) {
     exhausted_ = false;
     path_.clear();
@@ -143,7 +144,7 @@ void DfsStrategy::begin_schedule(int /*thread_count*/) {
   preemptions_ = 0;
 }
 
-int DfsStrategy::pick(const std::vector<int>& enabled, int current) {
+int PlainDfsStrategy::pick(const std::vector<int>& enabled, int current) {
   const bool current_enabled = contains(enabled, current);
   int choice;
   if (step_ < path_.size()) {
@@ -179,7 +180,7 @@ int DfsStrategy::pick(const std::vector<int>& enabled, int current) {
   return choice;
 }
 
-bool DfsStrategy::end_schedule() {
+bool PlainDfsStrategy::end_schedule() {
   ++explored_;
   path_.resize(std::min(path_.size(), step_));
   while (!path_.empty() &&
@@ -196,14 +197,14 @@ bool DfsStrategy::end_schedule() {
 
 // --- dpor -----------------------------------------------------------------
 
-DporStrategy::DporStrategy(int preemption_bound) : bound_(preemption_bound) {
+DfsStrategy::DfsStrategy(int preemption_bound) : bound_(preemption_bound) {
   if (preemption_bound < kUnbounded) {
     throw std::invalid_argument(
         "dfs: the preemption bound must be >= 0 (or unbounded)");
   }
 }
 
-void DporStrategy::begin_schedule(int /*thread_count*/) {
+void DfsStrategy::begin_schedule(int /*thread_count*/) {
   ids_.clear();
   next_.clear();
   if (exhausted_) {
@@ -217,7 +218,7 @@ void DporStrategy::begin_schedule(int /*thread_count*/) {
   blocked_ = false;
 }
 
-DporStrategy::Steps DporStrategy::identify(const Footprint& footprint) {
+DfsStrategy::Steps DfsStrategy::identify(const Footprint& footprint) {
   Steps out;
   out.reserve(footprint.size());
   for (const PointAccess& a : footprint) {
@@ -252,8 +253,8 @@ DporStrategy::Steps DporStrategy::identify(const Footprint& footprint) {
   return out;
 }
 
-bool DporStrategy::depends(const Steps& step, std::size_t from,
-                           const Steps& other, std::size_t fresh) {
+bool DfsStrategy::depends(const Steps& step, std::size_t from,
+                          const Steps& other, std::size_t fresh) {
   for (std::size_t i = from; i < step.size(); ++i) {
     const Touch& a = step[i];
     for (const Touch& b : other) {
@@ -278,7 +279,7 @@ bool DporStrategy::depends(const Steps& step, std::size_t from,
   return false;
 }
 
-bool DporStrategy::wakes(const Asleep& asleep, const Node& parent) const {
+bool DfsStrategy::wakes(const Asleep& asleep, const Node& parent) const {
   const auto t = static_cast<std::size_t>(asleep.thread);
   if (t >= next_.size() || asleep.footprint.empty()) {
     return depends(asleep.footprint, 0, parent.footprint, asleep.known);
@@ -291,13 +292,13 @@ bool DporStrategy::wakes(const Asleep& asleep, const Node& parent) const {
   return depends(asleep.footprint, 1, parent.footprint, asleep.known);
 }
 
-bool DporStrategy::allowed(const Node& node, int thread) const {
+bool DfsStrategy::allowed(const Node& node, int thread) const {
   if (bound_ < 0 || thread == node.current) return true;
   if (!contains(node.enabled, node.current)) return true;
   return node.preemptions < bound_;
 }
 
-bool DporStrategy::asleep(const Node& node, int thread) const {
+bool DfsStrategy::asleep(const Node& node, int thread) const {
   for (const Asleep& a : node.sleep) {
     if (a.thread == thread) return true;
   }
@@ -307,7 +308,7 @@ bool DporStrategy::asleep(const Node& node, int thread) const {
   return false;
 }
 
-int DporStrategy::pick(const std::vector<int>& enabled, int current) {
+int DfsStrategy::pick(const std::vector<int>& enabled, int current) {
   const bool current_enabled = contains(enabled, current);
   int choice;
   if (step_ < replay_) {
@@ -370,7 +371,7 @@ int DporStrategy::pick(const std::vector<int>& enabled, int current) {
   return choice;
 }
 
-void DporStrategy::step_finished(int thread, const Footprint& footprint) {
+void DfsStrategy::step_finished(int thread, const Footprint& footprint) {
   if (step_ == 0 || step_ > path_.size()) return;
   Steps identified = identify(footprint);
   Node& node = path_[step_ - 1];
@@ -384,7 +385,7 @@ void DporStrategy::step_finished(int thread, const Footprint& footprint) {
 // last step of thread u ordered before or at step j), and every race: steps i
 // < j of different threads, dependent, with no step between that orders
 // them. Only races that end in a step this schedule chose anew are new.
-void DporStrategy::find_races() {
+void DfsStrategy::find_races() {
   const std::size_t n = path_.size();
   // Only the threads the schedule ran have clocks (a program's run is told
   // racelab's thread limit, most of which it never creates).
@@ -424,9 +425,9 @@ void DporStrategy::find_races() {
 // "the steps after i that do not depend on step i, then step j" is explored
 // (a source set: its initials).
 // `clock_j`: what orders step j so far (the steps after i it depends on).
-void DporStrategy::reverse_race(std::size_t i, std::size_t j,
-                                const std::vector<std::vector<int>>& clocks,
-                                const std::vector<int>& clock_j) {
+void DfsStrategy::reverse_race(std::size_t i, std::size_t j,
+                               const std::vector<std::vector<int>>& clocks,
+                               const std::vector<int>& clock_j) {
   Node& at = path_[i];
   const auto ti = static_cast<std::size_t>(at.chosen);
   auto after_i = [&](std::size_t k) {
@@ -501,7 +502,7 @@ void DporStrategy::reverse_race(std::size_t i, std::size_t j,
   }
 }
 
-bool DporStrategy::end_schedule() {
+bool DfsStrategy::end_schedule() {
   ++explored_;
   path_.resize(std::min(path_.size(), step_));
   find_races();
@@ -586,9 +587,9 @@ std::unique_ptr<Strategy> make_strategy(std::string_view name,
       case StrategyKind::kPct:
         return std::make_unique<PctStrategy>(seed, depth);
       case StrategyKind::kDfs:
-        return std::make_unique<DporStrategy>(preemption_bound);
-      case StrategyKind::kPlainDfs:
         return std::make_unique<DfsStrategy>(preemption_bound);
+      case StrategyKind::kPlainDfs:
+        return std::make_unique<PlainDfsStrategy>(preemption_bound);
       case StrategyKind::kReplay:
         return std::make_unique<ReplayStrategy>(std::move(decisions));
     }

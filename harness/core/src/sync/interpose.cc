@@ -2,9 +2,9 @@
 // std::shared_mutex, std::condition_variable, std::thread, std::atomic,
 // std::this_thread::yield and sleep_for reach, so that unmodified code gets
 // scheduling points in controlled mode. This file: the hooks' installation,
-// threads, yields, sleeps and atomics; interpose_locks.cc: mutexes, rwlocks
-// and condition variables; interpose_waits.cc: barriers, semaphores and the
-// non-portable joins.
+// threads, yields and sleeps; interpose_atomics.cc: TSan's atomic entry
+// points; interpose_locks.cc: mutexes, rwlocks and condition variables;
+// interpose_waits.cc: barriers, semaphores and the non-portable joins.
 //
 // Mechanism. An executable that links racelab_sync defines pthread_mutex_lock
 // and its siblings as strong symbols. ThreadSanitizer's own interceptors for
@@ -78,10 +78,11 @@ namespace racelab::interpose_internal {
 StressYieldHook stress_yield_hook();  // sync.cc
 namespace {
 thread_local int t_harness_depth = 0;
-thread_local int t_unwatched_depth = 0;  // of t_harness_depth, TSan's unwatched
 thread_local bool t_in_run = false;
 thread_local const void* t_call_sites[kCallSiteDepth + 1] = {};
 }  // namespace
+// Of t_harness_depth, TSan's unwatched (interpose_common.h).
+constinit thread_local int t_unwatched_depth = 0;
 
 // Not instrumented: TSan's report callback calls them (NotSchedulingPoints),
 // and the counter is the thread's own.
@@ -163,7 +164,6 @@ SchedulingHooks* controlling() {
 
 namespace {
 using racelab::interpose_internal::controlling;
-using racelab::interpose_internal::t_unwatched_depth;
 }  // namespace
 
 RACELAB_REAL(int, pthread_create,
@@ -274,153 +274,6 @@ unsigned sleep(unsigned seconds) {
 }
 
 }  // extern "C"
-
-#ifdef RACELAB_INTERPOSE_TSAN_ATOMICS
-// TSan's atomic entry points
-// (compiler-rt/include/sanitizer/tsan_interface_atomic.h). Every one is a
-// scheduling point before the access; a load, a fence or a signal fence changes
-// nothing and counts toward the fairness bound.
-namespace {
-using a8 = char;
-using a16 = short;
-using a32 = int;
-using a64 = long long;
-using a128 = __int128;
-using morder = int;
-
-inline void before_atomic(const char* what, PointEffect effect,
-                          const volatile void* address, bool read) {
-  if (SchedulingHooks* hooks = controlling()) {
-    hooks->access_point(
-        what, effect,
-        {racelab::ObjectKind::kAtomic, const_cast<const void*>(address),
-         read ? racelab::AccessKind::kRead : racelab::AccessKind::kWrite},
-        racelab::PointKind::kInner);
-  }
-}
-// A compare-and-swap ends a lock-free operation's window between reading a
-// value and publishing what it computed from it, as a lock acquisition ends a
-// check-then-act's: in stress mode the runner may nudge the thread there.
-//
-// For the fairness bound a compare-and-swap changes something only when it
-// succeeds (a failed one in a retry loop is a spin): the point counts as no
-// progress, and after_cas() reports a success.
-inline SchedulingHooks* before_cas(const volatile void* address) {
-  if (SchedulingHooks* hooks = controlling()) {
-    hooks->access_point(
-        "atomic compare_exchange", PointEffect::kNoProgress,
-        {racelab::ObjectKind::kAtomic, const_cast<const void*>(address),
-         racelab::AccessKind::kWrite},
-        racelab::PointKind::kInner);
-    return hooks;
-  }
-  racelab::interpose_internal::stress_lock_point("atomic compare_exchange");
-  return nullptr;
-}
-inline void after_cas(SchedulingHooks* hooks, bool succeeded) {
-  if (hooks != nullptr && succeeded) hooks->progressed();
-}
-// Whether atomics are done natively (harness code, see above). Each caller
-// asks only for atomics of up to 8 bytes (`if constexpr`): __int128 always
-// goes to TSan, natively it would need libatomic.
-bool native_in_harness() { return t_unwatched_depth > 0; }
-}  // namespace
-
-#define RACELAB_ATOMIC_SIZE(T, N)                                             \
-  extern "C" T __real___tsan_atomic##N##_load(const volatile T*, morder);     \
-  extern "C" T __wrap___tsan_atomic##N##_load(const volatile T* a,            \
-                                              morder mo) {                    \
-    if constexpr (sizeof(T) <= 8) {                                           \
-      if (native_in_harness()) return __atomic_load_n(a, __ATOMIC_SEQ_CST);   \
-    }                                                                         \
-    before_atomic("atomic load", PointEffect::kNoProgress, a, true);          \
-    return __real___tsan_atomic##N##_load(a, mo);                             \
-  }                                                                           \
-  extern "C" void __real___tsan_atomic##N##_store(volatile T*, T, morder);    \
-  extern "C" void __wrap___tsan_atomic##N##_store(volatile T* a, T v,         \
-                                                  morder mo) {                \
-    if constexpr (sizeof(T) <= 8) {                                           \
-      if (native_in_harness()) {                                              \
-        __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                             \
-        return;                                                               \
-      }                                                                       \
-    }                                                                         \
-    before_atomic("atomic store", PointEffect::kProgress, a, false);          \
-    __real___tsan_atomic##N##_store(a, v, mo);                                \
-  }                                                                           \
-  RACELAB_ATOMIC_RMW(T, N, exchange, __atomic_exchange_n)                     \
-  RACELAB_ATOMIC_RMW(T, N, fetch_add, __atomic_fetch_add)                     \
-  RACELAB_ATOMIC_RMW(T, N, fetch_sub, __atomic_fetch_sub)                     \
-  RACELAB_ATOMIC_RMW(T, N, fetch_and, __atomic_fetch_and)                     \
-  RACELAB_ATOMIC_RMW(T, N, fetch_or, __atomic_fetch_or)                       \
-  RACELAB_ATOMIC_RMW(T, N, fetch_xor, __atomic_fetch_xor)                     \
-  RACELAB_ATOMIC_RMW(T, N, fetch_nand, __atomic_fetch_nand)                   \
-  RACELAB_ATOMIC_CAS(T, N, compare_exchange_strong, false)                    \
-  RACELAB_ATOMIC_CAS(T, N, compare_exchange_weak, true)                       \
-  extern "C" T __real___tsan_atomic##N##_compare_exchange_val(                \
-      volatile T*, T, T, morder, morder);                                     \
-  extern "C" T __wrap___tsan_atomic##N##_compare_exchange_val(                \
-      volatile T* a, T c, T v, morder mo, morder fail_mo) {                   \
-    if constexpr (sizeof(T) <= 8) {                                           \
-      if (native_in_harness()) {                                              \
-        __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST,        \
-                                    __ATOMIC_SEQ_CST);                        \
-        return c;                                                             \
-      }                                                                       \
-    }                                                                         \
-    SchedulingHooks* hooks = before_cas(a);                                   \
-    const T seen =                                                            \
-        __real___tsan_atomic##N##_compare_exchange_val(a, c, v, mo, fail_mo); \
-    after_cas(hooks, seen == c);                                              \
-    return seen;                                                              \
-  }
-
-// `native` is the __atomic builtin of the operation.
-#define RACELAB_ATOMIC_RMW(T, N, op, native)                                   \
-  extern "C" T __real___tsan_atomic##N##_##op(volatile T*, T, morder);         \
-  extern "C" T __wrap___tsan_atomic##N##_##op(volatile T* a, T v, morder mo) { \
-    if constexpr (sizeof(T) <= 8) {                                            \
-      if (native_in_harness()) return native(a, v, __ATOMIC_SEQ_CST);          \
-    }                                                                          \
-    before_atomic("atomic " #op, PointEffect::kProgress, a, false);            \
-    return __real___tsan_atomic##N##_##op(a, v, mo);                           \
-  }
-
-#define RACELAB_ATOMIC_CAS(T, N, op, weak)                                    \
-  extern "C" int __real___tsan_atomic##N##_##op(volatile T*, T*, T, morder,   \
-                                                morder);                      \
-  extern "C" int __wrap___tsan_atomic##N##_##op(volatile T* a, T* c, T v,     \
-                                                morder mo, morder fail_mo) {  \
-    if constexpr (sizeof(T) <= 8) {                                           \
-      if (native_in_harness()) {                                              \
-        return __atomic_compare_exchange_n(a, c, v, weak, __ATOMIC_SEQ_CST,   \
-                                           __ATOMIC_SEQ_CST);                 \
-      }                                                                       \
-    }                                                                         \
-    SchedulingHooks* hooks = before_cas(a);                                   \
-    const int swapped = __real___tsan_atomic##N##_##op(a, c, v, mo, fail_mo); \
-    after_cas(hooks, swapped != 0);                                           \
-    return swapped;                                                           \
-  }
-
-RACELAB_ATOMIC_SIZE(a8, 8)
-RACELAB_ATOMIC_SIZE(a16, 16)
-RACELAB_ATOMIC_SIZE(a32, 32)
-RACELAB_ATOMIC_SIZE(a64, 64)
-RACELAB_ATOMIC_SIZE(a128, 128)
-
-extern "C" void __real___tsan_atomic_thread_fence(morder);
-extern "C" void __wrap___tsan_atomic_thread_fence(morder mo) {
-  if (native_in_harness()) {
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    return;
-  }
-  if (SchedulingHooks* hooks = controlling()) {
-    hooks->yield_point("atomic fence", PointEffect::kNoProgress);
-  }
-  __real___tsan_atomic_thread_fence(mo);
-}
-#endif  // RACELAB_INTERPOSE_TSAN_ATOMICS
 
 // Referenced by the link options of racelab_sync, so this object is always
 // part of the executable even where nothing else pulls it from the archive.

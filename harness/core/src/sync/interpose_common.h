@@ -1,10 +1,11 @@
-// What the interposed primitives share (interpose.cc: threads, yields,
-// sleeps and atomics; interpose_locks.cc: mutexes, rwlocks and condition
-// variables; interpose_waits.cc: barriers, semaphores, the _np joins;
-// interpose_futex.cc: futexes, static guards; interpose_fds.cc: waits on file
-// descriptors; interpose_os_waits.cc: child processes, file locks, signals):
-// which hooks control the calling thread, and how the real function behind an
-// interposed name is found. Included only by those uninstrumented files.
+// What the interposed primitives share (interpose.cc: threads, yields and
+// sleeps; interpose_atomics.cc: TSan's atomics; interpose_locks.cc: mutexes,
+// rwlocks and condition variables; interpose_waits.cc: barriers, semaphores,
+// the _np joins; interpose_futex.cc: futexes, static guards; interpose_fds.cc:
+// waits on file descriptors; interpose_os_waits.cc: child processes, file
+// locks, signals): which hooks control the calling thread, and how the real
+// function behind an interposed name is found. Included only by those
+// uninstrumented files.
 #ifndef RACELAB_SYNC_INTERPOSE_COMMON_H_
 #define RACELAB_SYNC_INTERPOSE_COMMON_H_
 
@@ -20,6 +21,11 @@ SchedulingHooks* controlling();
 
 // Records the interposed lock call's return addresses (call_sites()).
 void capture_call_sites();
+
+// How deep the calling thread is in unwatched harness code (a HarnessScope,
+// enter_unwatched_harness()): its atomics are done natively
+// (interpose_atomics.cc). Defined in interpose.cc.
+extern constinit thread_local int t_unwatched_depth;
 
 // The real function: TSan's or ASan's interceptor when the runtime has one,
 // else the next definition after this executable's (libc's).

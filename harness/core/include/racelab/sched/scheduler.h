@@ -56,25 +56,20 @@
 #include <string_view>
 #include <vector>
 
+#include "racelab/defaults.h"
 #include "racelab/sched/fiber.h"
 #include "racelab/sched/strategy.h"
+#include "racelab/sched/substrate.h"
 #include "racelab/sched/trace.h"
 #include "racelab/scheduling_hooks.h"
 
 namespace racelab::sched {
 
-// What logical threads run on; see the top of this file.
-enum class Substrate { kFibers, kOsThreads };
-
-// "fibers", "threads"; parse_substrate is the inverse (nullopt otherwise).
-std::string_view to_string(Substrate substrate);
-std::optional<Substrate> parse_substrate(std::string_view name);
-
 // Binds the calling thread, and so every thread it starts from now on, to the
 // CPU it is running on, unless it is bound to one CPU already; false when the
 // system refuses. For a process that makes many controlled runs on OS threads
 // (a case's child): its runs then skip the binding each run would otherwise
-// make and undo (see PinnedToOneCpu in scheduler.cc).
+// make and undo (see PinnedToOneCpu in scheduler_core.h).
 bool pin_process_to_one_cpu();
 
 struct SchedulerOptions {
@@ -86,11 +81,10 @@ struct SchedulerOptions {
   int max_steps = 100000;
   std::int64_t max_total_steps = 10'000'000;
   std::size_t stack_size = Fiber::kDefaultStackSize;  // per fiber
-  // The scheduler's own default is fibers (a bare ControlledScheduler, as
-  // the fuzz targets make); the kit, the CLI and the gate pass their
-  // request's substrate, by default defaults::kThreads (real OS threads),
-  // and explore always runs on OS threads.
-  Substrate substrate = Substrate::kFibers;
+  // racelab's one default, defaults::kThreads (real OS threads); the fuzz
+  // targets ask for fibers, the kit, the CLI and the gate pass their
+  // request's substrate, and explore always runs on OS threads.
+  Substrate substrate = defaults::kThreads;
   // Consecutive no-progress points after which a thread yields to the others
   // (0: no fairness bound).
   int spin_bound = 64;

@@ -2,9 +2,9 @@
 //
 // random: uniform random walk. pct: probabilistic concurrency testing
 // (Burckhardt et al., ASPLOS 2010). dfs: exhaustive search with partial-order
-// reduction (DporStrategy: source sets and sleep sets, Abdulla et al., POPL
+// reduction (DfsStrategy: source sets and sleep sets, Abdulla et al., POPL
 // 2014), optionally within P preemptions. plain-dfs: every schedule with at
-// most P preemptions (CHESS; DfsStrategy). replay: follows a recorded
+// most P preemptions (CHESS; PlainDfsStrategy). replay: follows a recorded
 // decision list. All are deterministic: the same seed (or decision list) and
 // the same program give the same schedules.
 #ifndef RACELAB_SCHED_STRATEGY_H_
@@ -159,9 +159,9 @@ class PctStrategy final : public Strategy {
 // current thread continue (or the lowest enabled thread when it cannot); the
 // others are explored in ascending order. end_schedule() returns false when the
 // tree is exhausted; the next schedule then starts the search over.
-class DfsStrategy final : public Strategy {
+class PlainDfsStrategy final : public Strategy {
  public:
-  explicit DfsStrategy(int preemption_bound);
+  explicit PlainDfsStrategy(int preemption_bound);
   std::string_view name() const override { return "plain-dfs"; }
   bool searches_one_program() const override { return true; }
   void begin_schedule(int thread_count) override;
@@ -231,10 +231,10 @@ class DfsStrategy final : public Strategy {
 // general (a class may be reachable within the bound only through schedules
 // the reduction skipped): a clean search is "verified within the bound".
 // Without one (kUnbounded) an exhausted search has explored every class.
-class DporStrategy final : public Strategy {
+class DfsStrategy final : public Strategy {
  public:
   static constexpr int kUnbounded = -1;
-  explicit DporStrategy(int preemption_bound = kUnbounded);
+  explicit DfsStrategy(int preemption_bound = kUnbounded);
   std::string_view name() const override { return "dfs"; }
   bool searches_one_program() const override { return true; }
   void begin_schedule(int thread_count) override;
@@ -351,8 +351,8 @@ class ReplayStrategy final : public Strategy {
 int fallback_choice(const std::vector<int>& enabled, int current);
 
 // Makes a strategy by name: "random" (seed), "pct" (seed, depth >= 1), "dfs"
-// (DporStrategy; preemption_bound >= 0, or DporStrategy::kUnbounded),
-// "plain-dfs" (DfsStrategy; preemption_bound >= 0), "replay" (decisions,
+// (DfsStrategy; preemption_bound >= 0, or DfsStrategy::kUnbounded),
+// "plain-dfs" (PlainDfsStrategy; preemption_bound >= 0), "replay" (decisions,
 // strict). Throws std::invalid_argument on an unknown name or an
 // out-of-range parameter.
 std::unique_ptr<Strategy> make_strategy(std::string_view name,

@@ -1,0 +1,439 @@
+// Blocking under the controlled scheduler: locks (block, acquire, release),
+// condition variables, barriers, semaphores, futexes and static guards as
+// objects, and the threads of a run (spawn, join, detach, cancel).
+#include "scheduler_core.h"
+
+namespace racelab::sched::internal {
+
+bool SchedulerCore::block_on(const void* lock, const char* lock_name,
+                             LockMode mode, bool timed) {
+  const int me = enter_hook("block_on");
+  Turn turn(this, me);
+  int to;
+  {
+    HarnessScope harness;
+    LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
+    thread.status = timed ? Status::kRunnable : Status::kBlocked;
+    thread.wait = Wait::kLock;
+    thread.timed = timed;
+    thread.waiting_for = lock;
+    thread.waiting_mode = mode;
+    LockState& state = lock_state(lock, lock_name);
+    add_lock_row(me, TraceKind::kLockWaited, "blocked on", state.name, mode);
+    to = decide(me, "block", PointKind::kInner, lock_access(lock, mode));
+  }
+  // Resumed once a release made this thread runnable again and the strategy
+  // picked it (the caller retries its try-lock), or, timed, picked while the
+  // lock was still busy: the wait timed out.
+  switch_away(me, to, &turn);
+  return end_wait(me, Wait::kLock);
+}
+
+void SchedulerCore::acquired(const void* lock, const char* lock_name,
+                             LockMode mode) {
+  const int me = enter_hook("acquired");
+  Turn turn(this, me);
+  HarnessScope harness;
+  LockState& state = lock_state(lock, lock_name);
+  if (state.first_taken_at.empty()) {
+    for (const void* const* site = interpose_internal::call_sites();
+         *site != nullptr; ++site) {
+      state.first_taken_at.push_back(*site);
+    }
+  }
+  state.holders.push_back(Holder{me, mode});
+  if (state.last_owner != me) note_run_progress();  // it changed hands
+  state.last_owner = me;
+  add_lock_row(me, TraceKind::kLockAcquired, "acquired", state.name, mode);
+}
+
+bool SchedulerCore::holds_exclusively(const void* lock) const {
+  const int me = enter_hook("holds_exclusively");
+  Turn turn(const_cast<SchedulerCore*>(this), me);
+  HarnessScope harness;
+  const auto found = locks_.find(lock);
+  if (found == locks_.end()) return false;
+  return std::any_of(found->second.holders.begin(), found->second.holders.end(),
+                     [&](const Holder& h) {
+                       return h.thread == me && h.mode == LockMode::kExclusive;
+                     });
+}
+
+// Back from a wait of `kind`: a waker cleared the wait, or, for a timed
+// wait picked while still waiting, the wait timed out (returns true; no
+// progress for the fairness bound).
+bool SchedulerCore::end_wait(int me, Wait kind) {
+  Turn turn(this, me);
+  HarnessScope harness;
+  LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
+  const bool timed_out = thread.wait == kind;
+  thread.wait = Wait::kNone;
+  thread.timed = false;
+  thread.waiting_for = nullptr;
+  if (timed_out) {
+    ++thread.spin;
+    add_row(me, TraceKind::kSwitch, "timed out");
+  }
+  return timed_out;
+}
+
+void SchedulerCore::wake_waiters_of(const void* lock) {
+  bool woke = false;
+  for (LogicalThread& thread : threads_) {
+    if (thread.wait == Wait::kLock && thread.waiting_for == lock &&
+        thread.status != Status::kFinished) {
+      wake(thread);
+      woke = true;
+    }
+  }
+  if (woke) note_run_progress();
+}
+
+// A lock's point is no progress when the thread takes again the lock it
+// held last while another thread could have taken it in between: a poll
+// under a lock (lock, look, unlock) is a spin. A lock changing hands, a
+// thread alone taking its locks, and a condition-variable wait's point (its
+// thread holds the lock it is about to release) are progress.
+bool SchedulerCore::retakes_own_lock(int me, PointAccess access) const {
+  if (access.object_kind != ObjectKind::kLock) return false;
+  const auto found = locks_.find(access.object);
+  if (found == locks_.end() || found->second.last_owner != me) return false;
+  for (const Holder& holder : found->second.holders) {
+    if (holder.thread == me) return false;  // it holds it: a wait's release
+  }
+  return runnable_besides(me);
+}
+
+bool SchedulerCore::runnable_besides(int me) const {
+  for (int t = 0; t < static_cast<int>(threads_.size()); ++t) {
+    if (t != me &&
+        threads_[static_cast<std::size_t>(t)].status == Status::kRunnable) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool SchedulerCore::another_thread_can_run() const {
+  const int me = enter_hook("another_thread_can_run");
+  Turn turn(const_cast<SchedulerCore*>(this), me);
+  HarnessScope harness;
+  return runnable_besides(me);
+}
+
+void SchedulerCore::released(const void* lock, LockMode mode) {
+  const int me = enter_hook("released");
+  Turn turn(this, me);
+  HarnessScope harness;
+  auto found = locks_.find(lock);
+  if (found == locks_.end()) return;  // taken before the run: not tracked
+  LockState& state = found->second;
+  auto holder = std::find_if(
+      state.holders.begin(), state.holders.end(),
+      [&](const Holder& h) { return h.thread == me && h.mode == mode; });
+  if (holder == state.holders.end()) {
+    holder = std::find_if(state.holders.begin(), state.holders.end(),
+                          [&](const Holder& h) { return h.thread == me; });
+  }
+  if (holder != state.holders.end()) {
+    mode = holder->mode;
+    state.holders.erase(holder);
+  }
+  add_lock_row(me, TraceKind::kLockReleased, "released", state.name, mode);
+  LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
+  thread.step.push_back(lock_access(lock, mode));
+  note_store_access(thread, thread.step.back());
+  // Waiters retry; those that still find the lock busy block again.
+  wake_waiters_of(lock);
+}
+
+bool SchedulerCore::cond_wait(const void* cond, bool timed) {
+  const int me = enter_hook("cond_wait");
+  Turn turn(this, me);
+  int to;
+  {
+    HarnessScope harness;
+    LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
+    thread.status = timed ? Status::kRunnable : Status::kBlocked;
+    thread.wait = Wait::kCond;
+    thread.timed = timed;
+    thread.waiting_for = cond;
+    thread.wait_order = ++wait_clock_;
+    auto [it, inserted] = conds_.try_emplace(cond);
+    if (inserted) it->second = "cond " + std::to_string(conds_.size());
+    add_row(me, TraceKind::kLockWaited,
+            std::string(timed ? "waits (timed) on '" : "waits on '") +
+                it->second + "'");
+    const PointAccess access{ObjectKind::kCondition, cond, AccessKind::kWrite};
+    thread.step.push_back(access);
+    to = decide(me, "wait", PointKind::kInner, access);
+  }
+  switch_away(me, to, &turn);
+  return end_wait(me, Wait::kCond);
+}
+
+void SchedulerCore::cond_notify(const void* cond, bool all) {
+  const int me = enter_hook("cond_notify");
+  Turn turn(this, me);
+  HarnessScope harness;
+  threads_[static_cast<std::size_t>(me)].step.push_back(
+      {ObjectKind::kCondition, cond, AccessKind::kWrite});
+  std::vector<int> woken;
+  for (;;) {
+    int oldest = -1;
+    for (int t = 0; t < static_cast<int>(threads_.size()); ++t) {
+      const LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
+      if (thread.wait != Wait::kCond || thread.waiting_for != cond) continue;
+      if (oldest < 0 ||
+          thread.wait_order <
+              threads_[static_cast<std::size_t>(oldest)].wait_order) {
+        oldest = t;
+      }
+    }
+    if (oldest < 0) break;
+    LogicalThread& thread = threads_[static_cast<std::size_t>(oldest)];
+    wake(thread);
+    woken.push_back(oldest);
+    if (!all) break;
+  }
+  if (!tracing_) return;
+  std::string text = all ? "notify_all" : "notify_one";
+  auto name = conds_.find(cond);
+  if (name != conds_.end()) text += " '" + name->second + "'";
+  if (woken.empty()) {
+    text += ": no thread waits";
+  } else {
+    text += ": wakes thread";
+    if (woken.size() > 1) text += "s";
+    for (std::size_t i = 0; i < woken.size(); ++i) {
+      text += (i == 0 ? " " : ", ") + std::to_string(woken[i]);
+    }
+  }
+  add_row(me, TraceKind::kOperation, std::move(text));
+}
+
+bool SchedulerCore::spawn(pthread_t* thread, const pthread_attr_t* attr,
+                          void* (*start)(void*), void* arg, int* result) {
+  if (!os_threads()) return false;
+  const int me = enter_hook("spawn");
+  Turn turn(this, me);
+  int id;
+  {
+    HarnessScope harness;
+    const auto live = std::count_if(
+        threads_.begin(), threads_.end(),
+        [](const LogicalThread& t) { return t.status != Status::kFinished; });
+    const bool too_many_live = live >= kMaxLiveProgramThreads;
+    if (too_many_live ||
+        threads_.size() >= static_cast<std::size_t>(kMaxProgramThreads)) {
+      const std::string limit = too_many_live
+                                    ? std::to_string(kMaxLiveProgramThreads) +
+                                          " threads alive at once"
+                                    : std::to_string(kMaxProgramThreads) +
+                                          " threads created in one run";
+      add_row(me, TraceKind::kOperation,
+              "pthread_create: EAGAIN (racelab's limit: " + limit + ")");
+      const std::string line =
+          "racelab: pthread_create fails with EAGAIN: racelab's limit of " +
+          limit +
+          " under controlled scheduling (a plain run has no such "
+          "limit)\n";
+      [[maybe_unused]] const ssize_t written =
+          ::write(STDERR_FILENO, line.data(), line.size());
+      *result = EAGAIN;
+      return true;
+    }
+    id = static_cast<int>(threads_.size());
+    LogicalThread created;
+    created.start = start;
+    created.arg = arg;
+    threads_.push_back(created);
+    trace_.thread_count = id + 1;
+    add_row(me, TraceKind::kOperation, "creates thread " + std::to_string(id));
+  }
+  try {
+    start_os_thread(id, attr);
+  } catch (const std::exception&) {
+    HarnessScope harness;
+    threads_[static_cast<std::size_t>(id)].status = Status::kFinished;
+    *result = EAGAIN;
+    return true;
+  }
+  {
+    HarnessScope harness;
+    *thread = os_[static_cast<std::size_t>(id)]->handle;
+  }
+  *result = 0;
+  turn.release();
+  yield_point("spawn", PointEffect::kProgress, PointAccess::unknown(),
+              PointKind::kInner);
+  return true;
+}
+
+bool SchedulerCore::object_wait(PointAccess object, bool timed) {
+  const int me = enter_hook("object_wait");
+  Turn turn(this, me);
+  int to;
+  {
+    HarnessScope harness;
+    LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
+    thread.status = timed ? Status::kRunnable : Status::kBlocked;
+    thread.wait = Wait::kObject;
+    thread.timed = timed;
+    thread.waiting_for = object.object;
+    thread.waiting_kind = object.object_kind;
+    add_row(me, TraceKind::kLockWaited,
+            std::string(timed ? "waits (timed) on '" : "waits on '") +
+                object_name(object) + "'");
+    to = decide(me, "wait", PointKind::kInner, object);
+  }
+  switch_away(me, to, &turn);
+  return end_wait(me, Wait::kObject);
+}
+
+int SchedulerCore::wake_object(const void* object, int at_most) {
+  const int me = enter_hook("wake_object");
+  Turn turn(this, me);
+  HarnessScope harness;
+  std::string woken;
+  int count = 0;
+  for (int t = 0; t < static_cast<int>(threads_.size()) && count < at_most;
+       ++t) {
+    LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
+    if (thread.wait != Wait::kObject || thread.waiting_for != object ||
+        thread.status == Status::kFinished) {
+      continue;
+    }
+    wake(thread);
+    ++count;
+    woken += (woken.empty() ? "" : ", ") + std::to_string(t);
+  }
+  if (!tracing_ || woken.empty()) return count;
+  add_row(me, TraceKind::kOperation,
+          "wakes '" + known_object_name(object) + "': thread " + woken);
+  return count;
+}
+
+int SchedulerCore::object_waiters(const void* object) const {
+  const int me = enter_hook("object_waiters");
+  Turn turn(const_cast<SchedulerCore*>(this), me);
+  HarnessScope harness;
+  return static_cast<int>(
+      std::count_if(threads_.begin(), threads_.end(), [&](const auto& thread) {
+        return thread.wait == Wait::kObject && thread.waiting_for == object &&
+               thread.status != Status::kFinished;
+      }));
+}
+
+const std::string& SchedulerCore::object_name(PointAccess object) {
+  auto [it, inserted] = objects_.try_emplace(object.object);
+  if (inserted) {
+    switch (object.object_kind) {
+      case ObjectKind::kBarrier:
+        it->second = "barrier " + std::to_string(++barriers_);
+        break;
+      case ObjectKind::kSemaphore:
+        it->second = "semaphore " + std::to_string(++semaphores_);
+        break;
+      case ObjectKind::kFutex:
+        it->second = "futex " + std::to_string(++futexes_);
+        break;
+      default:
+        it->second = "static guard " + std::to_string(++guards_);
+        break;
+    }
+  }
+  return it->second;
+}
+
+// A try decides first: the point is before the look at the thread.
+bool SchedulerCore::join(pthread_t thread, JoinWait wait, bool* joined) {
+  if (!os_threads()) return false;
+  const int me = enter_hook("join");
+  Turn turn(this, me);
+  int target = -1;
+  int to;
+  bool waits = false;
+  {
+    HarnessScope harness;
+    target = thread_of(thread);
+    if (target < 0) return false;
+    LogicalThread& self = threads_[static_cast<std::size_t>(me)];
+    if (wait != JoinWait::kTry &&
+        threads_[static_cast<std::size_t>(target)].status !=
+            Status::kFinished) {
+      waits = true;
+      self.status =
+          wait == JoinWait::kTimed ? Status::kRunnable : Status::kBlocked;
+      self.wait = Wait::kJoin;
+      self.timed = wait == JoinWait::kTimed;
+      self.join_target = target;
+      add_row(
+          me, TraceKind::kLockWaited,
+          std::string(self.timed ? "joins (timed) thread " : "joins thread ") +
+              std::to_string(target));
+    } else if (wait != JoinWait::kTry) {
+      note_run_progress();
+    }
+    to =
+        decide(me, "join", PointKind::kInner,
+               {ObjectKind::kThread, thread_object(target), AccessKind::kRead});
+  }
+  switch_away(me, to, &turn);
+  const bool timed_out = waits && end_wait(me, Wait::kJoin);
+  Turn again(this, me);
+  HarnessScope harness;
+  const bool done =
+      !timed_out &&
+      threads_[static_cast<std::size_t>(target)].status == Status::kFinished;
+  if (wait == JoinWait::kTry && !done) {
+    ++threads_[static_cast<std::size_t>(me)].spin;  // a poll: no progress
+  }
+  if (done) os_[static_cast<std::size_t>(target)]->joined = true;
+  if (joined != nullptr) *joined = done;
+  return true;
+}
+
+void SchedulerCore::detach(pthread_t thread) {
+  if (!os_threads()) return;
+  const int me = enter_hook("detach");
+  Turn turn(this, me);
+  HarnessScope harness;
+  for (const auto& os : os_) {
+    if (os->created && pthread_equal(os->handle, thread)) os->detached = true;
+  }
+}
+
+// A cancellation request is the caller's point (the target can observe it);
+// a target waiting at a cancellation point wakes as from a spurious wake-up,
+// and the interposed wait acts on the request (pthread_testcancel).
+void SchedulerCore::cancel(pthread_t thread) {
+  if (!os_threads()) return;
+  const int me = enter_hook("cancel");
+  Turn turn(this, me);
+  int to;
+  {
+    HarnessScope harness;
+    const int target = thread_of(thread);
+    if (target < 0) return;
+    LogicalThread& victim = threads_[static_cast<std::size_t>(target)];
+    const bool at_cancellation_point =
+        victim.status != Status::kFinished &&
+        (victim.wait == Wait::kCond || victim.wait == Wait::kJoin ||
+         (victim.wait == Wait::kObject &&
+          victim.waiting_kind == ObjectKind::kSemaphore));
+    if (at_cancellation_point) {
+      wake(victim);
+    }
+    add_row(me, TraceKind::kSwitch,
+            "cancels thread " + std::to_string(target) +
+                (at_cancellation_point ? ": wakes it" : ""));
+    note_run_progress();
+    to = decide(
+        me, "cancel", PointKind::kInner,
+        {ObjectKind::kThread, thread_object(target), AccessKind::kWrite});
+  }
+  switch_away(me, to, &turn);
+}
+
+}  // namespace racelab::sched::internal

@@ -1,0 +1,457 @@
+// The controlled scheduler's private header: SchedulerCore, the state of a
+// run and every hook behind ControlledScheduler, shared by the scheduler's
+// source files (scheduler.cc: the run loop and the decisions;
+// scheduler_blocking.cc: locks, condition variables, objects and joins;
+// scheduler_substrates.cc: fibers and baton-passing OS threads;
+// scheduler_unmodelled.cc: the watcher of unmodelled blocks;
+// scheduler_deadlock.cc: the deadlock text; scheduler_api.cc:
+// ControlledScheduler). Not installed.
+//
+// TSan discipline. The bookkeeping below (thread states, lock owners, trace,
+// decisions, the strategy) is touched by every fiber, and no happens-before
+// orders those fibers, so every access to it happens inside a HarnessScope,
+// where TSan ignores the fiber's memory accesses; `current_` is an atomic
+// because user code reads it through current_thread(). A scope never spans a
+// switch: a hook decides inside its scope and switches after it, so a fiber is
+// never suspended (or abandoned) with TSan ignores enabled. No std::string or
+// other owner of heap memory is alive on a fiber's stack across a switch, so
+// abandoning or parking a fiber leaks nothing of the harness's.
+//
+// Unmodelled blocks (OS threads). The run's state is touched by the thread
+// that holds the baton and, when that thread blocks in the kernel outside
+// every scheduling point, by the watching thread that ends its turn for it.
+// Every touch of the state by a logical thread or the watcher is made with
+// the turn word (`turn_`, a lock the baton holder takes at each hook and
+// frees before it passes the baton on) held: the watcher takes a turn only
+// when the holder is outside every hook, so the blocked thread, back from
+// the kernel at its next hook, finds at the turn word that it runs free and
+// waits to be readmitted. Decisions readmit the threads that came back.
+#ifndef RACELAB_SCHED_SCHEDULER_CORE_H_
+#define RACELAB_SCHED_SCHEDULER_CORE_H_
+
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <stdexcept>
+#include <unordered_map>
+#include <utility>
+
+#include "racelab/baton.h"
+#include "racelab/progress.h"
+#include "racelab/sched/scheduler.h"
+#include "racelab/syscall_name.h"
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RACELAB_SCHED_TSAN 1
+#endif
+#if __has_feature(address_sanitizer)
+#define RACELAB_SCHED_ASAN 1
+#endif
+#endif
+#if !defined(RACELAB_SCHED_TSAN) && defined(__SANITIZE_THREAD__)
+#define RACELAB_SCHED_TSAN 1
+#endif
+#if !defined(RACELAB_SCHED_ASAN) && defined(__SANITIZE_ADDRESS__)
+#define RACELAB_SCHED_ASAN 1
+#endif
+
+#ifdef RACELAB_SCHED_TSAN
+#include <sanitizer/tsan_interface.h>
+// Exported by the TSan runtime (not declared in its public header in LLVM 14).
+extern "C" void __tsan_ignore_thread_begin();
+extern "C" void __tsan_ignore_thread_end();
+extern "C" void AnnotateThreadName(const char* file, int line,
+                                   const char* name);
+#endif
+// The sanitizer runtimes' symbolizer (weak: absent without a sanitizer).
+extern "C" void __sanitizer_symbolize_pc(void* pc, const char* format,
+                                         char* out, std::size_t size)
+    __attribute__((weak));
+
+namespace racelab::interpose_internal {
+int real_pthread_create(pthread_t* thread, const pthread_attr_t* attr,
+                        void* (*start)(void*), void* arg);
+int real_pthread_join(pthread_t thread, void** result);
+}  // namespace racelab::interpose_internal
+#ifdef RACELAB_SCHED_ASAN
+#include <sanitizer/lsan_interface.h>
+#endif
+
+#define RACELAB_NO_SANITIZE_THREAD __attribute__((no_sanitize("thread")))
+
+namespace racelab::sched::internal {
+
+class SchedulerCore {
+ public:
+  SchedulerCore(ControlledScheduler* hooks, SchedulerOptions options)
+      : hooks_(hooks), options_(options) {}
+
+  RunResult run(const std::vector<std::function<void()>>& threads,
+                const std::function<void()>* program, Strategy& strategy);
+
+  bool owns_calling_thread() const;
+  void yield_point(const char* what, PointEffect effect, PointAccess access,
+                   PointKind kind);
+  void touched(PointAccess access);
+  void progressed();
+  bool block_on(const void* lock, const char* lock_name, LockMode mode,
+                bool timed);
+  void acquired(const void* lock, const char* lock_name, LockMode mode);
+  bool holds_exclusively(const void* lock) const;
+  void released(const void* lock, LockMode mode);
+  bool cond_wait(const void* cond, bool timed);
+  void cond_notify(const void* cond, bool all);
+  bool spawn(pthread_t* thread, const pthread_attr_t* attr,
+             void* (*start)(void*), void* arg, int* result);
+  bool object_wait(PointAccess object, bool timed);
+  int wake_object(const void* object, int at_most);
+  int object_waiters(const void* object) const;
+  bool join(pthread_t thread, JoinWait wait, bool* finished);
+  void detach(pthread_t thread);
+  void cancel(pthread_t thread);
+  bool another_thread_can_run() const;
+  void note(std::string&& text);
+  void begin_operation(int index);
+  void set_switch_observer(SwitchObserver observer, void* context) {
+    observer_ = observer;
+    observer_context_ = context;
+  }
+  void set_block_observer(BlockObserver observer, void* context) {
+    block_observer_ = observer;
+    block_observer_context_ = context;
+  }
+  bool os_threads() const {
+    return options_.substrate == Substrate::kOsThreads;
+  }
+  bool tracing() const { return tracing_; }
+  // ControlledScheduler::last_store_step for logical thread `me`.
+  std::uint64_t last_store_step(int me) const {
+    return threads_[static_cast<std::size_t>(me)].last_store_step;
+  }
+
+  // The fiber entry: runs whichever logical thread it is given, once per run.
+  static void fiber_main(void* core);
+  // The OS thread entry, and the end of an OS thread (a thread-specific
+  // value's destructor, so that its thread_local destructors ran before).
+  static void* os_thread_main(void* os_thread);
+  static void os_thread_finished(void* os_thread);
+  // The watching thread of a run on OS threads (unmodelled blocks).
+  static void* watch_main(void* core);
+
+  // Read by the interposed primitives on every call: never an instrumented
+  // (and so interposed) atomic.
+  int current() const { return load_unseen(&current_); }
+
+ private:
+  // kFree: it blocked in the kernel outside every scheduling point and its
+  // turn was ended for it; it runs free until its next hook.
+  enum class Status { kRunnable, kBlocked, kFinished, kFree };
+  enum class Wait { kNone, kLock, kCond, kJoin, kObject };
+  struct LogicalThread {
+    const std::function<void()>* body = nullptr;
+    void* (*start)(void*) = nullptr;  // a thread the run created
+    void* arg = nullptr;
+    Status status = Status::kRunnable;
+    bool started = false;
+    Wait wait = Wait::kNone;
+    // The lock, condition variable, barrier or semaphore.
+    const void* waiting_for = nullptr;
+    ObjectKind waiting_kind = ObjectKind::kNone;  // of an object wait
+    LockMode waiting_mode = LockMode::kExclusive;
+    int join_target = -1;
+    bool timed = false;    // a timed wait: still schedulable (its timeout)
+    long wait_order = 0;   // condition variables wake in this order
+    int spin = 0;          // consecutive no-progress points
+    bool yielded = false;  // its last point was a yield or a sleep
+    const char* site = "start";  // the scheduling point it stopped at last
+    int operation = -1;          // from begin_operation()
+    // What its step touches: the access of the point it stopped at, then
+    // what it touched while it ran (Strategy::step_finished).
+    sched::Footprint step{PointAccess::none()};
+    // The last step in which it touched a lock or an atomic (0: none yet).
+    std::uint64_t last_store_step = 0;
+    bool returned = false;  // kFree, and back at a hook: to be readmitted
+  };
+  // The OS thread of a logical thread (Substrate::kOsThreads).
+  struct OsThread {
+    SchedulerCore* core = nullptr;
+    int id = 0;
+    pthread_t handle{};
+    long tid = 0;  // its kernel thread id, once it runs
+    Baton baton;
+    bool created = false;
+    bool abandoned = false;  // the run ended without it: park, never resume
+    bool detached = false;
+    bool joined = false;
+  };
+  struct Holder {
+    int thread;
+    LockMode mode;
+  };
+  struct LockState {
+    std::string name = "lock";
+    std::vector<Holder> holders;
+    // Where the run first took it: return addresses, innermost first.
+    std::vector<const void*> first_taken_at;
+    int last_owner = -1;  // the thread that took it last
+  };
+
+  static constexpr int kMaxThreads = 1024;
+  static constexpr int kToCaller = -1;  // "thread" -1: the caller of run()
+  // No thread holds the baton: every thread that could run runs free; the
+  // first to come back to a hook decides.
+  static constexpr int kNobody = -2;
+
+  // Holds the turn word (see the top of scheduler_core.h) while it lives; a
+  // thread that finds it runs free waits to be readmitted first.
+  class Turn {
+   public:
+    Turn(SchedulerCore* core, int me) : core_(core) { core_->claim(me); }
+    ~Turn() { release(); }
+    Turn(const Turn&) = delete;
+    Turn& operator=(const Turn&) = delete;
+    void release() {
+      if (core_ != nullptr) core_->unclaim();
+      core_ = nullptr;
+    }
+
+   private:
+    SchedulerCore* core_;
+  };
+  void claim(int me);
+  void unclaim() {
+    if (load_unseen(&watching_) != 0) unlock_unseen(&turn_);
+  }
+  // Watcher: ends the blocked holder's turn (turn word held).
+  int take_turn_of(int holder, long tid);
+  void watch();
+  void start_watch();
+  void stop_watch();
+
+  int enter_hook(const char* hook) const;
+  void run_thread();
+  void run_body(int me);
+  int decide(int me, const char* what, PointKind kind = PointKind::kInner,
+             PointAccess at = PointAccess::unknown());
+  // A lock or an atomic touched by the running `thread`: its step is the one
+  // the last decision began (decisions are counted from 1).
+  void note_store_access(LogicalThread& thread, PointAccess access) const {
+    if (access.object_kind == ObjectKind::kLock ||
+        access.object_kind == ObjectKind::kAtomic) {
+      thread.last_store_step = decisions_.size();
+    }
+  }
+  int end_run();
+  // Something another thread can see changed: every thread's spin count
+  // starts again, and so does the step limit's count.
+  void note_run_progress() {
+    for (LogicalThread& thread : threads_) thread.spin = 0;
+    progress_at_ = decisions_.size();
+  }
+  Fiber* fiber_of(int thread) const;
+  Baton& baton_of(int thread);
+  // Ends `me`'s turn and starts `to`'s; returns when `me` runs again.
+  // `to` may be kNobody: `me` only waits. Frees `turn` (held by `me`)
+  // right before it passes the baton on.
+  void switch_away(int me, int to, Turn* turn = nullptr);
+  void start_os_thread(int id, const pthread_attr_t* attr);
+  void finish_os_thread(int me);
+  [[noreturn]] void abandon_self(int me);
+  // run_program's main returned: a scheduling point where the other threads
+  // may still run, then the end of the run (the others are abandoned, as a
+  // process exit ends them).
+  void exit_program(int me);
+  void end_os_threads();
+  void add_row(int thread, TraceKind kind, std::string text);
+  // A lock row: its text ("<verb> 'name'", " (shared)") and its lock fields.
+  void add_lock_row(int thread, TraceKind kind, const char* verb,
+                    const std::string& lock_name, LockMode mode);
+  LockState& lock_state(const void* lock, const char* lock_name);
+  void wake_waiters_of(const void* lock);
+  bool retakes_own_lock(int me, PointAccess access) const;
+  // The logical thread of this run whose OS thread is `thread`, or -1. The
+  // newest wins: a handle may be reused once its thread has ended.
+  int thread_of(pthread_t thread) const {
+    for (auto os = os_.rbegin(); os != os_.rend(); ++os) {
+      if ((*os)->created && pthread_equal((*os)->handle, thread)) {
+        return (*os)->id;
+      }
+    }
+    return -1;
+  }
+  // Ends `thread`'s wait: it can run again (a waker's side of a wait).
+  static void wake(LogicalThread& thread) {
+    thread.status = Status::kRunnable;
+    thread.wait = Wait::kNone;
+    thread.waiting_for = nullptr;
+  }
+  bool runnable_besides(int me) const;
+  bool end_wait(int me, Wait kind);
+  void finished(int me);
+  const std::string& object_name(PointAccess object);
+  // The name object_name() gave `object`, or "?".
+  std::string known_object_name(const void* object) const {
+    auto name = objects_.find(object);
+    return name != objects_.end() ? name->second : "?";
+  }
+  std::string describe_wait(int thread) const;
+  std::string describe_lock(const void* lock) const;
+  std::string describe_deadlock() const;
+  // Each lock and condition variable a blocked thread waits for: its
+  // address and where it was first taken (not deterministic: addresses).
+  std::string describe_deadlock_locks() const;
+  void forget_abandoned_locks();
+  void recycle_abandoned_fibers();
+
+  ControlledScheduler* const hooks_;
+  const SchedulerOptions options_;
+  SwitchObserver observer_ = nullptr;
+  void* observer_context_ = nullptr;
+  BlockObserver block_observer_ = nullptr;
+  void* block_observer_context_ = nullptr;
+
+  // Kept from run to run.
+  std::vector<std::unique_ptr<Fiber>> fibers_;
+
+  // State of the current run.
+  std::unique_ptr<Fiber> caller_;  // the context that called run()
+  Baton caller_baton_;             // OS threads: the caller's turn
+  int run_cpu_ = -1;               // OS threads: the CPU they all run on
+  Baton abandon_done_;             // OS threads: an abandoned one parked
+  std::vector<std::unique_ptr<OsThread>> os_;
+  const std::function<void()>* program_ = nullptr;  // run_program's main
+  Strategy* strategy_ = nullptr;
+  std::vector<LogicalThread> threads_;
+  // What each thread's next step touches first, for the strategy.
+  std::vector<PointAccess> next_accesses_;
+  std::unordered_map<const void*, LockState> locks_;
+  std::unordered_map<const void*, std::string> conds_;  // names
+  // Barriers' and semaphores' names ("barrier 1"), and how many of each.
+  std::unordered_map<const void*, std::string> objects_;
+  int barriers_ = 0;
+  int semaphores_ = 0;
+  int futexes_ = 0;
+  int guards_ = 0;
+  int unnamed_locks_ = 0;
+  long wait_clock_ = 0;
+  std::vector<int> enabled_;
+  std::vector<int> decisions_;
+  std::size_t progress_at_ = 0;  // decisions_.size() at the last progress
+  std::int64_t limit_ = 0;       // RunResult::limit
+  std::vector<int> decision_operations_;  // parallel to decisions_
+  int preemptions_ = 0;
+  int inner_points_ = 0;
+  // Fairness took a choice away in this run (RunResult::fairness_cut).
+  bool fairness_cut_ = false;
+  RunResult::Status status_ = RunResult::Status::kCompleted;
+  std::string deadlock_report_;
+  std::string deadlock_locks_;
+  Trace trace_;
+  bool tracing_ = true;  // the run's strategy records its trace
+  std::vector<std::string> thread_errors_;
+  std::exception_ptr error_;
+  int current_ = -1;  // atomic through current() and set_current()
+  // Unmodelled blocks (OS threads): whether this run is watched, the turn
+  // word, the decisions so far (read by the watcher), the run's number (a
+  // thread of an earlier run that comes back from the kernel parks), the
+  // watcher and its stop word, and the blocks seen.
+  int watching_ = 0;
+  bool watcher_started_ = false;
+  mutable int turn_ = 0;
+  int free_[kMaxThreads] = {};  // 1: the thread runs free (kFree)
+  int decision_count_ = 0;
+  int generation_ = 0;
+  pthread_t watcher_{};
+  int stop_watch_ = 0;
+  std::vector<UnmodelledBlock> blocks_;
+  // Sizes of the last run's decision list and trace: the next run reserves
+  // them up front instead of growing both vectors step by step.
+  std::size_t last_decisions_ = 0;
+  std::size_t last_rows_ = 0;
+
+  void set_current(int t) { store_unseen(&current_, t); }
+};
+
+// Thread-local on purpose: the scheduler driving this OS thread's logical
+// threads (the fibers of the caller's thread, or this OS thread of a run),
+// set for the length of one run (plumbing, not state a run leaves).
+extern constinit thread_local SchedulerCore* t_active;
+// The logical thread this OS thread runs (Substrate::kOsThreads), else -1.
+extern constinit thread_local int t_me;
+// The run (SchedulerCore::generation_) this OS thread belongs to.
+extern constinit thread_local int t_generation;
+
+// Sets t_active and tells the interposer whether this OS thread takes part in
+// a run (it never asks other threads' questions of a scheduler that may be
+// going away).
+void set_active(SchedulerCore* core);
+
+[[noreturn]] void die(const char* message);
+
+// The access of taking or releasing `lock` in `mode`: shared ones commute.
+inline PointAccess lock_access(const void* lock, LockMode mode) {
+  return {ObjectKind::kLock, lock,
+          mode == LockMode::kShared ? AccessKind::kRead : AccessKind::kWrite};
+}
+
+// A logical thread as an object (its end, a join of it).
+inline const void* thread_object(int thread) {
+  return reinterpret_cast<const void*>(static_cast<std::uintptr_t>(thread) + 1);
+}
+
+// The OS threads of a controlled run take turns: only the one that holds the
+// baton runs. On one CPU a hand-off is a switch on that CPU's run queue;
+// across CPUs it is a wake-up sent to another CPU (an interprocessor
+// interrupt, on a virtual machine an exit to the hypervisor), which then has
+// to be scheduled there. So a run's threads all run on the CPU its caller was
+// on when the run began; the caller gets its own affinity back at the end.
+// Nothing of the run's semantics changes: one thread runs at a time anyway.
+// A caller already bound to one CPU (a case's child process binds itself
+// once, at its start: pin_process_to_one_cpu) is left as it is, and its
+// threads inherit its CPU: a run then changes no affinity at all, and a
+// process killed in the middle of its runs is never inside that system call.
+class PinnedToOneCpu {
+ public:
+  explicit PinnedToOneCpu(bool enabled) {
+    if (!enabled) return;
+    if (sched_getaffinity(0, sizeof saved_, &saved_) != 0) return;
+    if (CPU_COUNT(&saved_) == 1) return;  // bound already: nothing to do
+    cpu_ = sched_getcpu();
+    if (cpu_ < 0 || !pin_calling_thread(cpu_)) cpu_ = -1;
+  }
+  ~PinnedToOneCpu() {
+    if (cpu_ >= 0) sched_setaffinity(0, sizeof saved_, &saved_);
+  }
+  PinnedToOneCpu(const PinnedToOneCpu&) = delete;
+  PinnedToOneCpu& operator=(const PinnedToOneCpu&) = delete;
+  // The CPU the run's threads must bind themselves to; -1 when they need not
+  // (their creator was bound to one CPU before the run, or binding failed).
+  int cpu() const { return cpu_; }
+
+  static bool pin_calling_thread(int cpu) {
+    if (cpu < 0 || cpu >= CPU_SETSIZE) return false;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    return sched_setaffinity(0, sizeof one, &one) == 0;
+  }
+
+ private:
+  int cpu_ = -1;
+  cpu_set_t saved_{};
+};
+
+}  // namespace racelab::sched::internal
+
+#endif  // RACELAB_SCHED_SCHEDULER_CORE_H_

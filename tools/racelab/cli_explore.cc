@@ -1,0 +1,112 @@
+// racelab explore -- ./program args: schedules of a whole program, and the
+// printing shared with a whole program's replay.
+#include "racelab/cli_commands.h"
+
+namespace racelab::cli_internal {
+
+// Explores or replays a whole program: SIGINT and SIGTERM stop the program
+// and the search (the schedules so far are reported, exit 128 + signal), a
+// closed stdout costs only the text, never the status.
+int explore_and_print(const ProgramExploreOptions& options,
+                      const std::string* out_dir) {
+  report_write_errors_instead_of_dying();
+  // The output folder is claimed before the search, written after it.
+  std::optional<OutputFolder> out;
+  if (out_dir != nullptr) out.emplace("--out", *out_dir);
+  InterruptScope interrupt;
+  ProgramExploreOptions run = options;
+  run.stop_requested = [] { return InterruptScope::signal_received() != 0; };
+  const ProgramExploreResult result = explore_program(std::move(run));
+  const int sig = InterruptScope::signal_received();
+  if (!result.inconclusive.empty() && !result.found() && sig == 0) {
+    throw InputError(absl::StrCat(options.command.front(),
+                                  ": inconclusive: ", result.inconclusive));
+  }
+  std::cout << describe(result, options);
+  std::cout.flush();
+  if (sig != 0) {
+    std::cerr << "racelab: interrupted by " << signal_name(sig) << " after "
+              << result.search.schedules << " schedules; nothing written\n";
+    return 128 + sig;
+  }
+  if (out) {
+    GateResult single;
+    single.run_id = make_run_id();
+    single.cases = {program_case_result(result, options)};
+    single.mismatches = single.cases[0].mismatch.empty() ? 0 : 1;
+    single.cases_total = 1;
+    GateOptions gate_options;
+    gate_options.modes = {Mode::kControlled};
+    gate_options.run.request.mode = Mode::kControlled;
+    gate_options.run.request.strategy = options.strategy;
+    gate_options.run.request.seed = options.seed;
+    gate_options.run.request.depth = options.depth;
+    gate_options.run.request.preemptions = options.preemptions;
+    gate_options.run.request.budget = options.budget;
+    try {
+      write_results_json(single, gate_options, out->staging().string());
+      out->commit();
+    } catch (const OutputError& e) {
+      print_error(std::cerr, out->explain(e.what()));
+      return kExitHarness;
+    }
+    std::cout << "reports written to " << *out_dir << "\n";
+  }
+  return result.found() ? kExitMismatch : kExitOk;
+}
+
+// racelab explore -- ./program args
+Subcommand add_explore_command(CLI::App& app) {
+  auto options = std::make_shared<ProgramExploreOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "explore",
+      "explore schedules of a whole program built with -fsanitize=thread "
+      "and linked with racelab::runtime: racelab explore [options] -- "
+      "./program args");
+  cmd->add_option("--strategy", options->strategy,
+                  "pct (default), random, dfs (partial-order reduction; a "
+                  "clean search of its whole tree is verified) or plain-dfs")
+      ->check(CLI::IsMember({"pct", "random", "dfs", "plain-dfs"}));
+  add_number_option(cmd, "--preemptions", options->preemptions, 0, 100,
+                    "dfs, plain-dfs: preemption bound");
+  cmd->add_flag_function(
+         "--no-preemption-bound",
+         [options](std::int64_t) {
+           options->preemptions = sched::DfsStrategy::kUnbounded;
+         },
+         "dfs: no preemption bound (every class of schedules)")
+      ->excludes("--preemptions");
+  cmd->add_flag("--no-shrink{false}", options->shrink,
+                "report the failing schedule as found, without shrinking it");
+  add_number_option(cmd, "--budget", options->budget, 1, 1000000,
+                    "schedules (one process each) to try; default 100");
+  add_number_option(cmd, "--seed", options->seed, std::uint64_t{0},
+                    std::numeric_limits<std::uint64_t>::max(),
+                    "pct, random: the strategy's seed");
+  add_number_option(cmd, "--depth", options->depth, 1, 100, "pct: bug depth d");
+  add_number_option(
+      cmd, "--max-steps", options->max_steps, 1, 100000000,
+      "decisions without progress before a schedule is a livelock");
+  add_number_option(cmd, "--hang-seconds", options->hang_seconds, 1, 86400,
+                    "no scheduling decision for this long is a hang");
+  cmd->add_option("--save-schedule", options->schedule_path,
+                  "where to save the failing schedule");
+  auto out_dir = std::make_shared<std::string>();
+  cmd->add_option("--out", *out_dir,
+                  "write the reports (results.json, summary.md, junit.xml, "
+                  "results.sarif, index.html) into this folder");
+  cmd->add_option("command", options->command, "the program and its arguments")
+      ->required();
+  return {cmd, [cmd, options, out_dir] {
+            check_flags_apply(*cmd, /*stress=*/false, /*controlled=*/true,
+                              options->strategy);
+            if (cmd->count("--save-schedule") > 0 &&
+                options->schedule_path.empty()) {
+              throw UsageError("--save-schedule: empty path");
+            }
+            return explore_and_print(
+                *options, cmd->count("--out") > 0 ? out_dir.get() : nullptr);
+          }};
+}
+
+}  // namespace racelab::cli_internal

@@ -1,0 +1,48 @@
+// racelab merge: the shards of a gate joined into one report set.
+#include "racelab/cli_commands.h"
+
+namespace racelab::cli_internal {
+
+namespace {
+
+// racelab merge
+struct MergeFlags {
+  std::vector<std::string> dirs;
+  std::string out;
+};
+
+int handle_merge(const MergeFlags& flags) {
+  report_write_errors_instead_of_dying();
+  OutputFolder out("--out", flags.out);
+  std::vector<GateOutput> shards;
+  for (const std::string& dir : flags.dirs)
+    shards.push_back(read_gate_output(dir));
+  GateOutput merged = merge_gate_outputs(shards);
+  try {
+    write_results_json(merged.result, merged.options, out.staging().string());
+    out.commit();
+  } catch (const OutputError& e) {
+    print_error(std::cerr, out.explain(e.what()));
+    return kExitHarness;
+  }
+  print_gate_table(merged.result, std::cout);
+  std::cout << "reports of " << shards.size() << " shards written to "
+            << flags.out << "\n";
+  return merged.result.mismatches == 0 ? kExitOk : kExitMismatch;
+}
+
+}  // namespace
+
+Subcommand add_merge_command(CLI::App& app) {
+  auto flags = std::make_shared<MergeFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "merge",
+      "join the --out folders of gate shards (--shard K/N) into one set of "
+      "reports");
+  cmd->add_option("dirs", flags->dirs, "the shards' --out folders")->required();
+  cmd->add_option("--out", flags->out, "write the joined reports here")
+      ->required();
+  return {cmd, [flags] { return handle_merge(*flags); }};
+}
+
+}  // namespace racelab::cli_internal
