@@ -54,8 +54,7 @@ int g_fixed_subject = -1;  // the configured variant's index, or -1: byte 0
 
 sched::ControlledScheduler& scheduler() {
   static auto* s = new sched::ControlledScheduler(sched::SchedulerOptions{
-      kMaxSteps, sched::Fiber::kDefaultStackSize,
-      sched::Fiber::kDefaultStackSize, sched::Substrate::kFibers});
+      .max_steps = kMaxSteps, .substrate = sched::Substrate::kFibers});
   return *s;
 }
 

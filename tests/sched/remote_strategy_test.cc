@@ -112,7 +112,7 @@ TEST(RemoteStrategyTest, DfsSearchesTheSameSchedulesThroughTheMailbox) {
 TEST(RemoteStrategyTest, NextAccessesAreSentOnlyWhenTheStrategyWantsThem) {
   auto mailbox = std::make_unique<Mailbox>();
   {
-    DporStrategy dfs;
+    DfsStrategy dfs;
     StrategyServer server(mailbox.get(), &dfs);
     RemoteStrategy proxy(mailbox.get(), /*trace=*/false);
     EXPECT_TRUE(proxy.wants_next_accesses());
