@@ -174,6 +174,12 @@ TEST(Spec, CheckThenActIsCaughtByTheStoresOwnClassAsModelAndReplays) {
   EXPECT_NE(result.message.find("push(2)"), std::string::npos)
       << result.message;
   ASSERT_FALSE(result.schedule_file.empty());
+  // A spec's schedule replays through replay_spec, and the message says so.
+  EXPECT_NE(result.message.find("rerun it with racelab::replay_spec"),
+            std::string::npos)
+      << result.message;
+  EXPECT_EQ(result.message.find("replay_store"), std::string::npos)
+      << result.message;
 
   CheckResult again = racelab::replay_spec(split, "last_slot",
                                            result.schedule_file, controlled());

@@ -316,6 +316,20 @@ std::string other_test_text(const std::string& path,
                             const sched::ScheduleFile& file,
                             const std::string& store,
                             const std::string& scenario);
+// How failure messages name the function that reruns a saved schedule:
+// "racelab::replay_store", or, while a ReplayNamedAs lives on this thread,
+// the name it gives (a Spec's checks: "racelab::replay_spec").
+std::string replay_function_name();
+class ReplayNamedAs {
+ public:
+  explicit ReplayNamedAs(std::string name);
+  ~ReplayNamedAs();
+  ReplayNamedAs(const ReplayNamedAs&) = delete;
+  ReplayNamedAs& operator=(const ReplayNamedAs&) = delete;
+
+ private:
+  std::string saved_;
+};
 // Fills result.message (the failing schedule's trace rendered as a table).
 void compose_message(CheckResult& result, const std::string& store,
                      const std::string& scenario, const CheckOptions& options);

@@ -621,6 +621,7 @@ std::vector<std::string> spec_scenario_names(const SpecRef& spec) {
 CheckResult check_spec(const SpecRef& spec, std::string_view scenario,
                        CheckOptions options) {
   validate(*spec);
+  kit_internal::ReplayNamedAs replay("racelab::replay_spec");
   ParsingScope parsing(spec.get());
   const auto all = scenarios_of(spec);
   return check_store<DeclaredFamily>(factory_of(spec),
@@ -632,6 +633,7 @@ CheckResult replay_spec(const SpecRef& spec, std::string_view scenario,
                         const std::string& schedule_file,
                         CheckOptions options) {
   validate(*spec);
+  kit_internal::ReplayNamedAs replay("racelab::replay_spec");
   ParsingScope parsing(spec.get());
   const auto all = scenarios_of(spec);
   return replay_store<DeclaredFamily>(
