@@ -388,6 +388,29 @@ TEST(FrameLocationEndToEnd, TheMessageNamesTheStoresFrameAndMapsThreads) {
   EXPECT_NE(r.message.find(" = thread 0"), std::string::npos) << r.message;
 }
 
+TEST(FindingText, ARaceNamesBothSides) {
+  Finding race{FindingKind::kDataRace,
+               Oracle::kTsan,
+               "ThreadSanitizer: data race",
+               "",
+               Frame{"Store::put(int)", "/src/store.cc", 12},
+               {}};
+  race.accesses.push_back(
+      {"write of size 4", 1, {Frame{"Store::put(int)", "/src/store.cc", 12}}});
+  race.accesses.push_back({"read of size 4",
+                           0,
+                           {Frame{"Store::get() const", "/src/store.cc", 20}}});
+  const std::string text = format_findings({race});
+  EXPECT_NE(text.find("write of size 4 by thread 1 at Store::put "
+                      "/src/store.cc:12"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("previous read of size 4 by thread 0 at Store::get "
+                      "/src/store.cc:20"),
+            std::string::npos)
+      << text;
+}
+
 // --- TSan suppressions through the kit -------------------------------------
 
 std::string write_file(const std::string& name, const std::string& text) {

@@ -482,11 +482,46 @@ void notify_kit_test(const KitTestRecord& record) {
   }
 }
 
+namespace {
+
+// "thread 1", or TSan's own number of a thread the trace does not know.
+std::string access_thread(const Access& a) {
+  if (a.thread >= 0) return absl::StrCat("thread ", a.thread);
+  if (a.tsan_tid >= 0) return absl::StrCat("T", a.tsan_tid);
+  return "an unknown thread";
+}
+
+// Where an access happened: its first frame in the store's code, else its
+// first frame with a name; nullptr when the stack has neither.
+const Frame* access_frame(const Access& a) {
+  if (const Frame* f = first_subject_frame(a.stack)) return f;
+  for (const Frame& f : a.stack) {
+    if (!f.function.empty()) return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 std::string format_findings(const std::vector<Finding>& findings) {
   std::string out;
   for (const Finding& f : findings) {
     absl::StrAppend(&out, "  [", to_string(f.kind), "/", to_string(f.oracle),
                     "] ", f.summary, "\n");
+    // A race has two sides: each access, by its thread, where it happened.
+    if (f.accesses.size() >= 2) {
+      for (std::size_t i = 0; i < f.accesses.size(); ++i) {
+        const Access& a = f.accesses[i];
+        absl::StrAppend(&out, "      ", i == 0 ? "" : "previous ", a.what,
+                        " by ", access_thread(a));
+        if (const Frame* at = access_frame(a)) {
+          absl::StrAppend(&out, " at ", short_symbol(at->function), " ",
+                          display_path(at->file), ":", at->line);
+        }
+        out += "\n";
+      }
+      continue;
+    }
     if (f.subject_frame && !f.subject_frame->function.empty()) {
       absl::StrAppend(&out, "      at ",
                       short_symbol(f.subject_frame->function), " ",
