@@ -411,6 +411,25 @@ TEST(FindingText, ARaceNamesBothSides) {
       << text;
 }
 
+TEST(FindingText, IdenticalFindingsAreMergedAndCounted) {
+  CheckOptions options = quick(Mode::kStress);
+  options.isolate = false;
+  const Finding lost =
+      invariant_violation("sum: 2 adds, total 1 (an increment was lost)");
+  const CheckResult r = kit_internal::finish_check(
+      [&] {
+        CheckResult result;
+        result.runs = 1;
+        result.findings = {lost, invariant_violation("another"), lost, lost};
+        return result;
+      },
+      options, "tally", "two_adds", "");
+  ASSERT_EQ(r.findings.size(), 2u) << r.message;
+  EXPECT_EQ(r.findings[0].summary,
+            "sum: 2 adds, total 1 (an increment was lost) (3 times)");
+  EXPECT_EQ(r.findings[1].summary, "another");
+}
+
 // --- TSan suppressions through the kit -------------------------------------
 
 std::string write_file(const std::string& name, const std::string& text) {

@@ -217,6 +217,39 @@ std::string other_threads_note() {
       "this process");
 }
 
+// What a finding says, as the message shows it: two findings that say the
+// same are one. (Two TSan reports of one race differ only in stack frames
+// below the ones shown.)
+std::string finding_identity(const Finding& f) {
+  return format_findings({f}) +
+         (f.oracle == Oracle::kTsan ? std::string() : "\n" + f.detail);
+}
+
+// Findings that say the same thing (the same report of several runs, the same
+// failed check of several parts) kept once, the first, its summary saying how
+// often it was seen.
+void merge_duplicates(std::vector<Finding>& findings) {
+  std::vector<Finding> kept;
+  std::vector<std::string> identities;
+  std::vector<int> seen;
+  for (Finding& f : findings) {
+    std::string identity = finding_identity(f);
+    const auto at = std::find(identities.begin(), identities.end(), identity);
+    if (at != identities.end()) {
+      ++seen[static_cast<std::size_t>(at - identities.begin())];
+      continue;
+    }
+    identities.push_back(std::move(identity));
+    seen.push_back(1);
+    kept.push_back(std::move(f));
+  }
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    if (seen[i] > 1)
+      absl::StrAppend(&kept[i].summary, " (", seen[i], " times)");
+  }
+  findings = std::move(kept);
+}
+
 }  // namespace
 
 CheckResult finish_check(const std::function<CheckResult()>& check,
@@ -303,6 +336,7 @@ CheckResult finish_check(const std::function<CheckResult()>& check,
             static_cast<std::uint64_t>(std::max(result.first_failing, 0)),
         result.schedule.program, result.schedule.decisions);
   }
+  merge_duplicates(result.findings);
   compose_message(result, store, scenario, options);
   if (!replayed.empty()) {
     result.message += result.replay_diverged
