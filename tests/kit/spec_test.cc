@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "racelab/gtest.h"
 #include "racelab/input_error.h"
 #include "racelab/sched/trace.h"
 
@@ -806,6 +807,23 @@ TEST(Spec, DeclarationErrorsAreOneLineNamingTheProblem) {
             "or has no default constructor; give one with .make(...)");
   EXPECT_EQ(input_error([] { ring_spec().check("nope", controlled()); }),
             "spec 'ring' has no scenario 'nope' (it has random, last_slot)");
+}
+
+// A wrong call in a hand-written scenario is found when the tests are made,
+// once: one line and exit status 2, not an exception in every test that
+// runs the scenario.
+TEST(Spec, AWrongHandWrittenCallIsOneReportBeforeAnyTest) {
+  const racelab::SpecRef bad =
+      ring_spec().scenario("bad", Plan{{}, {{call("shove", 1)}}, {}});
+  EXPECT_EQ(input_error([&] { racelab::spec_cases(bad); }),
+            "spec 'ring', scenario 'bad': 'shove' is not one of its "
+            "operations");
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(racelab::gtest_internal::spec_cases_or_exit(
+                  bad, /*per_oracle=*/false, {Mode::kControlled}),
+              ::testing::ExitedWithCode(2),
+              "racelab: spec 'ring', scenario 'bad': 'shove' is not one of "
+              "its operations");
 }
 
 }  // namespace

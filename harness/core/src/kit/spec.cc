@@ -641,9 +641,25 @@ CheckResult replay_spec(const SpecRef& spec, std::string_view scenario,
       named(spec, std::move(options)));
 }
 
+namespace {
+
+// Every hand-written program reads as the spec's calls (its first seed's, in
+// both sizes): a wrong call is one error before any test runs, not one per
+// test that runs the scenario.
+void validate_plans(const SpecCore& spec) {
+  for (const ScenarioDecl& s : spec.scenarios) {
+    for (ProgramSize size : {ProgramSize::kSmall, ProgramSize::kFull}) {
+      resolve_plan(spec, s.name, s.plan(spec.options.seed, size));
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<KitCase> spec_cases(const SpecRef& spec, bool per_oracle,
                                 std::vector<Mode> only_modes) {
   validate(*spec);
+  validate_plans(*spec);
   std::vector<KitCase> cases;
   const auto all = scenarios_of(spec);
   const OracleSet selected = spec->options.oracles;
