@@ -201,6 +201,30 @@ TEST(Spec, RandomProgramsFindTheBugToo) {
   EXPECT_TRUE(result.has(FindingKind::kNotLinearizable)) << result.message;
 }
 
+// The random scenario's setup and finale calls are the spec's to set; with
+// none, the threads make the store's first calls (a lazy store's set-up).
+TEST(Spec, SetupAndFinaleCallsAreConfigurable) {
+  for (int setup : {0, 2}) {
+    CheckOptions options = controlled();
+    options.budget = 20;
+    CheckResult result =
+        ring_spec()
+            .setup_calls(setup)
+            .finale_calls(0)
+            .invariant("setup calls",
+                       [setup](const racelab::Calls& calls) -> std::string {
+                         const auto n = std::count_if(
+                             calls.begin(), calls.end(), [](const auto& c) {
+                               return c.thread() == racelab::kSetupThread;
+                             });
+                         if (n == setup) return "";
+                         return std::to_string(n) + " setup calls";
+                       })
+            .check("random", options);
+    EXPECT_TRUE(result.clean()) << result.message;
+  }
+}
+
 // A reference model of another class: operations as generic lambdas.
 struct RefRing {
   std::deque<int> items;
@@ -805,6 +829,9 @@ TEST(Spec, DeclarationErrorsAreOneLineNamingTheProblem) {
             }),
             "spec 'abstract': no store factory: the store type is abstract "
             "or has no default constructor; give one with .make(...)");
+  EXPECT_EQ(input_error([] { ring_spec().setup_calls(-1).check(); }),
+            "spec 'ring': threads must be at least 1, and operations, setup "
+            "and finale calls at least 0");
   EXPECT_EQ(input_error([] { ring_spec().check("nope", controlled()); }),
             "spec 'ring' has no scenario 'nope' (it has random, last_slot)");
 }

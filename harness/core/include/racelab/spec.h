@@ -32,7 +32,8 @@
 //
 // Per spec: make(factory) (default: std::make_unique<Store>()), model(factory),
 // partition_by_argument(i, "session") (independent keys are checked one key
-// at a time), threads(n) / operations(small, full) for the random programs,
+// at a time), threads(n) / operations(small, full) / setup_calls(n) /
+// finale_calls(n) for the random programs,
 // scenario(name, plan) for hand-written programs, invariant(name, check),
 // options(CheckOptions) for the store's defaults (oracles, suppressions).
 //
@@ -644,6 +645,17 @@ class Spec {
   Spec& operations(int small, int full) {
     core_->small_operations = small;
     core_->full_operations = full;
+    return *this;
+  }
+  // Random calls made on one thread before the threads start (default 1)
+  // and after they end (default 1). A store that sets itself up lazily, on
+  // its first call, needs 0 setup calls for the threads to race on that.
+  Spec& setup_calls(int n) {
+    core_->setup_operations = n;
+    return *this;
+  }
+  Spec& finale_calls(int n) {
+    core_->finale_operations = n;
     return *this;
   }
   // Leaves the random scenario out (only hand-written ones run).

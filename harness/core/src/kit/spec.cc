@@ -528,8 +528,11 @@ void validate(const SpecCore& spec) {
         "constructor; give one with .make(...)");
   }
   if (spec.threads < 1 || spec.small_operations < 0 ||
-      spec.full_operations < 0) {
-    fail("threads must be at least 1 and operations at least 0");
+      spec.full_operations < 0 || spec.setup_operations < 0 ||
+      spec.finale_operations < 0) {
+    fail(
+        "threads must be at least 1, and operations, setup and finale calls "
+        "at least 0");
   }
   if (!spec.random_scenario && spec.scenarios.empty())
     fail("no scenario: the random one is left out and none is declared");
