@@ -201,6 +201,39 @@ TEST(Spec, RandomProgramsFindTheBugToo) {
   EXPECT_TRUE(result.has(FindingKind::kNotLinearizable)) << result.message;
 }
 
+// A known-buggy store whose bug one scenario reaches and another cannot.
+racelab::Spec<Ring> split_ring_reached_by_one_scenario() {
+  return ring_spec()
+      .named("ring/split")
+      .make([] { return std::make_unique<SplitRing>(); })
+      .without_random_scenario()
+      .scenario("one_thread", Plan{{}, {{call("push", 1), call("size")}}, {}})
+      .options(controlled());
+}
+
+// Caught is the spec's verdict: one test, passing because last_slot catches
+// the bug although one_thread cannot.
+RACELAB_SPEC_EXPECT_CAUGHT(SplitRingCaughtByOneScenario,
+                           split_ring_reached_by_one_scenario());
+
+TEST(Spec, CaughtMeansCaughtByAtLeastOneScenario) {
+  const CheckResult result =
+      racelab::check_spec_caught(split_ring_reached_by_one_scenario());
+  EXPECT_FALSE(result.clean()) << result.message;
+  EXPECT_TRUE(result.has(FindingKind::kNotLinearizable)) << result.message;
+  EXPECT_EQ(result.message.rfind("ring/split: caught by 1 of 2 scenarios "
+                                 "(last_slot); not by one_thread\n",
+                                 0),
+            0u)
+      << result.message;
+  const CheckResult none = racelab::check_spec_caught(
+      ring_spec().without_random_scenario().options(controlled()));
+  EXPECT_TRUE(none.clean()) << none.message;
+  EXPECT_EQ(
+      none.message.rfind("ring: no scenario caught the bug (last_slot)", 0), 0u)
+      << none.message;
+}
+
 // The random scenario's setup and finale calls are the spec's to set; with
 // none, the threads make the store's first calls (a lazy store's set-up).
 TEST(Spec, SetupAndFinaleCallsAreConfigurable) {

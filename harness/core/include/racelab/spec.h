@@ -260,6 +260,13 @@ CheckResult replay_spec(const SpecRef& spec, std::string_view scenario,
 std::vector<KitCase> spec_cases(const SpecRef& spec, bool per_oracle = true,
                                 std::vector<Mode> only_modes = {});
 CheckResult run_spec_case(const SpecRef& spec, const KitCase& c);
+// The verdict on a known-buggy store: every scenario of the spec in
+// controlled mode, judged by the spec's oracles together; caught when at
+// least one scenario catches the bug. The result is the first catching
+// scenario's (findings, trace, schedule file), clean when none caught it;
+// its message names the scenarios that caught it and those that did not,
+// then each catching scenario's message.
+CheckResult check_spec_caught(const SpecRef& spec);
 // The engine's view of a spec, for a catalog of many stores (the built-in
 // catalog registers its families this way, scenarios/catalog.cc): one
 // scenario's runs as CaseSpec::run wants them, and the check of a recorded

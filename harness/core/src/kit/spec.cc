@@ -747,6 +747,47 @@ CheckResult run_spec_case(const SpecRef& spec, const KitCase& c) {
   return check_spec(spec, c.scenario_name, std::move(options));
 }
 
+CheckResult check_spec_caught(const SpecRef& spec) {
+  std::vector<std::string> caught, missed;
+  std::vector<CheckResult> results;
+  for (const KitCase& c :
+       spec_cases(spec, /*per_oracle=*/false, {Mode::kControlled})) {
+    CheckResult r = run_spec_case(spec, c);
+    (r.clean() ? missed : caught).push_back(c.scenario_name);
+    results.push_back(std::move(r));
+  }
+  auto list = [](const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names)
+      absl::StrAppend(&out, out.empty() ? "" : ", ", n);
+    return out;
+  };
+  const std::string store =
+      spec->options.store_name.empty() ? spec->name : spec->options.store_name;
+  CheckResult verdict;
+  std::string message;
+  if (caught.empty()) {
+    absl::StrAppend(&message, store, ": no scenario caught the bug (",
+                    list(missed), ")\n");
+    for (const CheckResult& r : results) absl::StrAppend(&message, r.message);
+    if (!results.empty()) verdict = std::move(results.front());
+  } else {
+    absl::StrAppend(&message, store, ": caught by ", caught.size(), " of ",
+                    results.size(), " scenarios (", list(caught), ")");
+    if (!missed.empty()) absl::StrAppend(&message, "; not by ", list(missed));
+    message += "\n";
+    bool first = true;
+    for (CheckResult& r : results) {
+      if (r.clean()) continue;
+      absl::StrAppend(&message, r.message);
+      if (first) verdict = std::move(r);
+      first = false;
+    }
+  }
+  verdict.message = std::move(message);
+  return verdict;
+}
+
 namespace {
 
 class BytesChoices final : public Choices {
