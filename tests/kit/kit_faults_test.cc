@@ -430,6 +430,26 @@ TEST(FindingText, IdenticalFindingsAreMergedAndCounted) {
   EXPECT_EQ(r.findings[1].summary, "another");
 }
 
+// An oracle switched off is silent: TSan prints none of the racy store's
+// reports, in either mode, and the next check with the oracle on gets them.
+TEST(TsanOracleOff, TsanPrintsNothing) {
+  if (!built_with_tsan()) GTEST_SKIP() << "needs a ThreadSanitizer build";
+  for (Mode mode : {Mode::kControlled, Mode::kStress}) {
+    ::testing::internal::CaptureStderr();
+    const CheckResult r =
+        check_store<TallyFamily>(&make_racy, two_adds(), without_tsan(mode));
+    const std::string printed = ::testing::internal::GetCapturedStderr();
+    EXPECT_FALSE(r.has(FindingKind::kDataRace)) << r.message;
+    EXPECT_EQ(printed.find("ThreadSanitizer"), std::string::npos) << printed;
+  }
+  CheckOptions options = quick(Mode::kControlled);
+  options.oracles = {Oracle::kTsan};
+  const CheckResult on =
+      check_store<TallyFamily>(&make_racy, two_adds(), options);
+  EXPECT_TRUE(on.has(FindingKind::kDataRace)) << on.message;
+  EXPECT_TRUE(tsan_reports_wanted());
+}
+
 // --- TSan suppressions through the kit -------------------------------------
 
 std::string write_file(const std::string& name, const std::string& text) {

@@ -66,6 +66,12 @@ std::vector<Finding> take_tsan_findings();
 // How many TSan reports the hook has seen since the process started.
 int tsan_reports_seen();
 
+// Whether TSan's reports are wanted (default true). Off (a check with the
+// tsan oracle switched off), the report hook drops every report before TSan
+// prints or symbolizes it: nothing on stderr, nothing captured.
+void set_tsan_reports_wanted(bool wanted);
+bool tsan_reports_wanted();
+
 // True when this binary is built with ThreadSanitizer / AddressSanitizer.
 bool built_with_tsan();
 bool built_with_asan();

@@ -152,6 +152,8 @@ ActiveSuppressions& active_suppressions() {
 
 void begin_check(const CheckOptions& options) {
   take_sanitizer_findings(false);  // reports of earlier checks
+  // An oracle switched off costs nothing: TSan prints none of its reports.
+  set_tsan_reports_wanted(options.oracles.contains(Oracle::kTsan));
   take_inconclusive();
   ActiveSuppressions& active = active_suppressions();
   active = {};
@@ -162,6 +164,7 @@ void begin_check(const CheckOptions& options) {
 }
 
 void end_check(CheckResult& result) {
+  set_tsan_reports_wanted(true);
   Inconclusive tally = take_inconclusive();
   result.inconclusive_linearizability += tally.count;
   if (result.inconclusive_detail.empty())

@@ -231,6 +231,21 @@ bool built_with_asan() {
 int tsan_reports_seen() { return captured().seen.load(); }
 
 namespace {
+// Whether TSan's reports are wanted (see set_tsan_reports_wanted); read by
+// the report hook, so outside what TSan instruments.
+std::atomic<bool> g_tsan_reports_wanted{true};
+}  // namespace
+
+void set_tsan_reports_wanted(bool wanted) {
+  g_tsan_reports_wanted.store(wanted);
+}
+
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) bool
+tsan_reports_wanted() {
+  return g_tsan_reports_wanted.load(std::memory_order_relaxed);
+}
+
+namespace {
 std::vector<std::string>& source_roots() {
   static auto* roots = new std::vector<std::string>;
   return *roots;
@@ -580,7 +595,9 @@ struct ReportDesc;
 // the report from being printed. A repeat within the run is dropped, as
 // TSan's own suppress_equal_stacks and suppress_equal_addresses would drop
 // it in a process of its own (see Captured::distinct). Every other report is
-// captured here; TSan prints only the first kPrintedReports of a run.
+// captured here; TSan prints only the first kPrintedReports of a run. While
+// reports are not wanted (set_tsan_reports_wanted), none is printed or
+// captured.
 //
 // It runs inside TSan's report, on the reporting thread: its locks and
 // atomics must not be scheduling points (a switch here would leave TSan's
@@ -588,7 +605,7 @@ struct ReportDesc;
 __attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation,
                visibility("default"))) bool
 OnReport(const ReportDesc* report, bool suppressed) {
-  if (suppressed) return true;
+  if (suppressed || !racelab::tsan_reports_wanted()) return true;
   racelab::NotSchedulingPoints harness;
   void* const raw = const_cast<void*>(static_cast<const void*>(report));
   if (racelab::is_repeat_in_this_run(raw)) return true;
