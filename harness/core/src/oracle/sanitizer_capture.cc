@@ -231,10 +231,15 @@ bool built_with_asan() {
 int tsan_reports_seen() { return captured().seen.load(); }
 
 namespace {
-// Whether TSan's reports are wanted (see set_tsan_reports_wanted); read by
-// the report hook, so outside what TSan instruments.
+// Whether TSan's reports are wanted (see set_tsan_reports_wanted) and how
+// many ReportsDropped scopes live; read by the report hook, so outside what
+// TSan instruments.
 std::atomic<bool> g_tsan_reports_wanted{true};
+std::atomic<int> g_reports_dropped{0};
 }  // namespace
+
+ReportsDropped::ReportsDropped() { g_reports_dropped.fetch_add(1); }
+ReportsDropped::~ReportsDropped() { g_reports_dropped.fetch_sub(1); }
 
 void set_tsan_reports_wanted(bool wanted) {
   g_tsan_reports_wanted.store(wanted);
@@ -242,7 +247,8 @@ void set_tsan_reports_wanted(bool wanted) {
 
 __attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) bool
 tsan_reports_wanted() {
-  return g_tsan_reports_wanted.load(std::memory_order_relaxed);
+  return g_tsan_reports_wanted.load(std::memory_order_relaxed) &&
+         g_reports_dropped.load(std::memory_order_relaxed) == 0;
 }
 
 namespace {
