@@ -232,23 +232,31 @@ int tsan_reports_seen() { return captured().seen.load(); }
 
 namespace {
 // Whether TSan's reports are wanted (see set_tsan_reports_wanted) and how
-// many ReportsDropped scopes live; read by the report hook, so outside what
-// TSan instruments.
-std::atomic<bool> g_tsan_reports_wanted{true};
-std::atomic<int> g_reports_dropped{0};
+// many ReportsDropped scopes live. The report hook reads them, so they are
+// read and written with the compiler's atomic builtins in uninstrumented
+// functions: no scheduling point, nothing TSan sees.
+bool g_tsan_reports_wanted = true;
+int g_reports_dropped = 0;
 }  // namespace
 
-ReportsDropped::ReportsDropped() { g_reports_dropped.fetch_add(1); }
-ReportsDropped::~ReportsDropped() { g_reports_dropped.fetch_sub(1); }
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation))
+ReportsDropped::ReportsDropped() {
+  __atomic_fetch_add(&g_reports_dropped, 1, __ATOMIC_SEQ_CST);
+}
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation))
+ReportsDropped::~ReportsDropped() {
+  __atomic_fetch_sub(&g_reports_dropped, 1, __ATOMIC_SEQ_CST);
+}
 
-void set_tsan_reports_wanted(bool wanted) {
-  g_tsan_reports_wanted.store(wanted);
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) void
+set_tsan_reports_wanted(bool wanted) {
+  __atomic_store_n(&g_tsan_reports_wanted, wanted, __ATOMIC_SEQ_CST);
 }
 
 __attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) bool
 tsan_reports_wanted() {
-  return g_tsan_reports_wanted.load(std::memory_order_relaxed) &&
-         g_reports_dropped.load(std::memory_order_relaxed) == 0;
+  return __atomic_load_n(&g_tsan_reports_wanted, __ATOMIC_RELAXED) &&
+         __atomic_load_n(&g_reports_dropped, __ATOMIC_RELAXED) == 0;
 }
 
 namespace {
@@ -611,8 +619,9 @@ struct ReportDesc;
 __attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation,
                visibility("default"))) bool
 OnReport(const ReportDesc* report, bool suppressed) {
-  if (suppressed || !racelab::tsan_reports_wanted()) return true;
+  if (suppressed) return true;
   racelab::NotSchedulingPoints harness;
+  if (!racelab::tsan_reports_wanted()) return true;
   void* const raw = const_cast<void*>(static_cast<const void*>(report));
   if (racelab::is_repeat_in_this_run(raw)) return true;
   return racelab::capture_report(raw) >= racelab::kPrintedReports;
