@@ -93,7 +93,7 @@ fi
 
 echo "== a failing kit test's message ends with its replay command"
 caught=$example_build/ring_caught_test
-caught_test=Racelab/SplitCheckRing.Caught/last_slot__controlled__all
+caught_test=Racelab/SplitCheckRing.Caught/any_scenario__controlled__all
 "$caught" --gtest_filter="$caught_test" >"$scratch/caught.out" 2>&1 || { cat "$scratch/caught.out"; echo "FAIL: $caught_test" >&2; exit 1; }
 command=$(sed -n 's/^replay: //p' "$scratch/caught.out" | tail -1)
 echo "   $command"

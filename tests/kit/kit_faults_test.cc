@@ -388,6 +388,68 @@ TEST(FrameLocationEndToEnd, TheMessageNamesTheStoresFrameAndMapsThreads) {
   EXPECT_NE(r.message.find(" = thread 0"), std::string::npos) << r.message;
 }
 
+TEST(FindingText, ARaceNamesBothSides) {
+  Finding race{FindingKind::kDataRace,
+               Oracle::kTsan,
+               "ThreadSanitizer: data race",
+               "",
+               Frame{"Store::put(int)", "/src/store.cc", 12},
+               {}};
+  race.accesses.push_back(
+      {"write of size 4", 1, {Frame{"Store::put(int)", "/src/store.cc", 12}}});
+  race.accesses.push_back({"read of size 4",
+                           0,
+                           {Frame{"Store::get() const", "/src/store.cc", 20}}});
+  const std::string text = format_findings({race});
+  EXPECT_NE(text.find("write of size 4 by thread 1 at Store::put "
+                      "/src/store.cc:12"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("previous read of size 4 by thread 0 at Store::get "
+                      "/src/store.cc:20"),
+            std::string::npos)
+      << text;
+}
+
+TEST(FindingText, IdenticalFindingsAreMergedAndCounted) {
+  CheckOptions options = quick(Mode::kStress);
+  options.isolate = false;
+  const Finding lost =
+      invariant_violation("sum: 2 adds, total 1 (an increment was lost)");
+  const CheckResult r = kit_internal::finish_check(
+      [&] {
+        CheckResult result;
+        result.runs = 1;
+        result.findings = {lost, invariant_violation("another"), lost, lost};
+        return result;
+      },
+      options, "tally", "two_adds", "");
+  ASSERT_EQ(r.findings.size(), 2u) << r.message;
+  EXPECT_EQ(r.findings[0].summary,
+            "sum: 2 adds, total 1 (an increment was lost) (3 times)");
+  EXPECT_EQ(r.findings[1].summary, "another");
+}
+
+// An oracle switched off is silent: TSan prints none of the racy store's
+// reports, in either mode, and the next check with the oracle on gets them.
+TEST(TsanOracleOff, TsanPrintsNothing) {
+  if (!built_with_tsan()) GTEST_SKIP() << "needs a ThreadSanitizer build";
+  for (Mode mode : {Mode::kControlled, Mode::kStress}) {
+    ::testing::internal::CaptureStderr();
+    const CheckResult r =
+        check_store<TallyFamily>(&make_racy, two_adds(), without_tsan(mode));
+    const std::string printed = ::testing::internal::GetCapturedStderr();
+    EXPECT_FALSE(r.has(FindingKind::kDataRace)) << r.message;
+    EXPECT_EQ(printed.find("ThreadSanitizer"), std::string::npos) << printed;
+  }
+  CheckOptions options = quick(Mode::kControlled);
+  options.oracles = {Oracle::kTsan};
+  const CheckResult on =
+      check_store<TallyFamily>(&make_racy, two_adds(), options);
+  EXPECT_TRUE(on.has(FindingKind::kDataRace)) << on.message;
+  EXPECT_TRUE(tsan_reports_wanted());
+}
+
 // --- TSan suppressions through the kit -------------------------------------
 
 std::string write_file(const std::string& name, const std::string& text) {

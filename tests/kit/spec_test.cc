@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "racelab/gtest.h"
 #include "racelab/input_error.h"
 #include "racelab/sched/trace.h"
 
@@ -174,6 +175,12 @@ TEST(Spec, CheckThenActIsCaughtByTheStoresOwnClassAsModelAndReplays) {
   EXPECT_NE(result.message.find("push(2)"), std::string::npos)
       << result.message;
   ASSERT_FALSE(result.schedule_file.empty());
+  // A spec's schedule replays through replay_spec, and the message says so.
+  EXPECT_NE(result.message.find("rerun it with racelab::replay_spec"),
+            std::string::npos)
+      << result.message;
+  EXPECT_EQ(result.message.find("replay_store"), std::string::npos)
+      << result.message;
 
   CheckResult again = racelab::replay_spec(split, "last_slot",
                                            result.schedule_file, controlled());
@@ -192,6 +199,113 @@ TEST(Spec, RandomProgramsFindTheBugToo) {
                            .operations(3, 50)
                            .check("random", options);
   EXPECT_TRUE(result.has(FindingKind::kNotLinearizable)) << result.message;
+}
+
+// A known-buggy store whose bug one scenario reaches and another cannot.
+racelab::Spec<Ring> split_ring_reached_by_one_scenario() {
+  return ring_spec()
+      .named("ring/split")
+      .make([] { return std::make_unique<SplitRing>(); })
+      .without_random_scenario()
+      .scenario("one_thread", Plan{{}, {{call("push", 1), call("size")}}, {}})
+      .options(controlled());
+}
+
+// Caught is the spec's verdict: one test, passing because last_slot catches
+// the bug although one_thread cannot.
+RACELAB_SPEC_EXPECT_CAUGHT(SplitRingCaughtByOneScenario,
+                           split_ring_reached_by_one_scenario());
+
+TEST(Spec, CaughtMeansCaughtByAtLeastOneScenario) {
+  const CheckResult result =
+      racelab::check_spec_caught(split_ring_reached_by_one_scenario());
+  EXPECT_FALSE(result.clean()) << result.message;
+  EXPECT_TRUE(result.has(FindingKind::kNotLinearizable)) << result.message;
+  EXPECT_EQ(result.message.rfind("ring/split: caught by 1 of 2 scenarios "
+                                 "(last_slot); not by one_thread\n",
+                                 0),
+            0u)
+      << result.message;
+  const CheckResult none = racelab::check_spec_caught(
+      ring_spec().without_random_scenario().options(controlled()));
+  EXPECT_TRUE(none.clean()) << none.message;
+  EXPECT_EQ(
+      none.message.rfind("ring: no scenario caught the bug (last_slot)", 0), 0u)
+      << none.message;
+}
+
+// A counter behind two locks, taken a then b by both operations.
+class TwoLocks {
+ public:
+  virtual ~TwoLocks() = default;
+  int forward() {
+    std::lock_guard<std::mutex> first(a_);
+    std::lock_guard<std::mutex> second(b_);
+    return ++count_;
+  }
+  virtual int backward() {
+    std::lock_guard<std::mutex> first(a_);
+    std::lock_guard<std::mutex> second(b_);
+    return ++count_;
+  }
+
+ protected:
+  std::mutex a_;
+  std::mutex b_;
+  int count_ = 0;
+};
+
+// The same counter with backward() taking b then a: a lock-order inversion
+// whenever both operations run.
+class InvertedTwoLocks : public TwoLocks {
+ public:
+  int backward() override {
+    std::lock_guard<std::mutex> first(b_);
+    std::lock_guard<std::mutex> second(a_);
+    return ++count_;
+  }
+};
+
+// The model replays its class's code after the run, on the checking thread;
+// what TSan reports of that replay (here the model's lock-order inversion)
+// is no finding of the store's run.
+TEST(Spec, TheModelsReplayIsNoFindingOfTheStoresRun) {
+  CheckOptions options = controlled();
+  options.budget = 20;
+  const CheckResult result =
+      racelab::Spec<TwoLocks>("two_locks")
+          .op("forward", &TwoLocks::forward)
+          .op("backward", &TwoLocks::backward)
+          .model([] { return std::make_unique<InvertedTwoLocks>(); })
+          .without_random_scenario()
+          .scenario("both",
+                    Plan{{}, {{call("forward")}, {call("backward")}}, {}})
+          .check("both", options);
+  EXPECT_TRUE(result.clean()) << result.message;
+}
+
+// The random scenario's setup and finale calls are the spec's to set; with
+// none, the threads make the store's first calls (a lazy store's set-up).
+TEST(Spec, SetupAndFinaleCallsAreConfigurable) {
+  for (int setup : {0, 2}) {
+    CheckOptions options = controlled();
+    options.budget = 20;
+    CheckResult result =
+        ring_spec()
+            .setup_calls(setup)
+            .finale_calls(0)
+            .invariant("setup calls",
+                       [setup](const racelab::Calls& calls) -> std::string {
+                         const auto n = std::count_if(
+                             calls.begin(), calls.end(), [](const auto& c) {
+                               return c.thread() == racelab::kSetupThread;
+                             });
+                         if (n == setup) return "";
+                         return std::to_string(n) + " setup calls";
+                       })
+            .check("random", options);
+    EXPECT_TRUE(result.clean()) << result.message;
+  }
 }
 
 // A reference model of another class: operations as generic lambdas.
@@ -798,8 +912,28 @@ TEST(Spec, DeclarationErrorsAreOneLineNamingTheProblem) {
             }),
             "spec 'abstract': no store factory: the store type is abstract "
             "or has no default constructor; give one with .make(...)");
+  EXPECT_EQ(input_error([] { ring_spec().setup_calls(-1).check(); }),
+            "spec 'ring': threads must be at least 1, and operations, setup "
+            "and finale calls at least 0");
   EXPECT_EQ(input_error([] { ring_spec().check("nope", controlled()); }),
             "spec 'ring' has no scenario 'nope' (it has random, last_slot)");
+}
+
+// A wrong call in a hand-written scenario is found when the tests are made,
+// once: one line and exit status 2, not an exception in every test that
+// runs the scenario.
+TEST(Spec, AWrongHandWrittenCallIsOneReportBeforeAnyTest) {
+  const racelab::SpecRef bad =
+      ring_spec().scenario("bad", Plan{{}, {{call("shove", 1)}}, {}});
+  EXPECT_EQ(input_error([&] { racelab::spec_cases(bad); }),
+            "spec 'ring', scenario 'bad': 'shove' is not one of its "
+            "operations");
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(racelab::gtest_internal::spec_cases_or_exit(
+                  bad, /*per_oracle=*/false, {Mode::kControlled}),
+              ::testing::ExitedWithCode(2),
+              "racelab: spec 'ring', scenario 'bad': 'shove' is not one of "
+              "its operations");
 }
 
 }  // namespace

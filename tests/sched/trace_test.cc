@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -31,10 +32,10 @@ TEST(TraceTest, FormatsOneColumnPerThread) {
       "step | thread 0                            | thread 1\n"
       "-----+-------------------------------------+------------------------------------\n"
       "   0 | set(k1,v1) begins                   |\n"
-      "   0 | acquired 'state.mu'                 |\n"
-      "   0 | preempted at 'unlock'               |\n"
+      "     | acquired 'state.mu'                 |\n"
+      "     | preempted at 'unlock'               |\n"
       "   1 |                                     | get(k1) begins\n"
-      "   1 |                                     | blocked on 'state.mu'\n"
+      "     |                                     | blocked on 'state.mu'\n"
       "  12 | -> ok                               |\n";
   // clang-format on
   EXPECT_EQ(format_trace(sample_trace()), expected);
@@ -217,10 +218,25 @@ TEST(TraceTest, FoldsLockPairsIntoTheOperationRow) {
       "   1 | commit(s0,p0.0) [locked             |\n"
       "     | 'checkpoint.mu']                    |\n"
       "   5 | -> 0                                |\n"
-      "   5 | preempted at 'commit'               |\n"
+      "     | preempted at 'commit'               |\n"
       "   7 |                                     | locked 'checkpoint.mu' (shared)\n";
   // clang-format on
   EXPECT_EQ(format_trace(trace), expected);
+}
+
+TEST(TraceTest, EachStepNumberIsShownOnce) {
+  const std::string text = format_trace(sample_trace());
+  std::istringstream lines(text);
+  std::string line;
+  std::vector<std::string> steps;
+  while (std::getline(lines, line)) {
+    const std::string step = line.substr(0, line.find('|'));
+    if (step.find_first_not_of(' ') == std::string::npos) continue;
+    if (step.find_first_not_of("0123456789 ") != std::string::npos) continue;
+    EXPECT_EQ(std::count(steps.begin(), steps.end(), step), 0) << text;
+    steps.push_back(step);
+  }
+  EXPECT_EQ(steps.size(), 3u) << text;
 }
 
 TEST(TraceTest, SameTraceSameText) {

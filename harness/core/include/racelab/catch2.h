@@ -88,21 +88,31 @@ class CaseInvoker final : public Catch::ITestInvoker {
 
 inline int register_spec_cases(const SpecRef& spec, bool expect_bug,
                                const char* file, std::size_t line) {
-  const std::vector<KitCase> cases =
-      expect_bug ? spec_cases(spec, /*per_oracle=*/false, {Mode::kControlled})
-                 : spec_cases(spec, /*per_oracle=*/false);
+  const std::string store =
+      spec->options.store_name.empty() ? spec->name : spec->options.store_name;
+  if (expect_bug) {
+    // One case for the spec: caught when any scenario catches the bug.
+    spec_cases(spec, /*per_oracle=*/false, {Mode::kControlled});
+    const KitCase c{0, "any_scenario", Mode::kControlled, std::nullopt};
+    const std::string name =
+        "racelab: " + spec->name + " x any_scenario (controlled)";
+    Catch::AutoReg(
+        new CaseInvoker([spec] { return check_spec_caught(spec); },
+                        {spec->name, spec->name, store}, c, true, file),
+        Catch::SourceLineInfo(file, line), Catch::StringRef(),
+        Catch::NameAndTags(Catch::StringRef(name),
+                           Catch::StringRef("[racelab][controlled][caught]")));
+    return 1;
+  }
+  const std::vector<KitCase> cases = spec_cases(spec, /*per_oracle=*/false);
   for (const KitCase& c : cases) {
     const std::string name = "racelab: " + spec->name + " x " +
                              c.scenario_name + " (" + to_string(c.mode) + ")";
     const std::string tags = std::string("[racelab][") + to_string(c.mode) +
                              "]" + (expect_bug ? "[caught]" : "");
     Catch::AutoReg(
-        new CaseInvoker(
-            [spec, c] { return run_spec_case(spec, c); },
-            {spec->name, spec->name,
-             spec->options.store_name.empty() ? spec->name
-                                              : spec->options.store_name},
-            c, expect_bug, file),
+        new CaseInvoker([spec, c] { return run_spec_case(spec, c); },
+                        {spec->name, spec->name, store}, c, expect_bug, file),
         Catch::SourceLineInfo(file, line), Catch::StringRef(),
         Catch::NameAndTags(Catch::StringRef(name), Catch::StringRef(tags)));
   }
@@ -151,7 +161,9 @@ int register_cases(bool expect_bug, const char* file, std::size_t line) {
 #define RACELAB_CATCH2_EXPECT_CAUGHT(T) RACELAB_CATCH2_EXPECT_CAUGHT_NAMED(T, T)
 
 // A declared spec (spec.h): one test case per scenario x mode, judged by the
-// spec's oracles; the first must be clean, the second caught.
+// spec's oracles, that must be clean; or one test case for the spec,
+// "racelab: <spec> x any_scenario (controlled)", that passes when at least
+// one scenario catches the bug (check_spec_caught).
 #define RACELAB_CATCH2_SPEC_TESTS(name, ...)           \
   static const int name##_racelab_catch2_clean =       \
       ::racelab::catch2_internal::register_spec_cases( \

@@ -141,6 +141,10 @@ std::string describe_stuck(const Operation<M>& op) {
 template <SequentialModel M, class Events>
 void check_one_history(const Events& events, const std::string& part,
                        std::vector<Finding>& findings) {
+  // The model may be the store's own class, replayed here on one thread
+  // after the run: what TSan reports of the replay (a lock-order inversion
+  // of the model's calls) is no finding of the store's run.
+  ReportsDropped model_replay;
   typename M::State initial = initial_state<M>();
   std::vector<Operation<M>> ops =
       to_operations<M>(events, [&](const auto& op, const auto& result) {
@@ -317,6 +321,20 @@ std::string other_test_text(const std::string& path,
                             const sched::ScheduleFile& file,
                             const std::string& store,
                             const std::string& scenario);
+// How failure messages name the function that reruns a saved schedule:
+// "racelab::replay_store", or, while a ReplayNamedAs lives on this thread,
+// the name it gives (a Spec's checks: "racelab::replay_spec").
+std::string replay_function_name();
+class ReplayNamedAs {
+ public:
+  explicit ReplayNamedAs(std::string name);
+  ~ReplayNamedAs();
+  ReplayNamedAs(const ReplayNamedAs&) = delete;
+  ReplayNamedAs& operator=(const ReplayNamedAs&) = delete;
+
+ private:
+  std::string saved_;
+};
 // Fills result.message (the failing schedule's trace rendered as a table).
 void compose_message(CheckResult& result, const std::string& store,
                      const std::string& scenario, const CheckOptions& options);

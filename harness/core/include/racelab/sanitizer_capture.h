@@ -66,6 +66,24 @@ std::vector<Finding> take_tsan_findings();
 // How many TSan reports the hook has seen since the process started.
 int tsan_reports_seen();
 
+// Whether TSan's reports are wanted (default true). Off (a check with the
+// tsan oracle switched off), the report hook drops every report before TSan
+// prints or symbolizes it: nothing on stderr, nothing captured.
+void set_tsan_reports_wanted(bool wanted);
+// False also while a ReportsDropped lives.
+bool tsan_reports_wanted();
+
+// While it lives, every TSan report is dropped as with reports not wanted:
+// for code the harness runs on its own after a run (the sequential model
+// replaying the store's class), whose reports are no finding of the run.
+class ReportsDropped {
+ public:
+  ReportsDropped();
+  ~ReportsDropped();
+  ReportsDropped(const ReportsDropped&) = delete;
+  ReportsDropped& operator=(const ReportsDropped&) = delete;
+};
+
 // True when this binary is built with ThreadSanitizer / AddressSanitizer.
 bool built_with_tsan();
 bool built_with_asan();

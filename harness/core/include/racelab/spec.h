@@ -32,7 +32,8 @@
 //
 // Per spec: make(factory) (default: std::make_unique<Store>()), model(factory),
 // partition_by_argument(i, "session") (independent keys are checked one key
-// at a time), threads(n) / operations(small, full) for the random programs,
+// at a time), threads(n) / operations(small, full) / setup_calls(n) /
+// finale_calls(n) for the random programs,
 // scenario(name, plan) for hand-written programs, invariant(name, check),
 // options(CheckOptions) for the store's defaults (oracles, suppressions).
 //
@@ -259,6 +260,13 @@ CheckResult replay_spec(const SpecRef& spec, std::string_view scenario,
 std::vector<KitCase> spec_cases(const SpecRef& spec, bool per_oracle = true,
                                 std::vector<Mode> only_modes = {});
 CheckResult run_spec_case(const SpecRef& spec, const KitCase& c);
+// The verdict on a known-buggy store: every scenario of the spec in
+// controlled mode, judged by the spec's oracles together; caught when at
+// least one scenario catches the bug. The result is the first catching
+// scenario's (findings, trace, schedule file), clean when none caught it;
+// its message names the scenarios that caught it and those that did not,
+// then each catching scenario's message.
+CheckResult check_spec_caught(const SpecRef& spec);
 // The engine's view of a spec, for a catalog of many stores (the built-in
 // catalog registers its families this way, scenarios/catalog.cc): one
 // scenario's runs as CaseSpec::run wants them, and the check of a recorded
@@ -644,6 +652,17 @@ class Spec {
   Spec& operations(int small, int full) {
     core_->small_operations = small;
     core_->full_operations = full;
+    return *this;
+  }
+  // Random calls made on one thread before the threads start (default 1)
+  // and after they end (default 1). A store that sets itself up lazily, on
+  // its first call, needs 0 setup calls for the threads to race on that.
+  Spec& setup_calls(int n) {
+    core_->setup_operations = n;
+    return *this;
+  }
+  Spec& finale_calls(int n) {
+    core_->finale_operations = n;
     return *this;
   }
   // Leaves the random scenario out (only hand-written ones run).

@@ -17,6 +17,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "racelab/input_error.h"
@@ -142,6 +143,8 @@ ActiveSuppressions& active_suppressions() {
 
 void begin_check(const CheckOptions& options) {
   take_sanitizer_findings(false);  // reports of earlier checks
+  // An oracle switched off costs nothing: TSan prints none of its reports.
+  set_tsan_reports_wanted(options.oracles.contains(Oracle::kTsan));
   take_inconclusive();
   ActiveSuppressions& active = active_suppressions();
   active = {};
@@ -152,6 +155,7 @@ void begin_check(const CheckOptions& options) {
 }
 
 void end_check(CheckResult& result) {
+  set_tsan_reports_wanted(true);
   Inconclusive tally = take_inconclusive();
   result.inconclusive_linearizability += tally.count;
   if (result.inconclusive_detail.empty())
@@ -205,6 +209,39 @@ std::string other_threads_note() {
       others, " thread(s), ", fibers,
       " fiber(s) of another scheduler alive); a crash of the store would end "
       "this process");
+}
+
+// What a finding says, as the message shows it: two findings that say the
+// same are one. (Two TSan reports of one race differ only in stack frames
+// below the ones shown.)
+std::string finding_identity(const Finding& f) {
+  return format_findings({f}) +
+         (f.oracle == Oracle::kTsan ? std::string() : "\n" + f.detail);
+}
+
+// Findings that say the same thing (the same report of several runs, the same
+// failed check of several parts) kept once, the first, its summary saying how
+// often it was seen.
+void merge_duplicates(std::vector<Finding>& findings) {
+  std::vector<Finding> kept;
+  std::vector<std::string> identities;
+  std::vector<int> seen;
+  for (Finding& f : findings) {
+    std::string identity = finding_identity(f);
+    const auto at = std::find(identities.begin(), identities.end(), identity);
+    if (at != identities.end()) {
+      ++seen[static_cast<std::size_t>(at - identities.begin())];
+      continue;
+    }
+    identities.push_back(std::move(identity));
+    seen.push_back(1);
+    kept.push_back(std::move(f));
+  }
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    if (seen[i] > 1)
+      absl::StrAppend(&kept[i].summary, " (", seen[i], " times)");
+  }
+  findings = std::move(kept);
 }
 
 }  // namespace
@@ -310,6 +347,7 @@ CheckResult finish_check(const std::function<CheckResult()>& check,
             static_cast<std::uint64_t>(std::max(result.first_failing, 0)),
         result.schedule.program, result.schedule.decisions, &unsaved);
   }
+  merge_duplicates(result.findings);
   compose_message(result, store, scenario, options);
   if (controlled && !result.clean() && result.schedule_file.empty()) {
     absl::StrAppend(&result.message, "(the schedule could not be saved: ",
@@ -393,6 +431,20 @@ std::string other_test_text(const std::string& path,
       " x ", file.scenario, ", this test checks ", store, " x ", scenario);
 }
 
+namespace {
+thread_local std::string t_replay_function;
+}  // namespace
+
+std::string replay_function_name() {
+  return t_replay_function.empty() ? "racelab::replay_store"
+                                   : t_replay_function;
+}
+
+ReplayNamedAs::ReplayNamedAs(std::string name)
+    : saved_(std::exchange(t_replay_function, std::move(name))) {}
+
+ReplayNamedAs::~ReplayNamedAs() { t_replay_function = std::move(saved_); }
+
 void compose_message(CheckResult& result, const std::string& store,
                      const std::string& scenario, const CheckOptions& options) {
   std::ostringstream out;
@@ -451,8 +503,8 @@ void compose_message(CheckResult& result, const std::string& store,
         << sched::format_trace(result.schedule.trace);
   }
   if (!result.schedule_file.empty()) {
-    out << "schedule saved to " << result.schedule_file
-        << " (rerun it with racelab::replay_store)\n";
+    out << "schedule saved to " << result.schedule_file << " (rerun it with "
+        << replay_function_name() << ")\n";
   }
   result.message = out.str();
 }
@@ -479,11 +531,46 @@ void notify_kit_test(const KitTestRecord& record) {
   }
 }
 
+namespace {
+
+// "thread 1", or TSan's own number of a thread the trace does not know.
+std::string access_thread(const Access& a) {
+  if (a.thread >= 0) return absl::StrCat("thread ", a.thread);
+  if (a.tsan_tid >= 0) return absl::StrCat("T", a.tsan_tid);
+  return "an unknown thread";
+}
+
+// Where an access happened: its first frame in the store's code, else its
+// first frame with a name; nullptr when the stack has neither.
+const Frame* access_frame(const Access& a) {
+  if (const Frame* f = first_subject_frame(a.stack)) return f;
+  for (const Frame& f : a.stack) {
+    if (!f.function.empty()) return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 std::string format_findings(const std::vector<Finding>& findings) {
   std::string out;
   for (const Finding& f : findings) {
     absl::StrAppend(&out, "  [", to_string(f.kind), "/", to_string(f.oracle),
                     "] ", f.summary, "\n");
+    // A race has two sides: each access, by its thread, where it happened.
+    if (f.accesses.size() >= 2) {
+      for (std::size_t i = 0; i < f.accesses.size(); ++i) {
+        const Access& a = f.accesses[i];
+        absl::StrAppend(&out, "      ", i == 0 ? "" : "previous ", a.what,
+                        " by ", access_thread(a));
+        if (const Frame* at = access_frame(a)) {
+          absl::StrAppend(&out, " at ", short_symbol(at->function), " ",
+                          display_path(at->file), ":", at->line);
+        }
+        out += "\n";
+      }
+      continue;
+    }
     if (f.subject_frame && !f.subject_frame->function.empty()) {
       absl::StrAppend(&out, "      at ",
                       short_symbol(f.subject_frame->function), " ",

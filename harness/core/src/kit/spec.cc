@@ -528,8 +528,11 @@ void validate(const SpecCore& spec) {
         "constructor; give one with .make(...)");
   }
   if (spec.threads < 1 || spec.small_operations < 0 ||
-      spec.full_operations < 0) {
-    fail("threads must be at least 1 and operations at least 0");
+      spec.full_operations < 0 || spec.setup_operations < 0 ||
+      spec.finale_operations < 0) {
+    fail(
+        "threads must be at least 1, and operations, setup and finale calls "
+        "at least 0");
   }
   if (!spec.random_scenario && spec.scenarios.empty())
     fail("no scenario: the random one is left out and none is declared");
@@ -621,6 +624,7 @@ std::vector<std::string> spec_scenario_names(const SpecRef& spec) {
 CheckResult check_spec(const SpecRef& spec, std::string_view scenario,
                        CheckOptions options) {
   validate(*spec);
+  kit_internal::ReplayNamedAs replay("racelab::replay_spec");
   ParsingScope parsing(spec.get());
   const auto all = scenarios_of(spec);
   return check_store<DeclaredFamily>(factory_of(spec),
@@ -632,6 +636,7 @@ CheckResult replay_spec(const SpecRef& spec, std::string_view scenario,
                         const std::string& schedule_file,
                         CheckOptions options) {
   validate(*spec);
+  kit_internal::ReplayNamedAs replay("racelab::replay_spec");
   ParsingScope parsing(spec.get());
   const auto all = scenarios_of(spec);
   return replay_store<DeclaredFamily>(
@@ -639,9 +644,25 @@ CheckResult replay_spec(const SpecRef& spec, std::string_view scenario,
       named(spec, std::move(options)));
 }
 
+namespace {
+
+// Every hand-written program reads as the spec's calls (its first seed's, in
+// both sizes): a wrong call is one error before any test runs, not one per
+// test that runs the scenario.
+void validate_plans(const SpecCore& spec) {
+  for (const ScenarioDecl& s : spec.scenarios) {
+    for (ProgramSize size : {ProgramSize::kSmall, ProgramSize::kFull}) {
+      resolve_plan(spec, s.name, s.plan(spec.options.seed, size));
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<KitCase> spec_cases(const SpecRef& spec, bool per_oracle,
                                 std::vector<Mode> only_modes) {
   validate(*spec);
+  validate_plans(*spec);
   std::vector<KitCase> cases;
   const auto all = scenarios_of(spec);
   const OracleSet selected = spec->options.oracles;
@@ -724,6 +745,47 @@ CheckResult run_spec_case(const SpecRef& spec, const KitCase& c) {
   options.mode = c.mode;
   if (c.oracle) options.oracles = OracleSet{*c.oracle};
   return check_spec(spec, c.scenario_name, std::move(options));
+}
+
+CheckResult check_spec_caught(const SpecRef& spec) {
+  std::vector<std::string> caught, missed;
+  std::vector<CheckResult> results;
+  for (const KitCase& c :
+       spec_cases(spec, /*per_oracle=*/false, {Mode::kControlled})) {
+    CheckResult r = run_spec_case(spec, c);
+    (r.clean() ? missed : caught).push_back(c.scenario_name);
+    results.push_back(std::move(r));
+  }
+  auto list = [](const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names)
+      absl::StrAppend(&out, out.empty() ? "" : ", ", n);
+    return out;
+  };
+  const std::string store =
+      spec->options.store_name.empty() ? spec->name : spec->options.store_name;
+  CheckResult verdict;
+  std::string message;
+  if (caught.empty()) {
+    absl::StrAppend(&message, store, ": no scenario caught the bug (",
+                    list(missed), ")\n");
+    for (const CheckResult& r : results) absl::StrAppend(&message, r.message);
+    if (!results.empty()) verdict = std::move(results.front());
+  } else {
+    absl::StrAppend(&message, store, ": caught by ", caught.size(), " of ",
+                    results.size(), " scenarios (", list(caught), ")");
+    if (!missed.empty()) absl::StrAppend(&message, "; not by ", list(missed));
+    message += "\n";
+    bool first = true;
+    for (CheckResult& r : results) {
+      if (r.clean()) continue;
+      absl::StrAppend(&message, r.message);
+      if (first) verdict = std::move(r);
+      first = false;
+    }
+  }
+  verdict.message = std::move(message);
+  return verdict;
 }
 
 namespace {

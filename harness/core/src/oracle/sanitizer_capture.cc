@@ -231,6 +231,35 @@ bool built_with_asan() {
 int tsan_reports_seen() { return captured().seen.load(); }
 
 namespace {
+// Whether TSan's reports are wanted (see set_tsan_reports_wanted) and how
+// many ReportsDropped scopes live. The report hook reads them, so they are
+// read and written with the compiler's atomic builtins in uninstrumented
+// functions: no scheduling point, nothing TSan sees.
+bool g_tsan_reports_wanted = true;
+int g_reports_dropped = 0;
+}  // namespace
+
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation))
+ReportsDropped::ReportsDropped() {
+  __atomic_fetch_add(&g_reports_dropped, 1, __ATOMIC_SEQ_CST);
+}
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation))
+ReportsDropped::~ReportsDropped() {
+  __atomic_fetch_sub(&g_reports_dropped, 1, __ATOMIC_SEQ_CST);
+}
+
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) void
+set_tsan_reports_wanted(bool wanted) {
+  __atomic_store_n(&g_tsan_reports_wanted, wanted, __ATOMIC_SEQ_CST);
+}
+
+__attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation)) bool
+tsan_reports_wanted() {
+  return __atomic_load_n(&g_tsan_reports_wanted, __ATOMIC_RELAXED) &&
+         __atomic_load_n(&g_reports_dropped, __ATOMIC_RELAXED) == 0;
+}
+
+namespace {
 std::vector<std::string>& source_roots() {
   static auto* roots = new std::vector<std::string>;
   return *roots;
@@ -580,7 +609,9 @@ struct ReportDesc;
 // the report from being printed. A repeat within the run is dropped, as
 // TSan's own suppress_equal_stacks and suppress_equal_addresses would drop
 // it in a process of its own (see Captured::distinct). Every other report is
-// captured here; TSan prints only the first kPrintedReports of a run.
+// captured here; TSan prints only the first kPrintedReports of a run. While
+// reports are not wanted (set_tsan_reports_wanted), none is printed or
+// captured.
 //
 // It runs inside TSan's report, on the reporting thread: its locks and
 // atomics must not be scheduling points (a switch here would leave TSan's
@@ -590,6 +621,7 @@ __attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation,
 OnReport(const ReportDesc* report, bool suppressed) {
   if (suppressed) return true;
   racelab::NotSchedulingPoints harness;
+  if (!racelab::tsan_reports_wanted()) return true;
   void* const raw = const_cast<void*>(static_cast<const void*>(report));
   if (racelab::is_repeat_in_this_run(raw)) return true;
   return racelab::capture_report(raw) >= racelab::kPrintedReports;

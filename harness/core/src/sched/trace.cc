@@ -349,13 +349,20 @@ std::string format_trace(const Trace& trace, int width) {
   }
   end_line(out);
 
+  // A step's number heads its first row only: the rows of one turn follow
+  // it unnumbered, so that each number in the column is one step.
+  std::optional<int> numbered;
   for (const FoldedRow& folded : fold_lock_pairs(fold_inputs(trace))) {
     const TraceRow& row = trace.rows[folded.row];
     const std::vector<std::string> lines =
         wrap_text(folded.text(row.text), cell_width);
+    const bool first_of_step = numbered != row.step;
+    numbered = row.step;
     for (std::size_t i = 0; i < lines.size(); ++i) {
-      append_padded(out, i == 0 ? std::to_string(row.step) : std::string(),
-                    step_width, /*right_align=*/true);
+      append_padded(
+          out,
+          i == 0 && first_of_step ? std::to_string(row.step) : std::string(),
+          step_width, /*right_align=*/true);
       for (int t = 0; t < threads; ++t) {
         out += " | ";
         append_padded(out, t == row.thread ? lines[i] : std::string(),

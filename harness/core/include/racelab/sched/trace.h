@@ -88,9 +88,11 @@ std::string encode_trace_rows(const std::vector<TraceRow>& rows,
 //   step | thread 0                          | thread 1
 //   -----+-----------------------------------+-----------------------------
 //      0 | set(k1,v) begins                  |
-//      0 | preempted at 'lock'               |
+//        | preempted at 'lock'               |
 //      1 |                                   | get(k1) begins
 //
+// A step's number heads the first row of its turn only, so each number in
+// the step column is shown once.
 // Columns share `width` characters (at least 12 per thread); a cell longer
 // than its column wraps onto continuation lines at word boundaries
 // (wrap_text()). A lock taken and released with no switch in between folds
