@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "racelab/input_error.h"
-#include "racelab/sched/trace.h"
+#include "racelab/internal/input_error.h"
+#include "racelab/internal/sched/trace.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // Tests of racelab::sched::ControlledScheduler: runs, blocking, deadlocks,
 // step limits, exceptions, replay, determinism and the dfs schedule counts.
-#include "racelab/sched/scheduler.h"
+#include "racelab/internal/sched/scheduler.h"
 
 #include <gtest/gtest.h>
 #include <sched.h>

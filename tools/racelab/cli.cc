@@ -20,25 +20,26 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "atomic_file.h"
-#include "child_request.h"
-#include "interrupt.h"
-#include "merge.h"
-#include "output_folder.h"
-#include "program_schedule.h"
+#include "racelab/atomic_file.h"
+#include "racelab/child_request.h"
 #include "racelab/demo.h"
 #include "racelab/error_line.h"
 #include "racelab/gate.h"
+#include "racelab/internal/sched/schedule_file.h"
+#include "racelab/internal/sched/trace.h"
+#include "racelab/interrupt.h"
 #include "racelab/json.h"
+#include "racelab/merge.h"
+#include "racelab/oracle.h"
+#include "racelab/output_folder.h"
 #include "racelab/program_explorer.h"
+#include "racelab/program_schedule.h"
 #include "racelab/report.h"
+#include "racelab/result_channel.h"
 #include "racelab/runner.h"
-#include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
-#include "racelab/sched/schedule_file.h"
-#include "racelab/sched/trace.h"
-#include "result_channel.h"
-#include "schedule_source.h"
+#include "racelab/schedule_source.h"
+#include "racelab/truth_table.h"
 
 namespace racelab {
 namespace {
@@ -880,14 +881,16 @@ Subcommand add_merge_command(CLI::App& app) {
 }
 
 // racelab demo
-Subcommand add_demo_command(CLI::App& app, const Registry& registry) {
+Subcommand add_demo_command(CLI::App& app, const Registry& registry,
+                            const std::vector<AntiPattern>& anti_patterns) {
   auto names = std::make_shared<std::vector<std::string>>();
   CLI::App* cmd = app.add_subcommand(
       "demo",
       "walk through an anti-pattern: code, failing interleaving, oracles, fix");
   cmd->add_option("name", *names, "anti-pattern (none: list them)");
-  return {cmd,
-          [&registry, names] { return run_demo(registry, *names, std::cout); }};
+  return {cmd, [&registry, &anti_patterns, names] {
+            return run_demo(registry, anti_patterns, *names, std::cout);
+          }};
 }
 
 // racelab __child: one run of a case, as the request on kChildRequestFd asks.
@@ -923,7 +926,8 @@ Subcommand add_child_command(CLI::App& app, const Registry& registry) {
 }  // namespace
 
 int run_cli(const Registry& registry, int argc, char** argv,
-            const std::vector<Command>& extra_commands) {
+            const std::vector<Command>& extra_commands,
+            const std::vector<AntiPattern>& anti_patterns) {
   // Every command's exit status is its verdict's, even when its stdout is
   // closed (`racelab list | head -c 0`): a write there fails with EPIPE and
   // costs only the output, instead of SIGPIPE ending the process with 141.
@@ -942,10 +946,14 @@ int run_cli(const Registry& registry, int argc, char** argv,
   }
   app.require_subcommand(1);
   const std::vector<Subcommand> subcommands = {
-      add_list_command(app, registry),   add_run_command(app, registry),
-      add_replay_command(app, registry), add_explore_command(app),
-      add_gate_command(app, registry),   add_merge_command(app),
-      add_demo_command(app, registry),   add_child_command(app, registry)};
+      add_list_command(app, registry),
+      add_run_command(app, registry),
+      add_replay_command(app, registry),
+      add_explore_command(app),
+      add_gate_command(app, registry),
+      add_merge_command(app),
+      add_demo_command(app, registry, anti_patterns),
+      add_child_command(app, registry)};
 
   std::set<std::string> commands;
   for (const Subcommand& s : subcommands) commands.insert(s.cmd->get_name());
@@ -970,7 +978,11 @@ int run_cli(const Registry& registry, int argc, char** argv,
   }
 
   try {
-    if (auto problems = registry.validate(); !problems.empty()) {
+    std::vector<std::string> problems = registry.validate();
+    for (std::string& p : check_anti_patterns(registry, anti_patterns)) {
+      problems.push_back(std::move(p));
+    }
+    if (!problems.empty()) {
       for (const std::string& p : problems) print_error(std::cerr, p);
       return kExitHarness;
     }

@@ -1,7 +1,7 @@
 // JSON encoding of findings and case results, and the result channel lines.
 #include "racelab/json.h"
 
-#include "result_channel.h"
+#include "racelab/result_channel.h"
 
 namespace racelab {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "racelab/sched/scheduler.h"
+#include "racelab/internal/sched/scheduler.h"
 
 namespace racelab::defaults {
 

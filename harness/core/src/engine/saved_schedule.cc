@@ -13,7 +13,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "racelab/input_error.h"
+#include "racelab/internal/input_error.h"
 
 namespace racelab {
 namespace {

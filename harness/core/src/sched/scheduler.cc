@@ -22,7 +22,7 @@
 // when the holder is outside every hook, so the blocked thread, back from
 // the kernel at its next hook, finds at the turn word that it runs free and
 // waits to be readmitted. Decisions readmit the threads that came back.
-#include "racelab/sched/scheduler.h"
+#include "racelab/internal/sched/scheduler.h"
 
 #include <cxxabi.h>
 #include <sched.h>
@@ -45,7 +45,7 @@
 #include <utility>
 
 #include "racelab/baton.h"
-#include "racelab/progress.h"
+#include "racelab/internal/progress.h"
 #include "racelab/syscall_name.h"
 
 #if defined(__has_feature)

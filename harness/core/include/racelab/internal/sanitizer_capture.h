@@ -66,9 +66,7 @@ std::vector<Finding> take_tsan_findings();
 // How many TSan reports the hook has seen since the process started.
 int tsan_reports_seen();
 
-// True when this binary is built with ThreadSanitizer / AddressSanitizer.
-bool built_with_tsan();
-bool built_with_asan();
+// built_with_tsan() and built_with_asan() are in racelab/oracle.h.
 
 // The finding kind of a TSan report type ("data-race", "heap-use-after-free",
 // "lock-order-inversion", ...): the hook's reports and the raw notices of a
