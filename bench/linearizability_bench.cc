@@ -1,8 +1,9 @@
-// Benchmark of the linearizability checker (racelab/linearizability.h): time
-// per check for random histories of 3 threads x 10, 20 and 40 operations on a
-// map with three keys, linearizable ones (the common case in a clean run) and
-// ones with one impossible read (a violation, where the search must exhaust
-// every order before it can say so). Seeds are fixed, so runs compare.
+// Benchmark of the linearizability checker
+// (racelab/internal/linearizability.h): time per check for random histories of
+// 3 threads x 10, 20 and 40 operations on a map with three keys, linearizable
+// ones (the common case in a clean run) and ones with one impossible read (a
+// violation, where the search must exhaust every order before it can say so).
+// Seeds are fixed, so runs compare.
 //
 // Run: linearizability_bench --benchmark_repetitions=9
 //      (the median of the repetitions is the figure to quote)
@@ -15,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "racelab/linearizability.h"
+#include "racelab/internal/linearizability.h"
 
 namespace racelab {
 namespace {

@@ -4,7 +4,9 @@
 #   racelab::sync       the lock types and GoMap subjects lock with
 #   racelab::sched      the controlled scheduler
 #   racelab::core       oracles, engines and the store-implementer kit
-#                       (kit.h, gtest.h, catch2.h, fuzz_target.h)
+#                       (spec.h, kit.h, gtest.h, catch2.h, fuzz_target.h,
+#                       explore.h, ...; docs/architecture.md lists them)
+# Each of them says C++20 (cxx_std_20) to the code that links it.
 #   racelab::runtime    what a whole program links for `racelab explore --
 #                       ./program` (wraps main)
 #   racelab::sanitizer  the sanitizer flags racelab was built with
@@ -23,8 +25,10 @@ include(CMakePackageConfigHelpers)
 set(RACELAB_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/racelab)
 
 # Headers from the source tree while building, from the prefix once installed.
-# In the build tree the core also sees its internal/ headers (shared with the
-# runner and the reports); installed, only the API headers exist.
+# In the build tree racelab's own layers also see the core's shared/ headers;
+# installed, only include/racelab/ exists: the public API and, under
+# racelab/internal/, what its templates expand to
+# (tests/kit/installed_headers.txt is the list).
 foreach(target racelab_sync racelab_sched racelab_core racelab_runtime)
   target_include_directories(${target} INTERFACE "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>")
 endforeach()

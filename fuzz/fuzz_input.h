@@ -36,7 +36,7 @@
 #include <string_view>
 #include <vector>
 
-#include "racelab/sched/strategy.h"
+#include "racelab/internal/sched/strategy.h"
 #include "racelab/spec.h"
 
 namespace racelab::fuzz {

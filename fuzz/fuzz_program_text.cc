@@ -1,8 +1,8 @@
 // Fuzz target: the program text of schedule files, read with the operations
 // the checkpoint and state specs declare (checkpoint_spec.h, state_spec.h),
 // one operation at a time and as whole programs, on arbitrary text. Neither
-// may crash nor throw anything but InputError (racelab/input_error.h); what
-// reads must print back to text that reads as the same operations.
+// may crash nor throw anything but InputError (racelab/internal/input_error.h);
+// what reads must print back to text that reads as the same operations.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "checkpoint_spec.h"
-#include "racelab/input_error.h"
-#include "racelab/op_text.h"
+#include "racelab/internal/input_error.h"
+#include "racelab/internal/op_text.h"
 #include "racelab/spec.h"
 #include "state_spec.h"
 

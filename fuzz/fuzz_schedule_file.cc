@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "racelab/sched/schedule_file.h"
+#include "racelab/internal/sched/schedule_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
                                       std::size_t size) {

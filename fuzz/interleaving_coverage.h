@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "racelab/sched/scheduler.h"
+#include "racelab/internal/sched/scheduler.h"
 
 namespace racelab::fuzz {
 

@@ -3,7 +3,6 @@
 #include "catalog.h"
 
 #include "absl/strings/str_cat.h"
-#include "anti_patterns.h"
 #include "checkpoint_spec.h"
 #include "racelab/spec.h"
 #include "state_spec.h"
@@ -61,10 +60,6 @@ void register_builtin_catalog(Registry& registry) {
   register_family(registry, checkpoint::checkpoint_spec(),
                   checkpoint_subjects());
   register_family(registry, state::state_spec(), state_subjects());
-  for (const AntiPatternText& p : anti_pattern_texts()) {
-    registry.add_anti_pattern({p.name, p.buggy, p.fixed, p.scenario, p.marker,
-                               p.summary, p.story, p.oracles});
-  }
 }
 
 }  // namespace racelab

@@ -4,7 +4,7 @@
 // a folder, and the file-size limit (RLIMIT_FSIZE, what `ulimit -f` sets)
 // is below the content's size, which fails write() with EFBIG as a full disk
 // fails it with ENOSPC.
-#include "atomic_file.h"
+#include "racelab/atomic_file.h"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -15,7 +15,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "interrupt.h"
+#include "racelab/interrupt.h"
 #include "racelab/runner.h"
 #include "scratch_dir.h"
 

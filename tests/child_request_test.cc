@@ -1,7 +1,7 @@
 // The request a case run's child reads (child_request.h): written and read
 // back unchanged; a malformed one is refused with one line, and the child
 // command exits 2 on it.
-#include "child_request.h"
+#include "racelab/child_request.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

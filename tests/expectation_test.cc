@@ -1,5 +1,5 @@
 // Judging a case's observed kinds against its expectation, in both
-// directions, and what the truth table asks of each oracle.
+// directions.
 #include "racelab/expectation.h"
 
 #include <gtest/gtest.h>
@@ -117,49 +117,6 @@ TEST(ExpectationVerified, CleanIsNotVerifiedAndViceVersa) {
   // Findings are judged first.
   EXPECT_EQ(judge(must, true, {kDataRace}, false),
             "expected clean, but the case reported data_race");
-}
-
-TEST(ExpectationDuty, TheOnlyNamedOracleMustFire) {
-  const Expectation e = buggy({kDeadlock});
-  EXPECT_EQ(duty_of(e, {Oracle::kDeadlock}), OracleDuty::kMust);
-  EXPECT_EQ(duty_of(e, {Oracle::kTsan}), OracleDuty::kSilent);
-  EXPECT_EQ(duty_of(e, {Oracle::kCrash, Oracle::kTimeout}), OracleDuty::kMay);
-}
-
-TEST(ExpectationDuty, SeveralNamedOraclesAreOneOf) {
-  const Expectation e = buggy({kNotLinearizable, kInvariantViolation},
-                              {kCrash, kTimeout, kUseAfterFree});
-  EXPECT_EQ(duty_of(e, {Oracle::kLinearizability}), OracleDuty::kOneOf);
-  EXPECT_EQ(duty_of(e, {Oracle::kInvariants}), OracleDuty::kOneOf);
-  EXPECT_EQ(duty_of(e, {Oracle::kAsan}), OracleDuty::kMay);
-  EXPECT_EQ(duty_of(e, {Oracle::kGomap}), OracleDuty::kSilent);
-}
-
-TEST(ExpectationDuty, BothGomapKindsNameOneColumn) {
-  const Expectation e = buggy({kConcurrentMapWrite, kMapIterationDuringWrite});
-  EXPECT_EQ(duty_of(e, {Oracle::kGomap}), OracleDuty::kMust);
-}
-
-TEST(ExpectationDuty, ACleanRowIsSilentEverywhere) {
-  for (OracleSet column : truth_table_columns()) {
-    EXPECT_EQ(duty_of(fixed(), column), OracleDuty::kSilent)
-        << column_heading(column);
-  }
-}
-
-TEST(ExpectationDuty, EveryKindHasAColumn) {
-  for (FindingKind k : all_finding_kinds()) {
-    int columns = 0;
-    for (OracleSet column : truth_table_columns())
-      columns += column.contains(oracle_of(k));
-    EXPECT_EQ(columns, 1) << to_string(k);
-  }
-}
-
-TEST(ExpectationDuty, ColumnHeadings) {
-  EXPECT_EQ(column_heading({Oracle::kTsan}), "tsan");
-  EXPECT_EQ(column_heading({Oracle::kCrash, Oracle::kTimeout}),
-            "crash/timeout");
 }
 
 constexpr ExpectationRow kRow = {

@@ -1,7 +1,7 @@
 // The report every fuzz target prints for an input with findings
 // (format_fuzz_report): the line fuzz_smoke.sh looks for, the findings with
 // their details, the program by role, the decisions and the trace.
-#include "racelab/fuzz_report.h"
+#include "racelab/internal/fuzz_report.h"
 
 #include <gtest/gtest.h>
 

@@ -11,9 +11,9 @@
 #include <functional>
 #include <string>
 
-#include "racelab/go_map_oracle.h"
-#include "racelab/scheduling_hooks.h"
-#include "racelab/session.h"
+#include "racelab/internal/go_map_oracle.h"
+#include "racelab/internal/scheduling_hooks.h"
+#include "racelab/internal/session.h"
 
 namespace racelab {
 namespace {

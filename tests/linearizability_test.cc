@@ -1,11 +1,11 @@
-// Tests of the linearizability checker (racelab/linearizability.h) against
-// three toy models defined here: a key-value map (set/get), a set with a
-// snapshot operation all() that may stop early, and a commit counter whose
+// Tests of the linearizability checker (racelab/internal/linearizability.h)
+// against three toy models defined here: a key-value map (set/get), a set with
+// a snapshot operation all() that may stop early, and a commit counter whose
 // commits return consecutive ids. Besides hand-written histories, random
 // histories that are linearizable by construction must all pass, a mutated
 // output must be caught, and small random histories are cross-checked against
 // a brute-force search over all orders.
-#include "racelab/linearizability.h"
+#include "racelab/internal/linearizability.h"
 
 #include <gtest/gtest.h>
 

@@ -9,9 +9,9 @@
 
 #include "checkpoint/variants.h"
 #include "checkpoint_spec.h"
-#include "racelab/controlled_runner.h"
-#include "racelab/op_text.h"
-#include "racelab/sched/scheduler.h"
+#include "racelab/internal/controlled_runner.h"
+#include "racelab/internal/op_text.h"
+#include "racelab/internal/sched/scheduler.h"
 #include "racelab/sync.h"
 
 namespace racelab {

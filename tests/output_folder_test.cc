@@ -4,7 +4,7 @@
 // commit(); leftovers of a killed command are removed; a folder of the
 // user's, a symbolic link as the folder or as its lock, is refused and left
 // as it was.
-#include "output_folder.h"
+#include "racelab/output_folder.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -13,7 +13,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "atomic_file.h"
+#include "racelab/atomic_file.h"
 #include "racelab/runner.h"
 #include "report_set.h"
 #include "scratch_dir.h"

@@ -1,5 +1,5 @@
 // Registry validation: the expectations against the catalog, the fallout
-// rule, anti-patterns, and the built-in catalog itself.
+// rule, and the built-in catalog itself.
 #include "racelab/registry.h"
 
 #include <gtest/gtest.h>
@@ -99,15 +99,6 @@ TEST(RegistryValidate, CleanRowNeedsNoFallout) {
   EXPECT_FALSE(has_problem(one_case(), "does not allow"));
 }
 
-TEST(RegistryValidate, AntiPatternNamingAnUnknownCase) {
-  Registry r = one_case();
-  r.add_anti_pattern({"p", "f/v", "f/missing", "s", "BUG", "", "", ""});
-  const std::vector<std::string> problems = r.validate();
-  ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0],
-            "anti-pattern p names f/missing x s, which is no registered case");
-}
-
 TEST(RegistryCases, TakeTheirSubjectsSourceFile) {
   Registry r = one_case();
   ASSERT_NE(r.find_case("f/v", "s"), nullptr);
@@ -119,7 +110,6 @@ TEST(RegistryBuiltin, TheCatalogValidates) {
   register_builtin_catalog(r);
   EXPECT_TRUE(r.validate().empty()) << r.validate().front();
   EXPECT_EQ(r.source_roots(), std::vector<std::string>{"subjects/"});
-  EXPECT_FALSE(r.anti_patterns().empty());
   for (const CaseSpec& c : r.cases()) {
     EXPECT_TRUE(c.source.starts_with("subjects/")) << c.subject;
     EXPECT_TRUE(c.source.ends_with(".cc")) << c.subject;

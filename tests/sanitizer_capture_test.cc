@@ -4,7 +4,7 @@
 // The binary runs with TSan's own de-duplication off (as the case children
 // and kit binaries do; tests/CMakeLists.txt), so only the hook can drop a
 // repeat.
-#include "racelab/sanitizer_capture.h"
+#include "racelab/internal/sanitizer_capture.h"
 
 #include <string>
 #include <thread>

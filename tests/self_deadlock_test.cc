@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "racelab/scheduling_hooks.h"
+#include "racelab/internal/scheduling_hooks.h"
 #include "racelab/sync.h"
 
 namespace racelab {

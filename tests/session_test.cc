@@ -1,7 +1,7 @@
-// The session of a check (racelab/session.h): two kit checks in one process,
-// one after the other, give the verdicts each gives alone; a session's state
-// is gone with it; one session at a time.
-#include "racelab/session.h"
+// The session of a check (racelab/internal/session.h): two kit checks in one
+// process, one after the other, give the verdicts each gives alone; a session's
+// state is gone with it; one session at a time.
+#include "racelab/internal/session.h"
 
 #include <gtest/gtest.h>
 

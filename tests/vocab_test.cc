@@ -5,10 +5,10 @@
 #include <set>
 
 #include "racelab/finding.h"
+#include "racelab/internal/sanitizer_capture.h"
 #include "racelab/json.h"
 #include "racelab/kind_set.h"
 #include "racelab/oracle.h"
-#include "racelab/sanitizer_capture.h"
 
 namespace racelab {
 namespace {

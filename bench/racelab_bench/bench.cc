@@ -14,7 +14,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "bench_internal.h"
-#include "racelab/sanitizer_capture.h"
+#include "racelab/internal/sanitizer_capture.h"
 
 namespace racelab {
 namespace bench_internal {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "bench.h"
-#include "racelab/case.h"
 #include "racelab/expectation.h"
+#include "racelab/internal/case.h"
 #include "racelab/registry.h"
 
 namespace racelab::bench_internal {

@@ -9,8 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "bench_internal.h"
+#include "racelab/internal/sanitizer_capture.h"
 #include "racelab/runner.h"
-#include "racelab/sanitizer_capture.h"
 
 namespace racelab::bench_internal {
 namespace {

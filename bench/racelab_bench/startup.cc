@@ -8,8 +8,8 @@
 
 #include "absl/strings/str_format.h"
 #include "bench_internal.h"
+#include "racelab/internal/session.h"
 #include "racelab/runner.h"
-#include "racelab/session.h"
 
 namespace racelab::bench_internal {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "absl/strings/str_format.h"
 #include "bench_internal.h"
-#include "racelab/sched/scheduler.h"
-#include "racelab/sched/strategy.h"
+#include "racelab/internal/sched/scheduler.h"
+#include "racelab/internal/sched/strategy.h"
 #include "racelab/sync.h"
 
 namespace racelab::bench_internal {

@@ -12,7 +12,7 @@
 
 #include "catalog.h"
 #include "racelab/cli.h"
-#include "racelab/progress.h"
+#include "racelab/internal/progress.h"
 #include "racelab/sync.h"
 
 namespace {

@@ -82,7 +82,7 @@ case $mode in
       echo "fuzz_smoke: $target covers no subject code" >&2
       exit 1
     fi
-    harness='/harness/core/src/(sched/scheduler|sched/fiber|oracle/|kit/|sync/)|/racelab/linearizability\.h'
+    harness='/harness/core/src/(sched/scheduler|sched/fiber|oracle/|kit/|sync/)|/racelab/internal/linearizability\.h'
     if grep -E "$harness" "$work/covered" >"$work/harness"; then
       head -20 "$work/harness"
       echo "fuzz_smoke: $target carries coverage of harness code ($(wc -l <"$work/harness") functions)" >&2

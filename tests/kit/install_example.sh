@@ -21,15 +21,55 @@ example_build=$scratch/build
 echo "== install $build_dir -> $prefix"
 cmake --install "$build_dir" --prefix "$prefix" >/dev/null
 
-echo "== installed headers: the user API only"
-installed=$(cd "$prefix/include" && find racelab -name '*.h' | sort)
-echo "$installed" | sed 's/^/   /'
-for internal in runner.h gate.h json.h report.h cli.h demo.h registry.h expectation.h child_registry.h; do
-  if grep -qx "racelab/$internal" <<<"$installed"; then
-    echo "FAIL: racelab/$internal (not user API) is installed" >&2
-    exit 1
-  fi
+echo "== installed headers: exactly tests/kit/installed_headers.txt"
+installed=$(cd "$prefix/include" && find racelab -name '*.h' | LC_ALL=C sort)
+expected=$(grep -v '^#' "$source_dir/tests/kit/installed_headers.txt")
+if [[ $installed != "$expected" ]]; then
+  diff <(echo "$expected") <(echo "$installed") | sed 's/^/   /' >&2
+  echo "FAIL: the installed headers differ from tests/kit/installed_headers.txt (< expected, > installed)" >&2
+  exit 1
+fi
+public=$(grep -v '/internal/' <<<"$installed")
+echo "   $(wc -l <<<"$installed") headers, $(wc -l <<<"$public") public:" $(sed 's|^racelab/||' <<<"$public")
+
+# A consumer that names no C++ standard of its own compiles every public
+# header on its own: racelab::core says C++20, and no public header needs
+# anything but the package.
+echo "== a consumer compiles each public header alone ($compiler)"
+consumer=$scratch/consumer
+mkdir -p "$consumer/src"
+cat >"$consumer/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(racelab_consumer LANGUAGES CXX)
+find_package(racelab REQUIRED COMPONENTS core)
+find_package(GTest REQUIRED)
+find_package(Catch2 2 REQUIRED)
+file(GLOB sources ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cc)
+add_library(consumer OBJECT ${sources})
+target_compile_options(consumer PRIVATE -Wall -Wextra -Werror)
+target_link_libraries(consumer PRIVATE racelab::core GTest::gtest Catch2::Catch2)
+CMAKE
+for header in $public; do
+  name=$(basename "$header" .h)
+  {
+    echo "// Compiles $header on its own."
+    [[ $name == catch2 ]] && echo "#include <catch2/catch.hpp>"
+    echo "#include \"$header\""
+  } >"$consumer/src/$name.cc"
 done
+cmake -S "$consumer" -B "$consumer/build" -G Ninja -DCMAKE_CXX_COMPILER="$compiler" \
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=None >/dev/null
+cmake --build "$consumer/build" >"$scratch/consumer.out" 2>&1 || {
+  cat "$scratch/consumer.out" >&2
+  echo "FAIL: a public header does not compile against the installed package" >&2
+  exit 1
+}
+# -std=gnu++20 with CMake's default extensions, -std=c++2a on older compilers.
+ninja -C "$consumer/build" -t commands | grep -qE -- '-std=(c|gnu)\+\+(20|2a)' || {
+  echo "FAIL: racelab::core does not carry C++20 to its consumer" >&2
+  exit 1
+}
+echo "   $(ls "$consumer/src" | wc -l) headers compiled, C++20 from racelab::core"
 
 echo "== racelab::sanitizer carries -g (file:line in reports without the user's flags)"
 grep -A3 "racelab::sanitizer PROPERTIES" "$prefix"/lib*/cmake/racelab/racelabTargets.cmake |

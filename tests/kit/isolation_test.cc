@@ -1,10 +1,10 @@
-// Isolated kit checks (CheckOptions::isolate, racelab/isolation.h): a store
-// that crashes, aborts, throws, exits or hangs is a finding of check_store in
-// both modes and this test binary survives it; in controlled mode the
-// schedule in flight is saved and replays; a hang is no progress, never
-// elapsed time alone, and kills the child's process group; an ASan report
+// Isolated kit checks (CheckOptions::isolate, racelab/internal/isolation.h): a
+// store that crashes, aborts, throws, exits or hangs is a finding of
+// check_store in both modes and this test binary survives it; in controlled
+// mode the schedule in flight is saved and replays; a hang is no progress,
+// never elapsed time alone, and kills the child's process group; an ASan report
 // that ends the child is its finding; the child's result comes back whole.
-#include "racelab/isolation.h"
+#include "racelab/internal/isolation.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -22,10 +22,11 @@
 #include <vector>
 
 #include "cell_family.h"
-#include "racelab/input_error.h"
+#include "racelab/internal/input_error.h"
+#include "racelab/internal/sanitizer_capture.h"
 #include "racelab/kit.h"
+#include "racelab/internal/sanitizer_capture.h"
 #include "racelab/observation_json.h"
-#include "racelab/sanitizer_capture.h"
 #include "scratch_dir.h"
 
 namespace racelab {

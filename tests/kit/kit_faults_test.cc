@@ -16,7 +16,7 @@
 
 #include "racelab/fuzz_target.h"
 #include "racelab/gtest.h"
-#include "racelab/input_error.h"
+#include "racelab/internal/input_error.h"
 #include "racelab/suppressions.h"
 #include "tally_family.h"
 

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "racelab/gtest.h"
-#include "racelab/input_error.h"
-#include "racelab/sched/trace.h"
+#include "racelab/internal/input_error.h"
+#include "racelab/internal/sched/trace.h"
 
 namespace {
 

@@ -14,7 +14,7 @@
 
 #include "racelab/explore.h"
 #include "racelab/gtest.h"
-#include "racelab/input_error.h"
+#include "racelab/internal/input_error.h"
 
 namespace racelab {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "programs.h"
 #include "racelab/explore.h"
-#include "racelab/sanitizer_capture.h"
+#include "racelab/internal/sanitizer_capture.h"
 
 namespace racelab {
 namespace {

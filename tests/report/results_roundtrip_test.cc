@@ -11,9 +11,9 @@
 #include <sstream>
 #include <string>
 
-#include "merge.h"
 #include "racelab/gate.h"
 #include "racelab/json.h"
+#include "racelab/merge.h"
 #include "racelab/report.h"
 #include "racelab/runner.h"
 #include "report_fixture.h"

@@ -1,7 +1,7 @@
 // readable_symbol(): a table of demangled names (as llvm-symbolizer prints
 // them for racelab's own frames) and what the reports show; and
 // frame_origin_of(): whose code a file holds.
-#include "symbol_names.h"
+#include "racelab/symbol_names.h"
 
 #include <gtest/gtest.h>
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "racelab/sched/scheduler.h"
+#include "racelab/internal/sched/scheduler.h"
 
 namespace racelab::sched {
 namespace {

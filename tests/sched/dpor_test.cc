@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "racelab/sched/scheduler.h"
-#include "racelab/sched/strategy.h"
+#include "racelab/internal/sched/scheduler.h"
+#include "racelab/internal/sched/strategy.h"
 #include "racelab/sync.h"
 
 namespace racelab::sched {

@@ -1,6 +1,6 @@
 // Tests of racelab::sched::Fiber: switching, finishing, restarting, the guard
 // page, and per-fiber exception state.
-#include "racelab/sched/fiber.h"
+#include "racelab/internal/sched/fiber.h"
 
 #include <gtest/gtest.h>
 

@@ -3,8 +3,8 @@
 // and that every interleaving is enumerated once.
 #include <gtest/gtest.h>
 
-#include "racelab/sched/scheduler.h"
-#include "racelab/sched/strategy.h"
+#include "racelab/internal/sched/scheduler.h"
+#include "racelab/internal/sched/strategy.h"
 #include "stepping_threads.h"
 
 namespace racelab::sched {

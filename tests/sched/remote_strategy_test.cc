@@ -13,9 +13,9 @@
 #include <thread>
 #include <vector>
 
+#include "racelab/internal/sched/scheduler.h"
+#include "racelab/internal/sched/strategy.h"
 #include "racelab/program_channel.h"
-#include "racelab/sched/scheduler.h"
-#include "racelab/sched/strategy.h"
 #include "racelab/sync.h"
 
 namespace racelab::sched {

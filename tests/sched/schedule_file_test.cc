@@ -1,13 +1,13 @@
 // Tests of the saved-schedule format: round trip, every kind of malformed
 // input with its message, and a small mutation fuzz that must never crash.
-#include "racelab/sched/schedule_file.h"
+#include "racelab/internal/sched/schedule_file.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "racelab/sched/strategy.h"
+#include "racelab/internal/sched/strategy.h"
 
 namespace racelab::sched {
 namespace {

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "racelab/sched/scheduler.h"
+#include "racelab/internal/sched/scheduler.h"
 #include "racelab/sync.h"
 #include "stepping_threads.h"
 

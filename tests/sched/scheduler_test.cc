@@ -1,7 +1,7 @@
 // Tests of racelab::sched::ControlledScheduler: runs, blocking, deadlocks,
 // exceptions, replay and determinism (the limits and fairness:
 // scheduler_limits_test.cc; plain dfs's schedule counts: plain_dfs_test.cc).
-#include "racelab/sched/scheduler.h"
+#include "racelab/internal/sched/scheduler.h"
 
 #include <gtest/gtest.h>
 #include <sched.h>

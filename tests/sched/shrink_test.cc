@@ -1,7 +1,7 @@
 // Tests of schedule shrinking on an atomicity violation found by a random
 // walk with many preemptions, and of program shrinking: threads and
 // operations the failure does not need are dropped, those it needs are kept.
-#include "racelab/sched/shrink.h"
+#include "racelab/internal/sched/shrink.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "racelab/sched/scheduler.h"
+#include "racelab/internal/sched/scheduler.h"
 #include "racelab/sync.h"
 
 namespace racelab::sched {

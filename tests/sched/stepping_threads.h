@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "racelab/sched/scheduler.h"
-#include "racelab/sched/strategy.h"
+#include "racelab/internal/sched/scheduler.h"
+#include "racelab/internal/sched/strategy.h"
 #include "racelab/sync.h"
 
 namespace racelab::sched::scheduler_test {

@@ -1,6 +1,6 @@
 // Tests of the strategies on their own: determinism per seed, PCT's priority
 // rule, replay's errors and fallback, and the factory.
-#include "racelab/sched/strategy.h"
+#include "racelab/internal/sched/strategy.h"
 
 #include <gtest/gtest.h>
 

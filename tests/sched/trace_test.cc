@@ -1,5 +1,5 @@
 // Tests of the trace table formatter.
-#include "racelab/sched/trace.h"
+#include "racelab/internal/sched/trace.h"
 
 #include <gtest/gtest.h>
 

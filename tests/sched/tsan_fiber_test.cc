@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "racelab/sched/scheduler.h"
+#include "racelab/internal/sched/scheduler.h"
 #include "racelab/sync.h"
 
 #if defined(__has_feature)

@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "racelab/sched/scheduler.h"
+#include "racelab/internal/sched/scheduler.h"
 
 namespace racelab::sched {
 namespace {

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "racelab/gtest.h"
-#include "racelab/op_text.h"
+#include "racelab/internal/op_text.h"
 #include "racelab/sync.h"
 
 namespace stdlib_test {

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "racelab/finding.h"
-#include "racelab/history.h"
-#include "racelab/op_text.h"
-#include "racelab/scenario.h"
+#include "racelab/internal/history.h"
+#include "racelab/internal/op_text.h"
+#include "racelab/internal/scenario.h"
 
 namespace thirdparty {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "racelab/gtest.h"
-#include "racelab/op_text.h"
+#include "racelab/internal/op_text.h"
 
 namespace thirdparty {
 namespace {

@@ -215,7 +215,8 @@ void add_controlled_options(CLI::App* cmd, RunOptions& run) {
 namespace racelab {
 
 int run_cli(const Registry& registry, int argc, char** argv,
-            const std::vector<Command>& extra_commands) {
+            const std::vector<Command>& extra_commands,
+            const std::vector<AntiPattern>& anti_patterns) {
   // Every command's exit status is its verdict's, even when its stdout is
   // closed (`racelab list | head -c 0`): a write there fails with EPIPE and
   // costs only the output, instead of SIGPIPE ending the process with 141.
@@ -240,7 +241,7 @@ int run_cli(const Registry& registry, int argc, char** argv,
       cli_internal::add_explore_command(app),
       cli_internal::add_gate_command(app, registry),
       cli_internal::add_merge_command(app),
-      cli_internal::add_demo_command(app, registry),
+      cli_internal::add_demo_command(app, registry, anti_patterns),
       cli_internal::add_child_command(app, registry)};
 
   std::set<std::string> commands;
@@ -267,7 +268,11 @@ int run_cli(const Registry& registry, int argc, char** argv,
   }
 
   try {
-    if (auto problems = registry.validate(); !problems.empty()) {
+    std::vector<std::string> problems = registry.validate();
+    for (std::string& p : check_anti_patterns(registry, anti_patterns)) {
+      problems.push_back(std::move(p));
+    }
+    if (!problems.empty()) {
       for (const std::string& p : problems) print_error(std::cerr, p);
       return kExitHarness;
     }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "racelab/demo.h"
 #include "racelab/registry.h"
 
 namespace racelab {
@@ -26,8 +27,11 @@ struct Command {
   std::function<int(int argc, char** argv)> run;
 };
 
+// `anti_patterns` are the walk-throughs `racelab demo` offers (none: the
+// demo lists nothing); each must name cases of `registry`.
 int run_cli(const Registry& registry, int argc, char** argv,
-            const std::vector<Command>& commands = {});
+            const std::vector<Command>& commands = {},
+            const std::vector<AntiPattern>& anti_patterns = {});
 
 }  // namespace racelab
 

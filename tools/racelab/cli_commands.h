@@ -23,26 +23,27 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "atomic_file.h"
-#include "child_request.h"
-#include "interrupt.h"
-#include "merge.h"
-#include "output_folder.h"
-#include "program_schedule.h"
+#include "racelab/atomic_file.h"
+#include "racelab/child_request.h"
 #include "racelab/cli.h"
 #include "racelab/demo.h"
 #include "racelab/error_line.h"
 #include "racelab/gate.h"
+#include "racelab/internal/sched/schedule_file.h"
+#include "racelab/internal/sched/trace.h"
+#include "racelab/interrupt.h"
 #include "racelab/json.h"
+#include "racelab/merge.h"
+#include "racelab/oracle.h"
+#include "racelab/output_folder.h"
 #include "racelab/program_explorer.h"
+#include "racelab/program_schedule.h"
 #include "racelab/report.h"
+#include "racelab/result_channel.h"
 #include "racelab/runner.h"
-#include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
-#include "racelab/sched/schedule_file.h"
-#include "racelab/sched/trace.h"
-#include "result_channel.h"
-#include "schedule_source.h"
+#include "racelab/schedule_source.h"
+#include "racelab/truth_table.h"
 
 namespace racelab::cli_internal {
 
@@ -126,7 +127,8 @@ Subcommand add_replay_command(CLI::App& app, const Registry& registry);
 Subcommand add_explore_command(CLI::App& app);
 Subcommand add_gate_command(CLI::App& app, const Registry& registry);
 Subcommand add_merge_command(CLI::App& app);
-Subcommand add_demo_command(CLI::App& app, const Registry& registry);
+Subcommand add_demo_command(CLI::App& app, const Registry& registry,
+                            const std::vector<AntiPattern>& anti_patterns);
 Subcommand add_child_command(CLI::App& app, const Registry& registry);
 
 }  // namespace racelab::cli_internal

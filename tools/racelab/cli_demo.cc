@@ -4,14 +4,17 @@
 namespace racelab::cli_internal {
 
 // racelab demo
-Subcommand add_demo_command(CLI::App& app, const Registry& registry) {
+Subcommand add_demo_command(CLI::App& app, const Registry& registry,
+                            const std::vector<AntiPattern>& anti_patterns) {
   auto names = std::make_shared<std::vector<std::string>>();
   CLI::App* cmd = app.add_subcommand(
       "demo",
       "walk through an anti-pattern: code, failing interleaving, oracles, fix");
   cmd->add_option("name", *names, "anti-pattern (none: list them)");
   return {cmd,
-          [&registry, names] { return run_demo(registry, *names, std::cout); }};
+          [&registry, &anti_patterns, names] {
+            return run_demo(registry, anti_patterns, *names, std::cout);
+          }};
 }
 
 }  // namespace racelab::cli_internal

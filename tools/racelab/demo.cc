@@ -13,12 +13,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "racelab/op_text.h"
+#include "racelab/internal/op_text.h"
+#include "racelab/internal/sched/trace.h"
+#include "racelab/oracle.h"
 #include "racelab/runner.h"
-#include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
-#include "racelab/sched/trace.h"
-#include "schedule_source.h"
+#include "racelab/schedule_source.h"
 
 #ifndef RACELAB_SOURCE_DIR
 #define RACELAB_SOURCE_DIR "."
@@ -166,9 +166,9 @@ std::string unified_diff(const std::string& a, const std::string& b,
   return out;
 }
 
-void list(const Registry& registry, std::ostream& out) {
+void list(const std::vector<AntiPattern>& anti_patterns, std::ostream& out) {
   out << "racelab demo: anti-patterns of the catalog\n\n";
-  for (const AntiPattern& p : registry.anti_patterns()) {
+  for (const AntiPattern& p : anti_patterns) {
     out << "  " << p.name << "\n"
         << wrap(p.summary, "      ")
         << wrap(absl::StrCat(p.buggy, " -> ", p.fixed, " (", p.scenario, ")"),
@@ -327,13 +327,29 @@ int walk(const Registry& registry, const AntiPattern& p, std::ostream& out) {
 
 }  // namespace
 
-int run_demo(const Registry& registry, const std::vector<std::string>& args,
-             std::ostream& out) {
+std::vector<std::string> check_anti_patterns(
+    const Registry& registry, const std::vector<AntiPattern>& anti_patterns) {
+  std::vector<std::string> problems;
+  for (const AntiPattern& p : anti_patterns) {
+    for (const std::string* subject : {&p.buggy, &p.fixed}) {
+      if (registry.find_case(*subject, p.scenario) == nullptr) {
+        problems.push_back(absl::StrCat("anti-pattern ", p.name, " names ",
+                                        *subject, " x ", p.scenario,
+                                        ", which is no registered case"));
+      }
+    }
+  }
+  return problems;
+}
+
+int run_demo(const Registry& registry,
+             const std::vector<AntiPattern>& anti_patterns,
+             const std::vector<std::string>& args, std::ostream& out) {
   if (args.empty()) {
-    list(registry, out);
+    list(anti_patterns, out);
     return 0;
   }
-  for (const AntiPattern& p : registry.anti_patterns()) {
+  for (const AntiPattern& p : anti_patterns) {
     if (args.front() == p.name) return walk(registry, p, out);
   }
   std::cerr << "racelab: demo: unknown anti-pattern '" << args.front()

@@ -1,8 +1,10 @@
-// The racelab binary: the engine's command line over the built-in catalog,
-// plus `racelab bench`, which measures racelab itself on that catalog.
+// The racelab binary: the engine's command line over the built-in catalog
+// and its anti-patterns (`racelab demo`), plus `racelab bench`, which
+// measures racelab itself on that catalog.
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "anti_patterns.h"
 #include "bench.h"
 #include "catalog.h"
 #include "racelab/cli.h"
@@ -70,5 +72,10 @@ int main(int argc, char** argv) {
        [&registry](int n, char** args) {
          return bench_command(registry, n, args);
        }}};
-  return racelab::run_cli(registry, argc, argv, commands);
+  std::vector<racelab::AntiPattern> anti_patterns;
+  for (const racelab::AntiPatternText& p : racelab::anti_pattern_texts()) {
+    anti_patterns.push_back({p.name, p.buggy, p.fixed, p.scenario, p.marker,
+                             p.summary, p.story, p.oracles});
+  }
+  return racelab::run_cli(registry, argc, argv, commands, anti_patterns);
 }

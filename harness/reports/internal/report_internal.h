@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "racelab/case.h"
 #include "racelab/finding.h"
 #include "racelab/gate.h"
+#include "racelab/internal/case.h"
 #include "racelab/runner.h"
 
 namespace racelab::report {

@@ -36,10 +36,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "html_internal.h"
+#include "racelab/internal/sched/trace.h"
 #include "racelab/report.h"
-#include "racelab/sched/trace.h"
+#include "racelab/symbol_names.h"
 #include "report_internal.h"
-#include "symbol_names.h"
 
 namespace racelab {
 namespace {

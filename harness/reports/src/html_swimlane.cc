@@ -13,7 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "html_internal.h"
 #include "racelab/report.h"
-#include "racelab/sched/trace.h"
+#include "racelab/internal/sched/trace.h"
 #include "report_internal.h"
 
 namespace racelab::html_internal {

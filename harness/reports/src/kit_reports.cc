@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "atomic_file.h"
+#include "racelab/atomic_file.h"
 #include "racelab/gate.h"
 #include "racelab/json.h"
 #include "racelab/kind_set.h"

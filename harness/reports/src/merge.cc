@@ -1,5 +1,5 @@
 // Reading gate outputs back and joining shards; see merge.h.
-#include "merge.h"
+#include "racelab/merge.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "atomic_file.h"
+#include "racelab/atomic_file.h"
 #include "racelab/json.h"
 #include "racelab/runner.h"
 

@@ -15,9 +15,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "atomic_file.h"
+#include "racelab/atomic_file.h"
+#include "racelab/symbol_names.h"
 #include "report_internal.h"
-#include "symbol_names.h"
 
 namespace racelab {
 namespace report {

@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
-#include "atomic_file.h"
+#include "racelab/atomic_file.h"
 #include "racelab/gate.h"
 #include "racelab/json.h"
 #include "racelab/report.h"

@@ -1,5 +1,5 @@
 // The atomic file writer and the output-file check; see atomic_file.h.
-#include "atomic_file.h"
+#include "racelab/atomic_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -17,17 +17,17 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
-#include "child_request.h"
-#include "racelab/progress.h"
+#include "racelab/child_request.h"
+#include "racelab/internal/progress.h"
+#include "racelab/internal/sanitizer_capture.h"
+#include "racelab/internal/sched/scheduler.h"
+#include "racelab/internal/sched/strategy.h"
+#include "racelab/internal/session.h"
 #include "racelab/raw_syscall.h"
+#include "racelab/result_channel.h"
 #include "racelab/runner.h"
-#include "racelab/sanitizer_capture.h"
-#include "racelab/sched/scheduler.h"
-#include "racelab/sched/strategy.h"
-#include "racelab/session.h"
 #include "racelab/symbol_cache.h"
 #include "racelab/sync.h"
-#include "result_channel.h"
 
 namespace racelab {
 namespace {
@@ -60,11 +60,11 @@ void on_self_deadlock(const char* message) {
 
 // Ends a run that stops making progress: the threads are stuck, so the
 // process reports and exits instead of waiting for them. "Stuck" means that
-// the progress counter (racelab/progress.h: operations, iterator steps,
-// scheduling decisions) stood still for the whole limit, measured twice: in
-// wall time, and in the watchdog's own ticks, each of which needs the process
-// to have been given the CPU. A machine so busy that the process hardly runs
-// delays the verdict; it never makes a slow run a hang. A run that already
+// the progress counter (racelab/internal/progress.h: operations, iterator
+// steps, scheduling decisions) stood still for the whole limit, measured twice:
+// in wall time, and in the watchdog's own ticks, each of which needs the
+// process to have been given the CPU. A machine so busy that the process hardly
+// runs delays the verdict; it never makes a slow run a hang. A run that already
 // raced and then stops progressing (a corrupted container looping forever)
 // gets a shorter limit: the race is the finding, the hang its consequence.
 // That limit cannot change a verdict: a fixed store that raced is already a

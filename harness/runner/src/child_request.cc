@@ -1,5 +1,5 @@
 // The child's request: JSON written by the parent, read back by the child.
-#include "child_request.h"
+#include "racelab/child_request.h"
 
 #include <unistd.h>
 
@@ -12,7 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "racelab/runner.h"
-#include "schedule_source.h"
+#include "racelab/schedule_source.h"
 
 namespace racelab {
 namespace {

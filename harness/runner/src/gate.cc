@@ -18,7 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "atomic_file.h"
+#include "racelab/atomic_file.h"
 #include "racelab/defaults.h"
 #include "racelab/json.h"
 

@@ -1,5 +1,5 @@
 // Signal handling of long commands; see interrupt.h.
-#include "interrupt.h"
+#include "racelab/interrupt.h"
 
 #include <fcntl.h>
 #include <signal.h>

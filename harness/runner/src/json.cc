@@ -2,7 +2,7 @@
 // lines; findings and traces are spelt as observation_json.h spells them.
 #include "racelab/json.h"
 
-#include "result_channel.h"
+#include "racelab/result_channel.h"
 
 namespace racelab {
 nlohmann::json histogram_to_json(const std::map<KindSet, int>& histogram) {

@@ -1,5 +1,5 @@
 // The claimed, swapped-in output folder; see output_folder.h.
-#include "output_folder.h"
+#include "racelab/output_folder.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "atomic_file.h"
+#include "racelab/atomic_file.h"
 #include "racelab/runner.h"
 #include "report_set.h"
 

@@ -18,20 +18,20 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
-#include "atomic_file.h"
 #include "program_process.h"
-#include "program_schedule.h"
-#include "racelab/controlled_runner.h"
+#include "racelab/atomic_file.h"
 #include "racelab/expectation.h"
-#include "racelab/input_error.h"
+#include "racelab/internal/controlled_runner.h"
+#include "racelab/internal/input_error.h"
+#include "racelab/internal/sanitizer_capture.h"
+#include "racelab/internal/sched/scheduler.h"
+#include "racelab/internal/sched/strategy.h"
+#include "racelab/internal/sched/trace.h"
 #include "racelab/process_output.h"
 #include "racelab/program_channel.h"
+#include "racelab/program_schedule.h"
 #include "racelab/remote_strategy.h"
-#include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
-#include "racelab/sched/scheduler.h"
-#include "racelab/sched/strategy.h"
-#include "racelab/sched/trace.h"
 #include "runtime_mark.h"
 
 namespace racelab {

@@ -1,5 +1,5 @@
 // The schedule file of a whole program; see program_schedule.h.
-#include "program_schedule.h"
+#include "racelab/program_schedule.h"
 
 #include <algorithm>
 #include <charconv>
@@ -7,7 +7,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
-#include "racelab/input_error.h"
+#include "racelab/internal/input_error.h"
 #include "racelab/saved_schedule.h"
 
 namespace racelab {

@@ -20,18 +20,18 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "child_request.h"
 #include "exec_signals.h"
 #include "racelab/child_registry.h"
+#include "racelab/child_request.h"
+#include "racelab/internal/sanitizer_capture.h"
+#include "racelab/internal/sched/strategy.h"
 #include "racelab/json.h"
 #include "racelab/raw_syscall.h"
-#include "racelab/sanitizer_capture.h"
-#include "racelab/sched/strategy.h"
+#include "racelab/result_channel.h"
+#include "racelab/schedule_source.h"
 #include "racelab/symbol_cache.h"
 #include "racelab_sanitizer_options.h"
-#include "result_channel.h"
 #include "run_logs.h"
-#include "schedule_source.h"
 
 extern char** environ;
 

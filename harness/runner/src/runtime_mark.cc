@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "racelab/input_error.h"
+#include "racelab/internal/input_error.h"
 #include "racelab/program_channel.h"
 
 namespace racelab {

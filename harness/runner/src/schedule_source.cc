@@ -1,6 +1,6 @@
 // Reading a schedule file's bytes once, with a size limit, from a regular
 // file or a pipe; see schedule_source.h.
-#include "schedule_source.h"
+#include "racelab/schedule_source.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -15,8 +15,8 @@
 #include <stdexcept>
 
 #include "absl/strings/str_cat.h"
+#include "racelab/internal/sched/schedule_file.h"
 #include "racelab/runner.h"
-#include "racelab/sched/schedule_file.h"
 
 namespace racelab {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "racelab/sched/substrate.h"
+#include "racelab/internal/sched/substrate.h"
 
 namespace racelab::defaults {
 

@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "racelab/fuzz_report.h"
+#include "racelab/internal/fuzz_report.h"
 #include "racelab/kit.h"
 
 #if defined(__has_feature)

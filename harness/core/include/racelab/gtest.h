@@ -66,9 +66,9 @@
 #include <vector>
 
 #include "racelab/explore.h"
+#include "racelab/internal/sanitizer_capture.h"
 #include "racelab/kit.h"
 #include "racelab/kit_binary.h"
-#include "racelab/sanitizer_capture.h"
 #include "racelab/spec.h"
 
 namespace racelab {

@@ -58,23 +58,23 @@
 #include <type_traits>
 #include <vector>
 
-#include "racelab/case.h"
-#include "racelab/controlled_runner.h"
 #include "racelab/defaults.h"
 #include "racelab/finding.h"
-#include "racelab/history.h"
-#include "racelab/isolation.h"
-#include "racelab/linearizability.h"
-#include "racelab/op_context.h"
-#include "racelab/operation_history.h"
-#include "racelab/sanitizer_capture.h"
-#include "racelab/scenario.h"
-#include "racelab/sched/schedule_file.h"
-#include "racelab/sched/scheduler.h"
-#include "racelab/sched/shrink.h"
-#include "racelab/sched/strategy.h"
-#include "racelab/session.h"
-#include "racelab/stress_runner.h"
+#include "racelab/internal/case.h"
+#include "racelab/internal/controlled_runner.h"
+#include "racelab/internal/history.h"
+#include "racelab/internal/isolation.h"
+#include "racelab/internal/linearizability.h"
+#include "racelab/internal/op_context.h"
+#include "racelab/internal/operation_history.h"
+#include "racelab/internal/sanitizer_capture.h"
+#include "racelab/internal/scenario.h"
+#include "racelab/internal/sched/schedule_file.h"
+#include "racelab/internal/sched/scheduler.h"
+#include "racelab/internal/sched/shrink.h"
+#include "racelab/internal/sched/strategy.h"
+#include "racelab/internal/session.h"
+#include "racelab/internal/stress_runner.h"
 
 namespace racelab {
 
@@ -255,10 +255,10 @@ struct CheckOptions {
   // under one of them. Empty: its first frame outside racelab's folders and
   // outside system and library paths.
   std::vector<std::string> source_roots;
-  // Run the check in a forked child (racelab/isolation.h), so that a store
-  // that crashes (a signal, abort, an uncaught exception, std::terminate),
-  // exits or hangs is a finding of the check (crash, timeout) and this
-  // process survives to report it; in controlled mode the schedule in
+  // Run the check in a forked child (racelab/internal/isolation.h), so that a
+  // store that crashes (a signal, abort, an uncaught exception,
+  // std::terminate), exits or hangs is a finding of the check (crash, timeout)
+  // and this process survives to report it; in controlled mode the schedule in
   // flight is saved. Off: in this process, for a debugger.
   bool isolate = true;
   // Isolated checks: no progress (no scheduling decision, no operation

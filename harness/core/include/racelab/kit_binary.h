@@ -14,7 +14,7 @@
 #ifndef RACELAB_KIT_BINARY_H_
 #define RACELAB_KIT_BINARY_H_
 
-#include "racelab/sanitizer_capture.h"
+#include "racelab/internal/sanitizer_capture.h"
 
 // The call pulls the core's sanitizer_capture.cc (where the options and the
 // death callback live) into a binary that uses nothing else of the core.

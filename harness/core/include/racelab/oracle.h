@@ -121,6 +121,11 @@ std::string to_string(OracleSet oracles);
 // std::invalid_argument naming an unknown or always-on oracle.
 OracleSet parse_oracle_set(std::string_view list);
 
+// True when this binary is built with ThreadSanitizer / AddressSanitizer:
+// whether the tsan / asan oracle can see anything in it.
+bool built_with_tsan();
+bool built_with_asan();
+
 }  // namespace racelab
 
 #endif  // RACELAB_ORACLE_H_

@@ -58,8 +58,8 @@
 #include <vector>
 
 #include "racelab/generators.h"
+#include "racelab/internal/op_context.h"
 #include "racelab/kit.h"
-#include "racelab/op_context.h"
 #include "racelab/show.h"
 
 namespace racelab {

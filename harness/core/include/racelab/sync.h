@@ -18,7 +18,7 @@
 #endif
 
 #include "absl/base/thread_annotations.h"
-#include "racelab/scheduling_hooks.h"
+#include "racelab/internal/scheduling_hooks.h"
 
 namespace racelab {
 

@@ -1,6 +1,6 @@
-// What a Session (racelab/session.h) holds: every piece of per-run mutable
-// state of the engine, in one object. Each part is used by one file, named
-// after it. The parts written from a sanitizer callback or from subject
+// What a Session (racelab/internal/session.h) holds: every piece of per-run
+// mutable state of the engine, in one object. Each part is used by one file,
+// named after it. The parts written from a sanitizer callback or from subject
 // threads without locks are plain memory and atomics written only by code
 // TSan does not instrument (see each part).
 #ifndef RACELAB_HARNESS_SRC_SESSION_STATE_H_

@@ -1,15 +1,15 @@
 // The schedule search of controlled mode, shared by every family.
-#include "racelab/controlled_runner.h"
+#include "racelab/internal/controlled_runner.h"
 
 #include <optional>
 #include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "racelab/input_error.h"
-#include "racelab/progress.h"
-#include "racelab/sched/shrink.h"
-#include "racelab/sched/trace.h"
+#include "racelab/internal/input_error.h"
+#include "racelab/internal/progress.h"
+#include "racelab/internal/sched/shrink.h"
+#include "racelab/internal/sched/trace.h"
 #include "racelab/session_state.h"
 
 namespace racelab::controlled_internal {

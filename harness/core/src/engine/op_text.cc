@@ -1,5 +1,5 @@
 // Parsing and joining operation text.
-#include "racelab/op_text.h"
+#include "racelab/internal/op_text.h"
 
 namespace racelab {
 

@@ -78,15 +78,6 @@ std::vector<std::string> Registry::validate() const {
       }
     }
   }
-  for (const AntiPattern& p : anti_patterns_) {
-    for (const std::string* subject : {&p.buggy, &p.fixed}) {
-      if (find_case(*subject, p.scenario) == nullptr) {
-        problems.push_back(absl::StrCat("anti-pattern ", p.name, " names ",
-                                        *subject, " x ", p.scenario,
-                                        ", which is no registered case"));
-      }
-    }
-  }
   for (const CaseSpec& c : cases_) {
     for (Mode m : c.modes) {
       if (find_expectation(c.subject, c.scenario, m) == nullptr) {

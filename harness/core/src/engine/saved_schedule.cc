@@ -14,7 +14,7 @@
 #include <stdexcept>
 
 #include "absl/strings/str_cat.h"
-#include "racelab/input_error.h"
+#include "racelab/internal/input_error.h"
 
 namespace racelab {
 namespace {

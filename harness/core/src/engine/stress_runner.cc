@@ -1,5 +1,5 @@
 // Non-template parts of stress mode: the clock and the jitter.
-#include "racelab/stress_runner.h"
+#include "racelab/internal/stress_runner.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-#include "racelab/progress.h"
+#include "racelab/internal/progress.h"
 #include "racelab/session_state.h"
 #include "racelab/sync.h"
 
@@ -32,8 +32,8 @@ std::mt19937_64& thread_rng() {
 }
 
 // A nudge: at one lock acquisition in kNudgeEvery, the thread steps aside
-// until some other thread has made progress (racelab/progress.h), or for at
-// most kNudgeMaxMs. Free-running threads on a busy machine hardly ever
+// until some other thread has made progress (racelab/internal/progress.h), or
+// for at most kNudgeMaxMs. Free-running threads on a busy machine hardly ever
 // overlap (each runs its whole operation in one time slice), so a narrow
 // check-then-act window would be hit only by luck; waiting for another
 // thread's progress, not for a fixed time, lets the others in however slowly

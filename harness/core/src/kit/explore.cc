@@ -11,17 +11,17 @@
 #include <stdexcept>
 
 #include "absl/strings/str_cat.h"
-#include "racelab/controlled_runner.h"
-#include "racelab/input_error.h"
-#include "racelab/isolation.h"
+#include "racelab/internal/controlled_runner.h"
+#include "racelab/internal/input_error.h"
+#include "racelab/internal/isolation.h"
+#include "racelab/internal/sanitizer_capture.h"
+#include "racelab/internal/sched/schedule_file.h"
+#include "racelab/internal/sched/scheduler.h"
+#include "racelab/internal/sched/strategy.h"
+#include "racelab/internal/sched/trace.h"
 #include "racelab/observation_json.h"
 #include "racelab/process_output.h"
-#include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
-#include "racelab/sched/schedule_file.h"
-#include "racelab/sched/scheduler.h"
-#include "racelab/sched/strategy.h"
-#include "racelab/sched/trace.h"
 
 namespace racelab {
 namespace {

@@ -1,5 +1,5 @@
-// The report of a fuzz input's run (racelab/fuzz_report.h).
-#include "racelab/fuzz_report.h"
+// The report of a fuzz input's run (racelab/internal/fuzz_report.h).
+#include "racelab/internal/fuzz_report.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "racelab/sched/trace.h"
+#include "racelab/internal/sched/trace.h"
 
 namespace racelab {
 namespace {

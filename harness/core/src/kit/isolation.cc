@@ -1,7 +1,7 @@
 // Running code under test in a forked child that reports through shared
-// memory (racelab/isolation.h), and the text form of a RunObservation that
-// carries the child's result back.
-#include "racelab/isolation.h"
+// memory (racelab/internal/isolation.h), and the text form of a RunObservation
+// that carries the child's result back.
+#include "racelab/internal/isolation.h"
 
 #include <signal.h>
 #include <sys/mman.h>
@@ -20,8 +20,8 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "racelab/internal/progress.h"
 #include "racelab/process_output.h"
-#include "racelab/progress.h"
 #include "racelab/raw_syscall.h"
 
 namespace racelab::isolation {

@@ -20,15 +20,15 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "racelab/input_error.h"
-#include "racelab/isolation.h"
+#include "racelab/internal/input_error.h"
+#include "racelab/internal/isolation.h"
+#include "racelab/internal/sanitizer_capture.h"
+#include "racelab/internal/sched/fiber.h"
 #include "racelab/observation_json.h"
 #include "racelab/process_output.h"
-#include "racelab/sanitizer_capture.h"
 #include "racelab/saved_schedule.h"
-#include "racelab/sched/fiber.h"
 #include "racelab/suppressions.h"
-#include "symbol_names.h"
+#include "racelab/symbol_names.h"
 
 namespace racelab {
 namespace kit_internal {

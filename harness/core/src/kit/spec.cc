@@ -16,12 +16,12 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "racelab/fuzz_report.h"
 #include "racelab/fuzz_target.h"
-#include "racelab/input_error.h"
-#include "racelab/op_text.h"
-#include "racelab/sanitizer_capture.h"
-#include "racelab/sched/scheduler.h"
+#include "racelab/internal/fuzz_report.h"
+#include "racelab/internal/input_error.h"
+#include "racelab/internal/op_text.h"
+#include "racelab/internal/sanitizer_capture.h"
+#include "racelab/internal/sched/scheduler.h"
 
 namespace racelab {
 

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <string>
 
-#include "racelab/input_error.h"
+#include "racelab/internal/input_error.h"
 
 namespace racelab {
 namespace {

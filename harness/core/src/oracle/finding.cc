@@ -4,7 +4,7 @@
 #include <array>
 #include <utility>
 
-#include "racelab/case.h"
+#include "racelab/internal/case.h"
 
 namespace racelab {
 namespace {

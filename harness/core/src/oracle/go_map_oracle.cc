@@ -1,5 +1,5 @@
 // The gomap oracle.
-#include "racelab/go_map_oracle.h"
+#include "racelab/internal/go_map_oracle.h"
 
 #include <set>
 #include <string>

@@ -1,5 +1,5 @@
 // TSan report hook and ASan death callback; see sanitizer_capture.h.
-#include "racelab/sanitizer_capture.h"
+#include "racelab/internal/sanitizer_capture.h"
 
 #include <sanitizer/common_interface_defs.h>
 #include <sys/syscall.h>
@@ -15,10 +15,10 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "racelab/scheduling_hooks.h"
+#include "racelab/internal/scheduling_hooks.h"
 #include "racelab/session_state.h"
+#include "racelab/symbol_names.h"
 #include "racelab_sanitizer_options.h"
-#include "symbol_names.h"
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)

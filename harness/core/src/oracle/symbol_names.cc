@@ -1,6 +1,6 @@
 // readable_symbol(): demangled names as a person writes them; see
 // symbol_names.h for the rules.
-#include "symbol_names.h"
+#include "racelab/symbol_names.h"
 
 #include <algorithm>
 #include <array>

@@ -26,11 +26,11 @@
 #include <string_view>
 #include <vector>
 
+#include "racelab/internal/sched/scheduler.h"
+#include "racelab/internal/sched/strategy.h"
+#include "racelab/internal/sched/trace.h"
 #include "racelab/program_channel.h"
 #include "racelab/remote_strategy.h"
-#include "racelab/sched/scheduler.h"
-#include "racelab/sched/strategy.h"
-#include "racelab/sched/trace.h"
 
 extern "C" int __real_main(int argc, char** argv, char** envp);
 

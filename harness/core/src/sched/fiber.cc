@@ -1,7 +1,7 @@
 // Fiber implementation: mmap'ed stacks with a guard page (kept for the next
 // fibers), Boost.Context's jump_fcontext, and the hand-offs that keep TSan,
 // ASan and the C++ exception runtime consistent across switches.
-#include "racelab/sched/fiber.h"
+#include "racelab/internal/sched/fiber.h"
 
 #include <cxxabi.h>
 #include <sys/mman.h>

@@ -1,5 +1,5 @@
 // Reading and writing saved schedules (format described in schedule_file.h).
-#include "racelab/sched/schedule_file.h"
+#include "racelab/internal/sched/schedule_file.h"
 
 #include <algorithm>
 #include <charconv>

@@ -48,8 +48,8 @@
 #include <utility>
 
 #include "racelab/baton.h"
-#include "racelab/progress.h"
-#include "racelab/sched/scheduler.h"
+#include "racelab/internal/progress.h"
+#include "racelab/internal/sched/scheduler.h"
 #include "racelab/syscall_name.h"
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)

@@ -2,7 +2,7 @@
 // search below the greedy result, then tail trimming. Program shrinking:
 // removal of threads and operations, each rerun on the schedule without the
 // removed turns.
-#include "racelab/sched/shrink.h"
+#include "racelab/internal/sched/shrink.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,6 +1,6 @@
 // Scheduling strategies: random walk, PCT, DFS with partial-order reduction,
 // preemption-bounded plain DFS, replay.
-#include "racelab/sched/strategy.h"
+#include "racelab/internal/sched/strategy.h"
 
 #include <algorithm>
 #include <cstdint>

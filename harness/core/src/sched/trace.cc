@@ -1,5 +1,5 @@
 // Trace formatting: one column per logical thread, one row per event.
-#include "racelab/sched/trace.h"
+#include "racelab/internal/sched/trace.h"
 
 #include <algorithm>
 #include <optional>

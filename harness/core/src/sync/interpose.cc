@@ -34,8 +34,8 @@
 #include <cstdint>
 
 #include "interpose_common.h"
-#include "racelab/progress.h"
-#include "racelab/scheduling_hooks.h"
+#include "racelab/internal/progress.h"
+#include "racelab/internal/scheduling_hooks.h"
 
 using racelab::LockMode;
 using racelab::PointEffect;

@@ -9,7 +9,7 @@
 // This file is compiled without sanitizer instrumentation: it runs inside the
 // primitives TSan models and must add no accesses or edges of its own.
 #include "interpose_common.h"
-#include "racelab/scheduling_hooks.h"
+#include "racelab/internal/scheduling_hooks.h"
 
 using racelab::PointEffect;
 using racelab::SchedulingHooks;

@@ -11,7 +11,7 @@
 
 #include <dlfcn.h>
 
-#include "racelab/scheduling_hooks.h"
+#include "racelab/internal/scheduling_hooks.h"
 
 namespace racelab::interpose_internal {
 

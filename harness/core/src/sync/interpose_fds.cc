@@ -51,8 +51,8 @@
 #include <algorithm>
 
 #include "interpose_common.h"
+#include "racelab/internal/scheduling_hooks.h"
 #include "racelab/raw_syscall.h"
-#include "racelab/scheduling_hooks.h"
 
 using racelab::PointEffect;
 using racelab::SchedulingHooks;

@@ -37,8 +37,8 @@
 #include <cstdint>
 
 #include "interpose_common.h"
+#include "racelab/internal/scheduling_hooks.h"
 #include "racelab/raw_syscall.h"
-#include "racelab/scheduling_hooks.h"
 
 using racelab::PointAccess;
 using racelab::PointEffect;

@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "interpose_common.h"
-#include "racelab/scheduling_hooks.h"
+#include "racelab/internal/scheduling_hooks.h"
 
 using racelab::LockMode;
 using racelab::PointEffect;

@@ -28,7 +28,7 @@
 #include <time.h>
 
 #include "interpose_common.h"
-#include "racelab/scheduling_hooks.h"
+#include "racelab/internal/scheduling_hooks.h"
 
 using racelab::PointEffect;
 using racelab::SchedulingHooks;

@@ -1,5 +1,5 @@
-// The current session; see racelab/session.h.
-#include "racelab/session.h"
+// The current session; see racelab/internal/session.h.
+#include "racelab/internal/session.h"
 
 #include <stdexcept>
 

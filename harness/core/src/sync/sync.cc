@@ -9,7 +9,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "racelab/progress.h"
+#include "racelab/internal/progress.h"
 
 namespace racelab {
 namespace {

@@ -6,10 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "racelab/finding.h"
+#include "racelab/internal/sched/trace.h"
 #include "racelab/kind_set.h"
 #include "racelab/observation_json.h"
 #include "racelab/runner.h"
-#include "racelab/sched/trace.h"
 
 namespace racelab {
 

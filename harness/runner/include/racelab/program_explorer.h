@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "racelab/case.h"
 #include "racelab/defaults.h"
 #include "racelab/finding.h"
+#include "racelab/internal/case.h"
 #include "racelab/runner.h"
 
 namespace racelab {

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "racelab/case.h"
 #include "racelab/defaults.h"
 #include "racelab/expectation.h"
-#include "racelab/input_error.h"
+#include "racelab/internal/case.h"
+#include "racelab/internal/input_error.h"
 #include "racelab/kind_set.h"
 #include "racelab/registry.h"
 
@@ -68,8 +68,9 @@ struct RetriedRun {
 std::string describe(const RetriedRun& retried);
 
 // The result of a case over its runs (the outer layer of the three listed
-// at the top of case.h): the kinds observed, the histogram of outcomes, the findings
-// with how many runs reported each, and the first failing run's schedule.
+// at the top of case.h): the kinds observed, the histogram of outcomes, the
+// findings with how many runs reported each, and the first failing run's
+// schedule.
 struct CaseResult {
   std::string family;
   std::string subject;

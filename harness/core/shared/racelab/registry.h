@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "racelab/case.h"
 #include "racelab/expectation.h"
+#include "racelab/internal/case.h"
 
 namespace racelab {
 
@@ -35,18 +35,12 @@ class Registry {
   void add_source_root(std::string root) {
     source_roots_.push_back(std::move(root));
   }
-  void add_anti_pattern(AntiPattern p) {
-    anti_patterns_.push_back(std::move(p));
-  }
 
   const std::vector<CatalogEntry>& subjects() const { return subjects_; }
   const std::vector<CatalogEntry>& scenarios() const { return scenarios_; }
   const std::vector<CaseSpec>& cases() const { return cases_; }
   const std::vector<Expectation>& expectations() const { return expectations_; }
   const std::vector<std::string>& source_roots() const { return source_roots_; }
-  const std::vector<AntiPattern>& anti_patterns() const {
-    return anti_patterns_;
-  }
 
   const CatalogEntry* find_subject(std::string_view name) const;
   const CatalogEntry* find_scenario(std::string_view name) const;
@@ -60,7 +54,7 @@ class Registry {
   // Checks the expectations against the catalog: every case has exactly one
   // expectation per mode it runs in, every expectation names a registered case
   // and a mode it runs in, every row that catches a bug allows crash and
-  // timeout beside it, and every anti-pattern names registered cases.
+  // timeout beside it.
   // Returns one line per problem.
   std::vector<std::string> validate() const;
 
@@ -69,7 +63,6 @@ class Registry {
   std::vector<CatalogEntry> scenarios_;
   std::vector<CaseSpec> cases_;
   std::vector<Expectation> expectations_;
-  std::vector<AntiPattern> anti_patterns_;
   std::vector<std::string> source_roots_;
 };
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "racelab/case.h"
+#include "racelab/internal/case.h"
 #include "racelab/finding.h"
-#include "racelab/sched/trace.h"
+#include "racelab/internal/sched/trace.h"
 
 namespace racelab {
 

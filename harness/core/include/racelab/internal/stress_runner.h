@@ -13,12 +13,12 @@
 #include <thread>
 #include <vector>
 
-#include "racelab/case.h"
-#include "racelab/history.h"
-#include "racelab/judge_run.h"
-#include "racelab/op_context.h"
-#include "racelab/progress.h"
-#include "racelab/scenario.h"
+#include "racelab/internal/case.h"
+#include "racelab/internal/history.h"
+#include "racelab/internal/judge_run.h"
+#include "racelab/internal/op_context.h"
+#include "racelab/internal/progress.h"
+#include "racelab/internal/scenario.h"
 
 namespace racelab {
 

@@ -17,9 +17,9 @@
 #include <string_view>
 #include <vector>
 
-#include "racelab/case.h"
 #include "racelab/finding.h"
-#include "racelab/history.h"
+#include "racelab/internal/case.h"
+#include "racelab/internal/history.h"
 
 namespace racelab {
 

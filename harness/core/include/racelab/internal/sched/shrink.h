@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "racelab/sched/scheduler.h"
-#include "racelab/sched/strategy.h"
+#include "racelab/internal/sched/scheduler.h"
+#include "racelab/internal/sched/strategy.h"
 
 namespace racelab::sched {
 

@@ -57,11 +57,11 @@
 #include <vector>
 
 #include "racelab/defaults.h"
-#include "racelab/sched/fiber.h"
-#include "racelab/sched/strategy.h"
-#include "racelab/sched/substrate.h"
-#include "racelab/sched/trace.h"
-#include "racelab/scheduling_hooks.h"
+#include "racelab/internal/sched/fiber.h"
+#include "racelab/internal/sched/strategy.h"
+#include "racelab/internal/sched/substrate.h"
+#include "racelab/internal/sched/trace.h"
+#include "racelab/internal/scheduling_hooks.h"
 
 namespace racelab::sched {
 

@@ -84,9 +84,7 @@ class ReportsDropped {
   ReportsDropped& operator=(const ReportsDropped&) = delete;
 };
 
-// True when this binary is built with ThreadSanitizer / AddressSanitizer.
-bool built_with_tsan();
-bool built_with_asan();
+// built_with_tsan() and built_with_asan() are in racelab/oracle.h.
 
 // The finding kind of a TSan report type ("data-race", "heap-use-after-free",
 // "lock-order-inversion", ...): the hook's reports and the raw notices of a

@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "racelab/scheduling_hooks.h"
+#include "racelab/internal/scheduling_hooks.h"
 
 namespace racelab::sched {
 

@@ -23,9 +23,9 @@
 
 #include "racelab/defaults.h"
 #include "racelab/finding.h"
+#include "racelab/internal/sched/scheduler.h"
+#include "racelab/internal/sched/trace.h"
 #include "racelab/oracle.h"
-#include "racelab/sched/scheduler.h"
-#include "racelab/sched/trace.h"
 
 namespace racelab {
 
@@ -209,20 +209,6 @@ struct CatalogEntry {
   std::string description;
   std::string source;  // subjects: repo-relative file
   bool buggy = false;  // subjects only
-};
-
-// One walk-through of `racelab demo`: an anti-pattern of a catalog, the
-// buggy and the fixed subject that show it, the scenario that breaks it, and
-// the texts that explain it. Catalogs register them beside their subjects.
-struct AntiPattern {
-  std::string name;   // "check-then-act"
-  std::string buggy;  // subject
-  std::string fixed;  // subject
-  std::string scenario;
-  std::string marker;   // the excerpt centres on the first line with this
-  std::string summary;  // one line, for the list
-  std::string story;    // what goes wrong
-  std::string oracles;  // which oracle sees it, and why the others do not
 };
 
 }  // namespace racelab

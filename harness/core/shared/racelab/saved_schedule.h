@@ -13,8 +13,8 @@
 #include <string>
 #include <string_view>
 
-#include "racelab/case.h"
-#include "racelab/sched/schedule_file.h"
+#include "racelab/internal/case.h"
+#include "racelab/internal/sched/schedule_file.h"
 
 namespace racelab {
 

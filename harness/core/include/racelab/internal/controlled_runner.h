@@ -21,17 +21,17 @@
 #include <string_view>
 #include <vector>
 
-#include "racelab/case.h"
-#include "racelab/go_map_oracle.h"
-#include "racelab/history.h"
-#include "racelab/input_error.h"
-#include "racelab/isolation.h"
-#include "racelab/judge_run.h"
-#include "racelab/op_context.h"
-#include "racelab/op_text.h"
-#include "racelab/scenario.h"
-#include "racelab/sched/scheduler.h"
-#include "racelab/sched/strategy.h"
+#include "racelab/internal/case.h"
+#include "racelab/internal/go_map_oracle.h"
+#include "racelab/internal/history.h"
+#include "racelab/internal/input_error.h"
+#include "racelab/internal/isolation.h"
+#include "racelab/internal/judge_run.h"
+#include "racelab/internal/op_context.h"
+#include "racelab/internal/op_text.h"
+#include "racelab/internal/scenario.h"
+#include "racelab/internal/sched/scheduler.h"
+#include "racelab/internal/sched/strategy.h"
 #include "racelab/sync.h"
 
 namespace racelab {
@@ -322,7 +322,7 @@ RunObservation run_controlled(
   scheduler_options.substrate = request.threads;
   sched::ControlledScheduler scheduler(scheduler_options);
   // In an isolated check's child, the parent sees every schedule's program
-  // and decisions as they happen (racelab/isolation.h).
+  // and decisions as they happen (racelab/internal/isolation.h).
   isolation::observe_decisions(scheduler);
   // A program that ignores the seed is built once for the whole search, one
   // of the seed once per seed.

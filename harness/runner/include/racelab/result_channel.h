@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "racelab/case.h"
+#include "racelab/internal/case.h"
 
 namespace racelab {
 

@@ -15,8 +15,8 @@
 #include <thread>
 #include <vector>
 
+#include "racelab/internal/sched/strategy.h"
 #include "racelab/program_channel.h"
-#include "racelab/sched/strategy.h"
 
 namespace racelab::sched {
 

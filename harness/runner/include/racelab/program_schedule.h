@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "racelab/internal/sched/schedule_file.h"
 #include "racelab/program_explorer.h"
-#include "racelab/sched/schedule_file.h"
 
 namespace racelab {
 

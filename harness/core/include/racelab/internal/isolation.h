@@ -20,8 +20,8 @@
 #include <string_view>
 #include <vector>
 
-#include "racelab/case.h"
-#include "racelab/sched/scheduler.h"
+#include "racelab/internal/case.h"
+#include "racelab/internal/sched/scheduler.h"
 
 namespace racelab::isolation {
 

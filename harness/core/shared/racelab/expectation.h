@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "racelab/case.h"
 #include "racelab/finding.h"
+#include "racelab/internal/case.h"
 
 namespace racelab {
 
@@ -102,20 +102,6 @@ Expectation expectation_of(const std::string& subject,
 // heap-use-after-free when the free races with the access; the table credits
 // ASan, whose job it is.)
 Oracle oracle_of(FindingKind kind);
-
-// The columns of the truth table: one oracle each, crash and timeout (the
-// fallout every buggy row allows) together.
-const std::vector<OracleSet>& truth_table_columns();
-// "tsan", "crash/timeout".
-std::string column_heading(OracleSet column);
-
-// What an expectation asks of a column's oracles: kMust (every run that
-// catches the bug must show this oracle's kind; it is the only oracle named),
-// kOneOf (one of several named oracles must fire), kMay (a consequence it may
-// report), kSilent (it must report nothing).
-enum class OracleDuty { kMust, kOneOf, kMay, kSilent };
-OracleDuty duty_of(const Expectation& e, OracleSet column);
-const char* to_string(OracleDuty duty);
 
 // "clean", or the kinds joined with " or "; for a row that must be verified,
 // "clean (controlled: verified)".

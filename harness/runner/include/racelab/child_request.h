@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "racelab/case.h"
+#include "racelab/internal/case.h"
 #include "racelab/registry.h"
 
 namespace racelab {

@@ -53,7 +53,7 @@
 #include <utility>
 #include <vector>
 
-#include "racelab/progress.h"
+#include "racelab/internal/progress.h"
 
 namespace racelab {
 

@@ -9,14 +9,14 @@
 #include <utility>
 #include <vector>
 
-#include "racelab/case.h"
 #include "racelab/finding.h"
-#include "racelab/go_map_oracle.h"
-#include "racelab/history.h"
-#include "racelab/op_context.h"
-#include "racelab/progress.h"
-#include "racelab/scenario.h"
-#include "racelab/sched/scheduler.h"
+#include "racelab/internal/case.h"
+#include "racelab/internal/go_map_oracle.h"
+#include "racelab/internal/history.h"
+#include "racelab/internal/op_context.h"
+#include "racelab/internal/progress.h"
+#include "racelab/internal/scenario.h"
+#include "racelab/internal/sched/scheduler.h"
 
 namespace racelab {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "racelab/case.h"
+#include "racelab/internal/case.h"
 
 namespace racelab {
 

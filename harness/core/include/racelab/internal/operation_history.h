@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "racelab/history.h"
-#include "racelab/linearizability.h"
+#include "racelab/internal/history.h"
+#include "racelab/internal/linearizability.h"
 
 namespace racelab {
 
