@@ -57,8 +57,8 @@ TEST(DefaultsDoc, EveryRowSaysWhatTheHeaderHolds) {
   };
   for (const auto& [setting, value] : header) {
     auto row = doc.find(setting);
-    ASSERT_NE(row, doc.end()) << "docs/defaults.md has no row '" << setting
-                              << "'";
+    ASSERT_NE(row, doc.end())
+        << "docs/defaults.md has no row '" << setting << "'";
     EXPECT_EQ(row->second, value) << setting;
   }
   // Every documented setting is one the header holds (the header row and the

@@ -25,7 +25,6 @@
 #include "racelab/internal/input_error.h"
 #include "racelab/internal/sanitizer_capture.h"
 #include "racelab/kit.h"
-#include "racelab/internal/sanitizer_capture.h"
 #include "racelab/observation_json.h"
 #include "scratch_dir.h"
 

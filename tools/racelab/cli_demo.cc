@@ -11,8 +11,7 @@ Subcommand add_demo_command(CLI::App& app, const Registry& registry,
       "demo",
       "walk through an anti-pattern: code, failing interleaving, oracles, fix");
   cmd->add_option("name", *names, "anti-pattern (none: list them)");
-  return {cmd,
-          [&registry, &anti_patterns, names] {
+  return {cmd, [&registry, &anti_patterns, names] {
             return run_demo(registry, anti_patterns, *names, std::cout);
           }};
 }

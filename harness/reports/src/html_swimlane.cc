@@ -12,8 +12,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "html_internal.h"
-#include "racelab/report.h"
 #include "racelab/internal/sched/trace.h"
+#include "racelab/report.h"
 #include "report_internal.h"
 
 namespace racelab::html_internal {

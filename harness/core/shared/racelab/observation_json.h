@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "racelab/internal/case.h"
 #include "racelab/finding.h"
+#include "racelab/internal/case.h"
 #include "racelab/internal/sched/trace.h"
 
 namespace racelab {
