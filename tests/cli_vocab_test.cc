@@ -4,6 +4,7 @@
 
 #include "anti_patterns.h"
 #include "catalog.h"
+#include "expectation_rows.h"
 #include "racelab/demo.h"
 #include "racelab/truth_table.h"
 
@@ -12,13 +13,8 @@ namespace {
 
 using enum FindingKind;
 
-Expectation buggy(std::vector<FindingKind> catches,
-                  std::vector<FindingKind> may_also = {kCrash, kTimeout}) {
-  return {"f/buggy",           "s",  {Mode::kStress}, std::move(catches),
-          std::move(may_also), "why"};
-}
-
-Expectation fixed() { return {"f/fixed", "s", {Mode::kStress}, {}, {}, "why"}; }
+using testing::buggy;
+using testing::fixed;
 
 RunObservation nothing(const RunRequest&) { return {}; }
 

@@ -4,18 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include "expectation_rows.h"
+
 namespace racelab {
 namespace {
 
 using enum FindingKind;
 
-Expectation buggy(std::vector<FindingKind> catches,
-                  std::vector<FindingKind> may_also = {kCrash, kTimeout}) {
-  return {"f/buggy",           "s",  {Mode::kStress}, std::move(catches),
-          std::move(may_also), "why"};
-}
-
-Expectation fixed() { return {"f/fixed", "s", {Mode::kStress}, {}, {}, "why"}; }
+using testing::buggy;
+using testing::fixed;
 
 TEST(ExpectationJudge, FixedStoreCleanIsAMatch) {
   EXPECT_EQ(judge(fixed(), {}), "");
