@@ -13,7 +13,7 @@
 
 #include "checkpoint/variants.h"
 #include "checkpoint_spec.h"
-#include "racelab/kit.h"
+#include "racelab/internal/family.h"
 #include "spec_calls.h"
 #include "state_spec.h"
 

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "racelab/kit.h"
+#include "racelab/internal/family.h"
 
 namespace racelab::kit_test {
 

@@ -24,7 +24,7 @@
 #include "cell_family.h"
 #include "racelab/internal/input_error.h"
 #include "racelab/internal/sanitizer_capture.h"
-#include "racelab/kit.h"
+#include "racelab/internal/family.h"
 #include "racelab/observation_json.h"
 #include "scratch_dir.h"
 

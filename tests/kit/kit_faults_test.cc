@@ -1,7 +1,7 @@
-// The store-implementer kit's own behaviour on a tiny family (tally_family.h):
-// scenarios without invariants, the traits' oracle selection, names and
-// factories of every ordinary kind, a templated family through the macros,
-// exhaustive and inconclusive searches, a std::mutex held across a pause.
+// The kit engine's own behaviour on a tiny family (tally_family.h):
+// scenarios without invariants, family names and factories of every
+// ordinary kind, exhaustive and inconclusive searches, a std::mutex held
+// across a pause.
 #include <gtest/gtest-spi.h>
 
 #include <condition_variable>
@@ -16,7 +16,9 @@
 
 #include "racelab/fuzz_target.h"
 #include "racelab/gtest.h"
+#include "racelab/internal/family.h"
 #include "racelab/internal/input_error.h"
+#include "racelab/spec.h"
 #include "racelab/suppressions.h"
 #include "tally_family.h"
 
@@ -73,62 +75,44 @@ TEST(EmptyInvariants, ReplayRuns) {
   EXPECT_TRUE(replayed.has(FindingKind::kNotLinearizable)) << replayed.message;
 }
 
-struct FuzzTallyTraits {
-  using Family = TallyFamily;
-  static std::unique_ptr<Tally> make() { return make_locked(); }
-  static std::vector<Scenario<TallyFamily>> scenarios() { return {two_adds()}; }
-  static TallyOp generate_op(FuzzBytes& bytes, int /*thread*/) {
-    return bytes.below(2) == 0 ? TallyOp{true, 1} : TallyOp{false, 0};
-  }
-};
+// A spec of a tally store (LockedTally, RacyTally), for the doors that take
+// a spec: two adds and a read, as two_adds.
+template <class T>
+Spec<T> tally_spec(std::string name) {
+  return Spec<T>(std::move(name))
+      .op(
+          "add", [](T& t, OpContext& ctx, int n) { t.add(n, ctx); },
+          ints(1, 2))
+      .op("get", &T::get)
+      .without_random_scenario()
+      .scenario("two_adds",
+                Plan{{}, {{call("add", 1)}, {call("add", 1)}}, {call("get")}});
+}
 
-TEST(EmptyInvariants, FuzzTargetWithoutFuzzCheckRuns) {
+TEST(EmptyInvariants, FuzzTargetOfASpecWithoutInvariantsRuns) {
   const std::vector<std::uint8_t> input = {1, 2, 0, 1, 1, 0, 1, 0, 1, 1};
-  EXPECT_EQ(fuzz_internal::fuzz_one_input<FuzzTallyTraits>(input.data(),
-                                                           input.size()),
+  EXPECT_EQ(fuzz_spec_input(tally_spec<LockedTally>("tally/locked"), input.data(), input.size()),
             0);
 }
 
-// --- The traits' oracle selection ------------------------------------------
+// --- The spec's oracle selection --------------------------------------------
 
-template <Oracle kOracle>
-struct SelectingRacyTraits {
-  using Family = TallyFamily;
-  static constexpr const char* kStoreName = "tally/racy-selecting";
-  static std::unique_ptr<Tally> make() { return make_racy(); }
-  static std::vector<Scenario<TallyFamily>> scenarios() { return {two_adds()}; }
-  static CheckOptions options() {
-    CheckOptions options = quick(Mode::kControlled);
-    options.oracles = {kOracle};
-    return options;
-  }
-};
-using LinearizabilityOnly = SelectingRacyTraits<Oracle::kLinearizability>;
-using InvariantsOnly = SelectingRacyTraits<Oracle::kInvariants>;
-
-TEST(OracleSelection, NoCaseForAnOracleTheStoreLeftOut) {
-  const std::vector<KitCase> cases = kit_cases<LinearizabilityOnly>();
-  ASSERT_FALSE(cases.empty());
-  for (const KitCase& c : cases) {
-    EXPECT_EQ(c.oracle, Oracle::kLinearizability) << c.name();
-  }
-}
-
+// A case of all (what RACELAB_SPEC_EXPECT_CAUGHT runs) runs the oracles the
+// spec selects, not every selectable one.
 TEST(OracleSelection, TheCaseOfAllRunsTheSelectedOraclesOnly) {
-  // What RACELAB_EXPECT_CAUGHT runs: one case per scenario, all oracles.
-  const std::vector<KitCase> lin =
-      kit_cases<LinearizabilityOnly>(false, {Mode::kControlled});
-  ASSERT_EQ(lin.size(), 1u);
-  const CheckResult caught = run_kit_case<LinearizabilityOnly>(lin[0]);
+  const KitCase all{0, "two_adds", Mode::kControlled, std::nullopt};
+  CheckOptions options = quick(Mode::kControlled);
+  options.oracles = {Oracle::kLinearizability};
+  const CheckResult caught = run_spec_case(
+      tally_spec<RacyTally>("tally/racy-selecting").options(options), all);
   ASSERT_FALSE(caught.clean()) << caught.message;
   for (const Finding& f : caught.findings) {
     EXPECT_EQ(f.oracle, Oracle::kLinearizability) << caught.message;
   }
-  // The scenario has no invariants: a store judged by them alone is clean.
-  const std::vector<KitCase> inv =
-      kit_cases<InvariantsOnly>(false, {Mode::kControlled});
-  ASSERT_EQ(inv.size(), 1u);
-  const CheckResult clean = run_kit_case<InvariantsOnly>(inv[0]);
+  // The spec has no invariants: a store judged by them alone is clean.
+  options.oracles = {Oracle::kInvariants};
+  const CheckResult clean = run_spec_case(
+      tally_spec<RacyTally>("tally/racy-selecting").options(options), all);
   EXPECT_TRUE(clean.clean()) << clean.message;
 }
 
@@ -142,35 +126,6 @@ struct FunctionNamedFamily : TallyFamily {
   static std::string name() { return "tally-function"; }
 };
 static_assert(Family<FunctionNamedFamily>);
-
-template <class F>
-struct PlainTraits {
-  using Family = F;
-  static std::unique_ptr<Tally> make() { return make_locked(); }
-  static std::vector<Scenario<F>> scenarios() { return {two_adds<F>()}; }
-};
-struct StringViewNamed : PlainTraits<TallyFamily> {
-  static constexpr std::string_view kStoreName = "tally/view";
-};
-struct StringNamed : PlainTraits<TallyFamily> {
-  static inline const std::string kStoreName = "tally/string";
-};
-struct CharNamed : PlainTraits<TallyFamily> {
-  static constexpr const char* kStoreName = "tally/char";
-};
-struct FunctionNamed : PlainTraits<TallyFamily> {
-  static std::string name() { return "tally/function"; }
-};
-
-TEST(Names, StoreNamesOfEveryStringKind) {
-  EXPECT_EQ(traits_store_name<StringViewNamed>(), "tally/view");
-  EXPECT_EQ(traits_store_name<StringNamed>(), "tally/string");
-  EXPECT_EQ(traits_store_name<CharNamed>(), "tally/char");
-  EXPECT_EQ(traits_store_name<FunctionNamed>(), "tally/function");
-  EXPECT_EQ(traits_store_name<PlainTraits<ViewNamedFamily>>(), "tally-view");
-  EXPECT_EQ(traits_store_name<PlainTraits<FunctionNamedFamily>>(),
-            "tally-function");
-}
 
 TEST(Names, FamilyNamedByAViewChecksAndNamesItsMessages) {
   const CheckResult r = check_store<ViewNamedFamily>(
@@ -222,34 +177,6 @@ TEST(Factories, CapturingLambda) {
   EXPECT_GT(made, 0);
 }
 
-// A templated family and traits through the macros: a type with template
-// arguments (and a comma) needs no alias.
-template <class Model, bool kPauseInLock>
-struct TemplatedTraits {
-  using Family = BasicTallyFamily<Model>;
-  static constexpr const char* kStoreName = "tally/templated";
-  static std::unique_ptr<Tally> make() {
-    return kPauseInLock ? make_pausing_locked() : make_locked();
-  }
-  static std::vector<Scenario<Family>> scenarios() {
-    return {two_adds<Family>()};
-  }
-  static CheckOptions options() {
-    CheckOptions options = quick(Mode::kControlled);
-    options.oracles = {Oracle::kLinearizability};
-    return options;
-  }
-};
-
-RACELAB_STORE_TESTS_NAMED(TemplatedTally, TemplatedTraits<TallyModel, false>);
-
-template <class Model>
-struct TemplatedRacyTraits : TemplatedTraits<Model, false> {
-  static std::unique_ptr<Tally> make() { return make_racy(); }
-};
-RACELAB_EXPECT_CAUGHT_NAMED(TemplatedRacyTally,
-                            TemplatedRacyTraits<TallyModel>);
-
 // --- Exhaustive and inconclusive searches -----------------------------------
 
 TEST(Exhaustive, ACompletedDfsSaysSo) {
@@ -287,23 +214,31 @@ struct OneStepModel : TallyModel {
 };
 using OneStepFamily = BasicTallyFamily<OneStepModel>;
 
-struct OneStepTraits {
-  using Family = OneStepFamily;
-  static constexpr const char* kStoreName = "tally/one-step";
-  static std::unique_ptr<Tally> make() { return make_locked(); }
-  static std::vector<Scenario<OneStepFamily>> scenarios() {
-    return {two_adds<OneStepFamily>()};
-  }
-  static CheckOptions options() {
-    CheckOptions options = quick(Mode::kControlled);
-    options.oracles = {Oracle::kLinearizability};
-    return options;
-  }
-};
+CheckOptions one_step_options() {
+  CheckOptions options = quick(Mode::kControlled);
+  options.oracles = {Oracle::kLinearizability};
+  options.store_name = "tally/one-step";
+  return options;
+}
+
+// A clean-expecting kit test (gtest.h's run_case) of the one-step store.
+void expect_one_step_clean() {
+  gtest_internal::CaseDriver driver;
+  driver.family = "tally";
+  driver.store = "tally/one-step";
+  driver.scenario = "two_adds";
+  driver.run = [] {
+    return check_store<OneStepFamily>(
+        &make_locked, two_adds<OneStepFamily>(), one_step_options());
+  };
+  gtest_internal::run_case(
+      KitCase{0, "two_adds", Mode::kControlled, Oracle::kLinearizability},
+      /*expect_caught=*/false, driver);
+}
 
 TEST(Inconclusive, AnUndecidedSearchIsReportedNotClean) {
   const CheckResult r = check_store<OneStepFamily>(
-      &make_locked, two_adds<OneStepFamily>(), OneStepTraits::options());
+      &make_locked, two_adds<OneStepFamily>(), one_step_options());
   EXPECT_TRUE(r.findings.empty()) << r.message;  // not a finding either
   EXPECT_GT(r.inconclusive_linearizability, 0) << r.message;
   EXPECT_NE(r.message.find("inconclusive: "), std::string::npos) << r.message;
@@ -317,13 +252,11 @@ TEST(Inconclusive, AnUndecidedSearchIsReportedNotClean) {
 }
 
 TEST(Inconclusive, ACleanExpectingKitTestFailsOnIt) {
-  EXPECT_NONFATAL_FAILURE(gtest_internal::expect_clean<OneStepTraits>(
-                              kit_cases<OneStepTraits>().front()),
-                          "inconclusive: ");
+  EXPECT_NONFATAL_FAILURE(expect_one_step_clean(), "inconclusive: ");
 }
 
 TEST(Inconclusive, StressModeReportsIt) {
-  CheckOptions options = OneStepTraits::options();
+  CheckOptions options = one_step_options();
   options.mode = Mode::kStress;
   const CheckResult r = check_store<OneStepFamily>(
       &make_locked, two_adds<OneStepFamily>(), options);

@@ -21,7 +21,7 @@ fail() {
 }
 
 echo "== a failing clean test prints the replay command last"
-racy=Racelab/RacyCellTraits_RacelabClean.Clean/ends_in_racy_add__controlled__tsan
+racy=Racelab/RacyCell.Clean/ends_in_racy_add__controlled__tsan
 "$fixture" --gtest_filter="$racy" >"$scratch/fail.out" 2>&1 && fail "the racy store's clean test passed"
 # GoogleTest prints the message, then "[  FAILED  ] <test>": the line before
 # that is the end of the message.
@@ -40,13 +40,11 @@ grep -q "data_race/tsan" "$scratch/replay.out" || { cat "$scratch/replay.out"; f
 grep -q "| thread 0" "$scratch/replay.out" || { cat "$scratch/replay.out"; fail "no trace"; }
 
 echo "== a schedule of another test is refused"
-locked=Racelab/LockedCellTraits_RacelabClean.Clean/ends_in_add__controlled__all
-RACELAB_REPLAY=$schedule "$fixture" --gtest_filter="Racelab/LockedCellTraits_RacelabClean.Clean/ends_in_add__controlled__tsan" >"$scratch/other.out" 2>&1 && fail "another test's schedule was accepted"
+RACELAB_REPLAY=$schedule "$fixture" --gtest_filter="Racelab/LockedCell.Clean/ends_in_add__controlled__tsan" >"$scratch/other.out" 2>&1 && fail "another test's schedule was accepted"
 grep -q "the file belongs to another test" "$scratch/other.out" || { cat "$scratch/other.out"; fail "no 'belongs to another test'"; }
-unset locked
 
 echo "== a crash is caught, saved and replays"
-abort=Racelab/RacyCellTraits_RacelabCaught.Caught/ends_in_abort__controlled__all
+abort=Racelab/AbortingCell.Caught/any_scenario__controlled__all
 "$fixture" --gtest_filter="$abort" >"$scratch/abort.out" 2>&1 || { cat "$scratch/abort.out"; fail "the crash was not caught"; }
 grep -q "\[crash/crash\]" "$scratch/abort.out" || { cat "$scratch/abort.out"; fail "no crash finding"; }
 crash_command=$(sed -n 's/^replay: //p' "$scratch/abort.out" | tail -1)
@@ -57,13 +55,13 @@ grep -q "\[crash/crash\]" "$scratch/abort-replay.out" || { cat "$scratch/abort-r
 echo "== RACELAB_REPORT_DIR: the five reports, from two processes"
 reports=$scratch/reports
 RACELAB_REPORT_DIR=$reports "$fixture" --gtest_filter="$abort" >/dev/null 2>&1 || fail "the caught test failed"
-RACELAB_REPORT_DIR=$reports "$fixture" --gtest_filter="Racelab/RacyCellTraits_RacelabCaught.Caught/ends_in_racy_add__controlled__all" >/dev/null 2>&1 || fail "the caught test failed"
+RACELAB_REPORT_DIR=$reports "$fixture" --gtest_filter="Racelab/RacyCellCaught.Caught/any_scenario__controlled__all" >/dev/null 2>&1 || fail "the caught test failed"
 for file in results.json junit.xml results.sarif summary.md index.html; do
   [[ -s $reports/$file ]] || fail "no $file"
 done
-cases=$(grep -c '"subject": "cell/racy"' "$reports/results.json")
-echo "   results.json: $cases cases of cell/racy"
+cases=$(grep -c '"subject": "cell/\(racy\|aborting\)"' "$reports/results.json")
+echo "   results.json: $cases cases of cell/racy and cell/aborting"
 [[ $cases -eq 2 ]] || fail "results.json has $cases cases, not 2"
-grep -q "cell_family.h" "$reports/results.sarif" || fail "results.sarif does not name the store's file"
-grep -q "cell_family.h" "$reports/results.json" || fail "results.json does not name the store's file"
+grep -q "kit_macro_fixture.cc" "$reports/results.sarif" || fail "results.sarif does not name the store's file"
+grep -q "kit_macro_fixture.cc" "$reports/results.json" || fail "results.json does not name the store's file"
 echo "PASS"

@@ -18,6 +18,7 @@
 
 #include "racelab/gtest.h"
 #include "racelab/internal/input_error.h"
+#include "racelab/internal/op_text.h"
 #include "racelab/internal/sched/trace.h"
 
 namespace {

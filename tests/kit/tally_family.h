@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "racelab/internal/op_text.h"
-#include "racelab/kit.h"
+#include "racelab/internal/family.h"
 
 namespace racelab::tally {
 

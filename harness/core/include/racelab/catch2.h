@@ -1,22 +1,19 @@
-// Catch2 (v2) integration of the store-implementer kit: one line per store
-// registers one test case per scenario x mode, judged by all oracles.
+// Catch2 (v2) integration of the kit: one line per declared store (spec.h)
+// registers one test case per scenario x mode, judged by the spec's oracles.
 //
 //   #include <catch2/catch.hpp>
 //   #include "racelab/catch2.h"
-//   RACELAB_CATCH2_STORE_TESTS(MutexRingTraits);
-//   RACELAB_CATCH2_EXPECT_CAUGHT(SplitCheckRingTraits);
-//   RACELAB_CATCH2_SPEC_TESTS(MutexRing, ring_spec());      // spec.h
+//   RACELAB_CATCH2_SPEC_TESTS(MutexRing, ring_spec());
 //   RACELAB_CATCH2_SPEC_EXPECT_CAUGHT(SplitRing, split_ring_spec());
 //
 // Test cases are named "racelab: <store> x <scenario> (<mode>)" and tagged
-// [racelab][<mode>] (and [caught] for the expect-caught variant), so
-// `tests "[controlled]"` runs controlled mode only. A failing case prints
-// the findings, the trace of the shrunk failing schedule and the path of the
-// saved schedule file. As in gtest.h, the expect-caught variant runs
-// controlled mode only, and each finished case is told to the kit's
-// listener (the reports of $RACELAB_REPORT_DIR). T is a racelab::StoreTraits
-// (kit.h); the cases run the oracles T::options().oracles selects. The _NAMED
-// forms take a name and the traits type separately (for a template type).
+// [racelab][<mode>]; the expect-caught variant is one case per spec,
+// "racelab: <store> x any_scenario (controlled)", tagged [caught], that
+// passes when at least one scenario catches the bug. `tests "[controlled]"`
+// runs controlled mode only. A failing case prints the findings, the trace
+// of the shrunk failing schedule and the path of the saved schedule file.
+// Each finished case is told to the kit's listener (the reports of
+// $RACELAB_REPORT_DIR).
 #ifndef RACELAB_CATCH2_H_
 #define RACELAB_CATCH2_H_
 
@@ -119,46 +116,7 @@ inline int register_spec_cases(const SpecRef& spec, bool expect_bug,
   return static_cast<int>(cases.size());
 }
 
-// Registers the cases at static initialization; returns how many.
-template <StoreTraits T>
-int register_cases(bool expect_bug, const char* file, std::size_t line) {
-  const std::vector<KitCase> cases =
-      expect_bug ? kit_cases<T>(/*per_oracle=*/false, {Mode::kControlled})
-                 : kit_cases<T>(/*per_oracle=*/false);
-  for (const KitCase& c : cases) {
-    const std::string name = "racelab: " + traits_store_name<T>() + " x " +
-                             c.scenario_name + " (" + to_string(c.mode) + ")";
-    const std::string tags = std::string("[racelab][") + to_string(c.mode) +
-                             "]" + (expect_bug ? "[caught]" : "");
-    // Catch copies the name and tags; the invoker lives for the process.
-    Catch::AutoReg(
-        new CaseInvoker(
-            [c] { return run_kit_case<T>(c); },
-            {traits_store_name<T>(), family_name<typename T::Family>(),
-             traits_options<T>().store_name},
-            c, expect_bug, file),
-        Catch::SourceLineInfo(file, line), Catch::StringRef(),
-        Catch::NameAndTags(Catch::StringRef(name), Catch::StringRef(tags)));
-  }
-  return static_cast<int>(cases.size());
-}
-
 }  // namespace racelab::catch2_internal
-
-// Name is an identifier for the registration; `...` is the traits type
-// (template arguments and all).
-#define RACELAB_CATCH2_STORE_TESTS_NAMED(Name, ...)                            \
-  static const int Name##_racelab_catch2_clean =                               \
-      ::racelab::catch2_internal::register_cases<__VA_ARGS__>(false, __FILE__, \
-                                                              __LINE__)
-
-#define RACELAB_CATCH2_EXPECT_CAUGHT_NAMED(Name, ...)                         \
-  static const int Name##_racelab_catch2_caught =                             \
-      ::racelab::catch2_internal::register_cases<__VA_ARGS__>(true, __FILE__, \
-                                                              __LINE__)
-
-#define RACELAB_CATCH2_STORE_TESTS(T) RACELAB_CATCH2_STORE_TESTS_NAMED(T, T)
-#define RACELAB_CATCH2_EXPECT_CAUGHT(T) RACELAB_CATCH2_EXPECT_CAUGHT_NAMED(T, T)
 
 // A declared spec (spec.h): one test case per scenario x mode, judged by the
 // spec's oracles, that must be clean; or one test case for the spec,

@@ -1,24 +1,19 @@
-// A libFuzzer target for any store, from its kit traits, in one line:
+// A libFuzzer target for a declared store (spec.h), in one line:
 //
 //   #include "racelab/fuzz_target.h"
-//   RACELAB_FUZZ_TARGET(MutexRingTraits);
+//   #include "racelab/spec.h"
+//   RACELAB_SPEC_FUZZ_TARGET(ring_spec());
 //
-// defines LLVMFuzzerTestOneInput. The input's bytes become a program (2-4
-// logical threads of 1-4 operations each, every operation made by
-// T::generate_op(bytes, thread) from the bytes that follow) and then the
-// scheduling decisions of one controlled run (each byte picks among the
+// defines LLVMFuzzerTestOneInput. The input's bytes become a program of the
+// spec's operations (logical threads of a few calls each, their arguments
+// drawn by the operations' generators from the bytes that follow) and then
+// the scheduling decisions of one controlled run (each byte picks among the
 // enabled threads; when the bytes run out the current thread goes on). The
-// run is judged by the tsan and linearizability oracles (and the invariants
-// of T::fuzz_check, when given); on a finding the target prints the
-// findings, the program, the decisions and the trace (fuzz_report.h, as the
-// built-in targets do), and aborts so that libFuzzer keeps the input. Optional
-// traits members:
-//   static std::vector<Op> fuzz_setup();   // operations before the threads
-//   static void fuzz_check(const racelab::Program<Op>&,
-//                          const racelab::History<Op, Result>&, Store&,
-//                          std::vector<racelab::Finding>&);
-// Build with -fsanitize=fuzzer (plus thread), or link any driver that calls
-// LLVMFuzzerTestOneInput.
+// run is judged by the spec's oracles (its invariants, when it has any); on
+// a finding the target prints the findings, the program, the decisions and
+// the trace (fuzz_report.h, as the built-in targets do), and aborts so that
+// libFuzzer keeps the input. Build with -fsanitize=fuzzer (plus thread), or
+// link any driver that calls LLVMFuzzerTestOneInput.
 #ifndef RACELAB_FUZZ_TARGET_H_
 #define RACELAB_FUZZ_TARGET_H_
 
@@ -92,69 +87,11 @@ inline void tolerate_coverage_writes() {
 #endif
 }
 
-// Scheduling decisions from the remaining bytes.
-class BytesStrategy final : public sched::Strategy {
- public:
-  explicit BytesStrategy(FuzzBytes& bytes) : bytes_(bytes) {}
-  std::string_view name() const override { return "fuzz"; }
-  void begin_schedule(int) override {}
-  int pick(const std::vector<int>& enabled, int current) override {
-    if (bytes_.empty()) return sched::fallback_choice(enabled, current);
-    return enabled[bytes_.below(static_cast<int>(enabled.size()))];
-  }
-  bool end_schedule() override { return false; }
-
- private:
-  FuzzBytes& bytes_;
-};
-
-template <StoreTraits T>
-int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
-  using F = typename T::Family;
-  using Op = typename F::Op;
-  static const bool coverage_tolerated = (tolerate_coverage_writes(), true);
-  (void)coverage_tolerated;
-  FuzzBytes bytes(data, size);
-  Program<Op> program;
-  if constexpr (requires { T::fuzz_setup(); }) program.setup = T::fuzz_setup();
-  const int threads = 2 + bytes.below(3);
-  for (int t = 0; t < threads; ++t) {
-    std::vector<Op> ops;
-    const int count = 1 + bytes.below(4);
-    for (int i = 0; i < count; ++i) ops.push_back(T::generate_op(bytes, t));
-    program.threads.push_back(std::move(ops));
-  }
-
-  Scenario<F> scenario;
-  scenario.name = "fuzz";
-  scenario.program = [&program](std::uint64_t, ProgramSize) { return program; };
-  OracleSet oracles = OracleSet::selectable();
-  oracles.erase(Oracle::kInvariants);
-  if constexpr (requires { &T::fuzz_check; }) {
-    scenario.check = &T::fuzz_check;
-    oracles.insert(Oracle::kInvariants);
-  }
-  // One scheduler for the process: its fibers are reused from run to run.
-  static sched::ControlledScheduler* scheduler = new sched::ControlledScheduler;
-  BytesStrategy strategy(bytes);
-  strategy.set_records_trace(false);  // with_trace replays a failing input
-  RunObservation run = with_trace(
-      kit_internal::one_schedule<F>(scenario, &T::make, program, oracles,
-                                    *scheduler, strategy),
-      [&](sched::Strategy& replay) {
-        return kit_internal::one_schedule<F>(scenario, &T::make, program,
-                                             oracles, *scheduler, replay);
-      });
-  if (run.findings.empty()) return 0;
-  run.schedule.program = encode_program<F>(program);
-  return finish_fuzz_input(traits_store_name<T>(), run, "");
-}
-
 }  // namespace fuzz_internal
 }  // namespace racelab
 
-// The same for a declared spec (spec.h): RACELAB_SPEC_FUZZ_TARGET(ring_spec())
-// (the spec's oracles; its invariants, when it has any). Needs spec.h.
+// LLVMFuzzerTestOneInput for a declared spec (spec.h):
+//   RACELAB_SPEC_FUZZ_TARGET(ring_spec());
 #define RACELAB_SPEC_FUZZ_TARGET(...)                             \
   extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, \
                                         std::size_t size) {       \
@@ -162,13 +99,6 @@ int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
         ::racelab::SpecRef(__VA_ARGS__);                          \
     return ::racelab::fuzz_spec_input(racelab_spec, data, size);  \
   }                                                               \
-  static_assert(true, "")
-
-#define RACELAB_FUZZ_TARGET(T)                                      \
-  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,   \
-                                        std::size_t size) {         \
-    return ::racelab::fuzz_internal::fuzz_one_input<T>(data, size); \
-  }                                                                 \
   static_assert(true, "")
 
 #endif  // RACELAB_FUZZ_TARGET_H_

@@ -1,16 +1,17 @@
-// GoogleTest integration of the store-implementer kit: one line per store
+// GoogleTest integration of the kit: one line per declared store (spec.h)
 // yields every scenario x mode x oracle of it as a separate test.
 //
 //   #include "racelab/gtest.h"
-//   RACELAB_STORE_TESTS(MutexRingTraits);     // must be clean everywhere
-//   RACELAB_EXPECT_CAUGHT(SplitCheckRingTraits);  // the bug must be caught
+//   RACELAB_SPEC_TESTS(MutexRing, ring_spec().make(make_mutex_ring));
+//   RACELAB_SPEC_EXPECT_CAUGHT(SplitRing, ring_spec().make(make_split_ring));
 //
-// RACELAB_STORE_TESTS(T) makes tests named
-//   Racelab/T.Clean/<scenario>__<mode>__<oracle>
-// (oracle: tsan, invariants, linearizability; tsan tests skip in a build
-// without ThreadSanitizer). A failing test prints the findings, the trace of
-// the shrunk failing schedule, the path of the saved schedule file and, last,
-// the command that replays it through this test binary:
+// RACELAB_SPEC_TESTS(name, spec) makes tests named
+//   Racelab/name.Clean/<scenario>__<mode>__<oracle>
+// (oracle: tsan, invariants, linearizability, the ones the spec's options
+// select; tsan tests skip in a build without ThreadSanitizer). A failing
+// test prints the findings, the trace of the shrunk failing schedule, the
+// path of the saved schedule file and, last, the command that replays it
+// through this test binary:
 //   RACELAB_REPLAY=<schedule file> <test binary> --gtest_filter=<test>
 // With RACELAB_REPLAY set, the tests replay that file (it must be of the
 // test's store and scenario, else the test fails saying so) and print the
@@ -18,21 +19,13 @@
 // set_kit_listener): linked with racelab_kit_reports, $RACELAB_REPORT_DIR
 // gets the reports of every test.
 //
-// (only the oracles T::options().oracles selects, when T has options()).
-// RACELAB_STORE_TESTS_NAMED(Name, Traits<int>) takes the suite's name
-// separately, for a type that is not one identifier (a template).
+// RACELAB_SPEC_EXPECT_CAUGHT(name, spec) makes one test for a known-buggy
+// store, that passes when at least one scenario, in controlled mode, catches
+// the bug (check_spec_caught). Stress mode is left out: whether real threads
+// hit a window is a matter of luck.
 //
-// RACELAB_SPEC_EXPECT_CAUGHT(name, spec) makes one test for the spec, that
-// passes when at least one scenario catches the bug (check_spec_caught).
-//
-// RACELAB_EXPECT_CAUGHT(T) makes one test per scenario in controlled mode,
-// judged by the selected oracles together, that passes when the check finds
-// something (a known-buggy store, kept as a regression test for the harness).
-// Stress mode is left out: whether real threads hit a window is a matter of
-// luck.
-//
-// T is a racelab::StoreTraits (kit.h). Link GTest::gtest_main (or your own
-// main) and racelab::core; racelab_add_store_tests() in CMake does both.
+// Link GTest::gtest_main (or your own main) and racelab::core;
+// racelab_add_store_tests() in CMake does both.
 //
 // Plain code, no adapter (explore.h):
 //
@@ -135,8 +128,8 @@ inline std::string replay_command(const std::string& schedule_file) {
          shell_word(exe) + " --gtest_filter=" + shell_word(current_test_name());
 }
 
-// How one kit test runs its case, whatever declared the store (traits or a
-// spec): the search, and the replay of a schedule file as this case.
+// How one kit test runs its case (a clean case of a spec, or its caught
+// test): the search, and the replay of a schedule file as this case.
 struct CaseDriver {
   std::string family;
   std::string store;
@@ -207,27 +200,6 @@ inline void run_case(const KitCase& c, bool expect_caught,
   notify_kit_test(record);
 }
 
-template <StoreTraits T>
-CaseDriver traits_driver(const KitCase& c) {
-  CaseDriver driver;
-  driver.family = family_name<typename T::Family>();
-  driver.store = traits_options<T>().store_name;
-  driver.scenario = c.scenario_name;
-  driver.run = [c] { return run_kit_case<T>(c); };
-  driver.replay = [c](const std::string& file) {
-    std::string error;
-    std::optional<CheckResult> r = replay_kit_case<T>(c, file, &error);
-    if (!r) throw std::runtime_error(error);
-    return std::move(*r);
-  };
-  return driver;
-}
-
-template <StoreTraits T>
-void run_case(const KitCase& c, bool expect_caught) {
-  run_case(c, expect_caught, traits_driver<T>(c));
-}
-
 inline CaseDriver spec_driver(const SpecRef& spec, const KitCase& c) {
   CaseDriver driver;
   driver.family = spec->name;
@@ -241,19 +213,6 @@ inline CaseDriver spec_driver(const SpecRef& spec, const KitCase& c) {
     return replay_spec(spec, c.scenario_name, file, std::move(options));
   };
   return driver;
-}
-
-template <StoreTraits T>
-void expect_clean(const KitCase& c) {
-  if (c.oracle == Oracle::kTsan && !built_with_tsan()) {
-    GTEST_SKIP() << "the tsan oracle needs a ThreadSanitizer build";
-  }
-  run_case<T>(c, /*expect_caught=*/false);
-}
-
-template <StoreTraits T>
-void expect_caught(const KitCase& c) {
-  run_case<T>(c, /*expect_caught=*/true);
 }
 
 // A declared spec's cases; a spec that cannot run (racelab::InputError) is
@@ -330,38 +289,6 @@ inline void expect_spec_caught(const SpecRef& spec, const KitCase& c) {
       ::testing::ValuesIn(::racelab::gtest_internal::spec_caught_case_or_exit( \
           name##_RacelabSpec())),                                              \
       ::racelab::gtest_internal::ParamName{})
-
-// Every scenario x mode x oracle of store traits `...` (a type, template
-// arguments and all: RACELAB_STORE_TESTS_NAMED(IntRing, RingTraits<int>)),
-// each a test that must be clean, in the suite Racelab/Name_RacelabClean.
-#define RACELAB_STORE_TESTS_NAMED(Name, ...)                          \
-  class Name##_RacelabClean                                           \
-      : public ::testing::TestWithParam<::racelab::KitCase> {};       \
-  TEST_P(Name##_RacelabClean, Clean) {                                \
-    ::racelab::gtest_internal::expect_clean<__VA_ARGS__>(GetParam()); \
-  }                                                                   \
-  INSTANTIATE_TEST_SUITE_P(                                           \
-      Racelab, Name##_RacelabClean,                                   \
-      ::testing::ValuesIn(::racelab::kit_cases<__VA_ARGS__>()),       \
-      ::racelab::gtest_internal::ParamName{})
-
-// Every scenario of store traits `...` in controlled mode, each a test that
-// passes when the bug is caught, in the suite Racelab/Name_RacelabCaught.
-#define RACELAB_EXPECT_CAUGHT_NAMED(Name, ...)                         \
-  class Name##_RacelabCaught                                           \
-      : public ::testing::TestWithParam<::racelab::KitCase> {};        \
-  TEST_P(Name##_RacelabCaught, Caught) {                               \
-    ::racelab::gtest_internal::expect_caught<__VA_ARGS__>(GetParam()); \
-  }                                                                    \
-  INSTANTIATE_TEST_SUITE_P(                                            \
-      Racelab, Name##_RacelabCaught,                                   \
-      ::testing::ValuesIn(::racelab::kit_cases<__VA_ARGS__>(           \
-          /*per_oracle=*/false, {::racelab::Mode::kControlled})),      \
-      ::racelab::gtest_internal::ParamName{})
-
-// The same for traits named by one identifier (the suite takes its name).
-#define RACELAB_STORE_TESTS(T) RACELAB_STORE_TESTS_NAMED(T, T)
-#define RACELAB_EXPECT_CAUGHT(T) RACELAB_EXPECT_CAUGHT_NAMED(T, T)
 
 #define RACELAB_TEST_WITH(suite, test, options)                             \
   static void suite##_##test##_RacelabBody();                               \

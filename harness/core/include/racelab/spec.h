@@ -58,7 +58,9 @@
 #include <vector>
 
 #include "racelab/generators.h"
+#include "racelab/internal/history.h"
 #include "racelab/internal/op_context.h"
+#include "racelab/internal/scenario.h"
 #include "racelab/kit.h"
 #include "racelab/show.h"
 

@@ -1,7 +1,7 @@
 // Schedule files on disk: the one place where racelab turns a recorded
 // schedule into a schedule file and reads and writes them by path (the CLI's
-// --save-schedule and replay, the demo, the kit's check_store and
-// replay_store). The text format itself is sched/schedule_file.h. How bytes
+// --save-schedule and replay, the demo, the kit's checks and replays). The
+// text format itself is sched/schedule_file.h. How bytes
 // reach the disk is the caller's layer's business: the CLI passes its
 // atomic writer and its FIFO-safe reader; the kit uses the plain defaults.
 #ifndef RACELAB_SAVED_SCHEDULE_H_

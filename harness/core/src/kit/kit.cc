@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "racelab/internal/family.h"
 #include "racelab/internal/input_error.h"
 #include "racelab/internal/isolation.h"
 #include "racelab/internal/sanitizer_capture.h"
@@ -431,20 +432,6 @@ std::string other_test_text(const std::string& path,
       " x ", file.scenario, ", this test checks ", store, " x ", scenario);
 }
 
-namespace {
-thread_local std::string t_replay_function;
-}  // namespace
-
-std::string replay_function_name() {
-  return t_replay_function.empty() ? "racelab::replay_store"
-                                   : t_replay_function;
-}
-
-ReplayNamedAs::ReplayNamedAs(std::string name)
-    : saved_(std::exchange(t_replay_function, std::move(name))) {}
-
-ReplayNamedAs::~ReplayNamedAs() { t_replay_function = std::move(saved_); }
-
 void compose_message(CheckResult& result, const std::string& store,
                      const std::string& scenario, const CheckOptions& options) {
   std::ostringstream out;
@@ -503,8 +490,8 @@ void compose_message(CheckResult& result, const std::string& store,
         << sched::format_trace(result.schedule.trace);
   }
   if (!result.schedule_file.empty()) {
-    out << "schedule saved to " << result.schedule_file << " (rerun it with "
-        << replay_function_name() << ")\n";
+    out << "schedule saved to " << result.schedule_file
+        << " (rerun it with racelab::replay_spec)\n";
   }
   result.message = out.str();
 }

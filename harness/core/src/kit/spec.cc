@@ -17,6 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "racelab/fuzz_target.h"
+#include "racelab/internal/family.h"
 #include "racelab/internal/fuzz_report.h"
 #include "racelab/internal/input_error.h"
 #include "racelab/internal/op_text.h"
@@ -624,7 +625,6 @@ std::vector<std::string> spec_scenario_names(const SpecRef& spec) {
 CheckResult check_spec(const SpecRef& spec, std::string_view scenario,
                        CheckOptions options) {
   validate(*spec);
-  kit_internal::ReplayNamedAs replay("racelab::replay_spec");
   ParsingScope parsing(spec.get());
   const auto all = scenarios_of(spec);
   return check_store<DeclaredFamily>(factory_of(spec),
@@ -636,7 +636,6 @@ CheckResult replay_spec(const SpecRef& spec, std::string_view scenario,
                         const std::string& schedule_file,
                         CheckOptions options) {
   validate(*spec);
-  kit_internal::ReplayNamedAs replay("racelab::replay_spec");
   ParsingScope parsing(spec.get());
   const auto all = scenarios_of(spec);
   return replay_store<DeclaredFamily>(
@@ -799,6 +798,22 @@ class BytesChoices final : public Choices {
   FuzzBytes& bytes_;
 };
 
+// Scheduling decisions from the remaining bytes.
+class BytesStrategy final : public sched::Strategy {
+ public:
+  explicit BytesStrategy(FuzzBytes& bytes) : bytes_(bytes) {}
+  std::string_view name() const override { return "fuzz"; }
+  void begin_schedule(int) override {}
+  int pick(const std::vector<int>& enabled, int current) override {
+    if (bytes_.empty()) return sched::fallback_choice(enabled, current);
+    return enabled[bytes_.below(static_cast<int>(enabled.size()))];
+  }
+  bool end_schedule() override { return false; }
+
+ private:
+  FuzzBytes& bytes_;
+};
+
 }  // namespace
 
 int fuzz_spec_input(const SpecRef& spec, const std::uint8_t* data,
@@ -829,7 +844,7 @@ int fuzz_spec_input(const SpecRef& spec, const std::uint8_t* data,
     };
   }
   static sched::ControlledScheduler* scheduler = new sched::ControlledScheduler;
-  fuzz_internal::BytesStrategy strategy(bytes);
+  BytesStrategy strategy(bytes);
   strategy.set_records_trace(false);  // with_trace replays a failing input
   const StoreFactory<DeclaredFamily> factory = factory_of(spec);
   RunObservation run =
