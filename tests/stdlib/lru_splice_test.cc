@@ -8,9 +8,6 @@
 // (the tsan build against libstdc++, the tsan-libcxx preset against libc++;
 // docs/libcxx.md). The fixed cache (get under the exclusive lock) must be
 // clean under both.
-#include <algorithm>
-#include <cstddef>
-#include <exception>
 #include <iostream>
 #include <list>
 #include <memory>
@@ -18,15 +15,16 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "racelab/gtest.h"
-#include "racelab/internal/op_text.h"
+#include "racelab/spec.h"
 #include "racelab/sync.h"
 
 namespace stdlib_test {
 namespace {
+
+using racelab::call;
 
 constexpr int kCapacity = 4;
 
@@ -97,200 +95,53 @@ class LruCache {
   std::unordered_map<int, Entry> entries_;
 };
 
-struct LruOp {
-  enum class Kind { kGet, kPut, kKeys };
-  Kind kind = Kind::kGet;
-  int key = 0;
-  int value = 0;  // put
-};
-
-struct LruResult {
-  std::optional<int> value;  // get
-  std::vector<int> keys;     // keys
-};
-
-std::string describe_op(const LruOp& op) {
-  switch (op.kind) {
-    case LruOp::Kind::kGet:
-      return "get(" + std::to_string(op.key) + ")";
-    case LruOp::Kind::kPut:
-      return "put(" + std::to_string(op.key) + "," + std::to_string(op.value) +
-             ")";
-    case LruOp::Kind::kKeys:
-      return "keys()";
-  }
-  return "?";
-}
-
-std::string describe_keys(const std::vector<int>& keys) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    out += (i ? "," : "") + std::to_string(keys[i]);
-  }
-  return out + "]";
-}
-
-std::string describe_result(const LruOp& op, const LruResult& r) {
-  switch (op.kind) {
-    case LruOp::Kind::kGet:
-      return r.value ? std::to_string(*r.value) : "absent";
-    case LruOp::Kind::kPut:
-      return "ok";
-    case LruOp::Kind::kKeys:
-      return describe_keys(r.keys);
-  }
-  return "?";
-}
-
-// The sequential LRU: (key, value) pairs, most recently used first.
-struct LruModel {
-  using State = std::vector<std::pair<int, int>>;
-  using Input = LruOp;
-  using Output = LruResult;
-  static constexpr const char* kObjectName = "lru";
-
-  static std::size_t hash(const State& s) {
-    std::size_t h = s.size();
-    for (const auto& [k, v] : s) h = (h * 1000003u ^ k) * 31u + v;
-    return h;
-  }
-  static bool step(const State& s, const Input& in, const Output& out,
-                   State* next) {
-    *next = s;
-    auto it = next->begin();
-    while (it != next->end() && it->first != in.key) ++it;
-    switch (in.kind) {
-      case LruOp::Kind::kGet:
-        if (it == next->end()) return !out.value;
-        if (out.value != it->second) return false;
-        std::rotate(next->begin(), it, it + 1);
-        return true;
-      case LruOp::Kind::kPut:
-        if (it != next->end()) {
-          it->second = in.value;
-          std::rotate(next->begin(), it, it + 1);
-          return true;
-        }
-        if (static_cast<int>(next->size()) == kCapacity) next->pop_back();
-        next->insert(next->begin(), {in.key, in.value});
-        return true;
-      case LruOp::Kind::kKeys: {
-        std::vector<int> keys;
-        for (const auto& e : s) keys.push_back(e.first);
-        return out.keys == keys;
-      }
-    }
-    return false;
-  }
-  static std::string describe(const Input& in, const Output& out) {
-    return describe_op(in) + " -> " + describe_result(in, out);
-  }
-  static std::string describe(const State& s) {
-    std::string out = "[";
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      out += (i ? "," : "") + std::to_string(s[i].first) + ":" +
-             std::to_string(s[i].second);
-    }
-    return out + "]";
-  }
-};
-
-struct LruFamily : racelab::LinearizableBy<LruModel> {
-  using Store = LruCache;
-  using Op = LruOp;
-  using Result = LruResult;
-  static constexpr const char* kName = "lru";
-
-  static Result execute(Store& cache, const Op& op, racelab::OpContext&,
-                        racelab::History<Op, Result>*) {
-    Result r;
-    switch (op.kind) {
-      case Op::Kind::kGet:
-        r.value = cache.get(op.key);
-        break;
-      case Op::Kind::kPut:
-        cache.put(op.key, op.value);
-        break;
-      case Op::Kind::kKeys:
-        r.keys = cache.keys();
-        break;
-    }
-    return r;
-  }
-  static std::string describe(const Op& op) { return describe_op(op); }
-  static std::string describe(const Op& op, const Result& r) {
-    return describe_result(op, r);
-  }
-  static std::optional<Op> parse(std::string_view text) {
-    std::optional<racelab::OpText> t = racelab::parse_op_text(text);
-    if (!t) return std::nullopt;
-    try {
-      if (t->name == "get" && t->args.size() == 1) {
-        return Op{Op::Kind::kGet, std::stoi(t->args[0]), 0};
-      }
-      if (t->name == "put" && t->args.size() == 2) {
-        return Op{Op::Kind::kPut, std::stoi(t->args[0]), std::stoi(t->args[1])};
-      }
-      if (t->name == "keys" && t->args.empty()) {
-        return Op{Op::Kind::kKeys, 0, 0};
-      }
-    } catch (const std::exception&) {
-    }
-    return std::nullopt;
-  }
-};
-static_assert(racelab::Family<LruFamily>);
-
-std::unique_ptr<LruCache> make_shared_get() {
-  return std::make_unique<LruCache>(/*exclusive_get=*/false);
-}
-std::unique_ptr<LruCache> make_exclusive_get() {
-  return std::make_unique<LruCache>(/*exclusive_get=*/true);
-}
-
-LruOp get_op(int k) { return {LruOp::Kind::kGet, k, 0}; }
-LruOp put_op(int k, int v) { return {LruOp::Kind::kPut, k, v}; }
-LruOp keys_op() { return {LruOp::Kind::kKeys, 0, 0}; }
-
 // Setup: keys 1..3, so 1 is the least recent and a get(1) or get(2) relinks.
-std::vector<LruOp> three_keys() {
-  return {put_op(1, 10), put_op(2, 20), put_op(3, 30)};
+std::vector<racelab::PlannedCall> three_keys() {
+  return {call("put", 1, 10), call("put", 2, 20), call("put", 3, 30)};
 }
 
 // Two readers touch different keys: both splice.
-racelab::Program<LruOp> get_vs_get(std::uint64_t, racelab::ProgramSize s) {
-  racelab::Program<LruOp> p;
+racelab::Plan get_vs_get(racelab::ProgramSize s) {
+  racelab::Plan p;
   p.setup = three_keys();
   const int rounds = s == racelab::ProgramSize::kFull ? 200 : 1;
   p.threads.resize(2);
   for (int i = 0; i < rounds; ++i) {
-    p.threads[0].push_back(get_op(1));
-    p.threads[1].push_back(get_op(2));
+    p.threads[0].push_back(call("get", 1));
+    p.threads[1].push_back(call("get", 2));
   }
-  p.finale = {keys_op()};
+  p.finale = {call("keys")};
   return p;
 }
 
 // A reader splices while another iterates the list.
-racelab::Program<LruOp> get_vs_keys(std::uint64_t, racelab::ProgramSize s) {
-  racelab::Program<LruOp> p;
+racelab::Plan get_vs_keys(racelab::ProgramSize s) {
+  racelab::Plan p;
   p.setup = three_keys();
   const int rounds = s == racelab::ProgramSize::kFull ? 200 : 1;
   p.threads.resize(2);
   for (int i = 0; i < rounds; ++i) {
-    p.threads[0].push_back(get_op(1 + i % 3));
-    p.threads[1].push_back(keys_op());
+    p.threads[0].push_back(call("get", 1 + i % 3));
+    p.threads[1].push_back(call("keys"));
   }
-  p.finale = {keys_op()};
+  p.finale = {call("keys")};
   return p;
 }
 
-racelab::Scenario<LruFamily> scenario(bool keys) {
-  if (keys) {
-    return {
-        "get_vs_keys", "a get splices while keys() iterates", get_vs_keys, {}};
-  }
-  return {"get_vs_get", "two gets splice different keys", get_vs_get, {}};
+// The cache's operations. Only TSan judges these tests (what is measured
+// is whether it sees the splice), so the sequential specification is the
+// spec's default, the cache's own class run on one thread.
+racelab::Spec<LruCache> lru_spec(bool exclusive_get) {
+  const auto key = racelab::ints(1, kCapacity + 1);
+  return racelab::Spec<LruCache>("lru")
+      .make([=] { return std::make_unique<LruCache>(exclusive_get); })
+      .op("get", &LruCache::get, key)
+      .op("put", &LruCache::put, key, racelab::ints(0, 99))
+      .op("keys", &LruCache::keys)
+      .without_random_scenario()
+      .scenario("get_vs_get", get_vs_get, "two gets splice different keys")
+      .scenario("get_vs_keys", get_vs_keys,
+                "a get splices while keys() iterates");
 }
 
 constexpr bool kLibcxx =
@@ -310,17 +161,16 @@ bool through(const racelab::Finding& f, std::string_view part) {
   return false;
 }
 
-racelab::CheckResult check(racelab::StoreFactory<LruFamily> factory, bool keys,
-                           racelab::Mode mode) {
+racelab::CheckResult check(bool exclusive_get, bool keys, racelab::Mode mode) {
   racelab::CheckOptions options;
   options.mode = mode;
   options.oracles = {racelab::Oracle::kTsan};
   options.budget = 500;
   options.stress_runs = 20;
-  racelab::CheckResult r =
-      racelab::check_store<LruFamily>(factory, scenario(keys), options);
-  std::cout << (kLibcxx ? "libc++" : "libstdc++") << " " << scenario(keys).name
-            << " " << racelab::to_string(mode) << ": "
+  const char* scenario = keys ? "get_vs_keys" : "get_vs_get";
+  racelab::CheckResult r = lru_spec(exclusive_get).check(scenario, options);
+  std::cout << (kLibcxx ? "libc++" : "libstdc++") << " " << scenario << " "
+            << racelab::to_string(mode) << ": "
             << (r.clean() ? "no report" : "reported") << " after "
             << (mode == racelab::Mode::kStress ? r.runs : r.schedules)
             << (mode == racelab::Mode::kStress ? " runs" : " schedules") << "\n"
@@ -359,7 +209,7 @@ class LruSplice : public ::testing::TestWithParam<SpliceCase> {
 // (heap-use-after-free), a symptom, not the race.
 TEST_P(LruSplice, SharedGetRaceIsReportedOnlyWithHeaderSplice) {
   racelab::CheckResult r =
-      check(&make_shared_get, GetParam().keys, GetParam().mode);
+      check(/*exclusive_get=*/false, GetParam().keys, GetParam().mode);
   if (kLibcxx) {
     ASSERT_TRUE(r.has(racelab::FindingKind::kDataRace)) << r.message;
     EXPECT_TRUE(through(r.findings.front(), "splice")) << r.message;
@@ -374,7 +224,7 @@ TEST_P(LruSplice, SharedGetRaceIsReportedOnlyWithHeaderSplice) {
 // The fix, get() under the exclusive lock, is clean either way.
 TEST_P(LruSplice, ExclusiveGetIsClean) {
   EXPECT_TRUE(
-      check(&make_exclusive_get, GetParam().keys, GetParam().mode).clean());
+      check(/*exclusive_get=*/true, GetParam().keys, GetParam().mode).clean());
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -394,7 +244,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(LruSpliceByHand, DISABLED_GetVsGetStress) {
   if (!racelab::built_with_tsan()) GTEST_SKIP() << "TSan build only";
   racelab::CheckResult r =
-      check(&make_shared_get, false, racelab::Mode::kStress);
+      check(/*exclusive_get=*/false, false, racelab::Mode::kStress);
   if (kLibcxx) {
     EXPECT_TRUE(r.has(racelab::FindingKind::kDataRace)) << r.message;
   } else {

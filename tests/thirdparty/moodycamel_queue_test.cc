@@ -2,80 +2,74 @@
 // threads enqueue and try_dequeue with implicit producers (no tokens). The
 // queue finds a thread's implicit producer by the address of a thread_local
 // (details::thread_id()), so what it sees as "a thread" must be a real OS
-// thread. The adapter is the family below; the queue is the library's.
+// thread. The adapter is the spec below; the queue is the library's.
 #include <concurrentqueue/concurrentqueue.h>
 
 #include <iostream>
-#include <memory>
 #include <optional>
-#include <vector>
+#include <set>
+#include <string>
 
 #include "queue_adapter.h"
 #include "racelab/gtest.h"
+#include "racelab/spec.h"
 
 namespace thirdparty {
 namespace {
 
+using racelab::call;
 using Queue = moodycamel::ConcurrentQueue<int>;
 
 // The model is a pool, not a FIFO: the queue orders items per producer only,
-// and a try_dequeue may miss items another producer is publishing.
-struct MoodycamelFamily : racelab::LinearizableBy<PoolModel> {
-  using Store = Queue;
-  using Op = QueueOp;
-  using Result = QueueResult;
-  static constexpr const char* kName = "moodycamel/concurrent_queue";
+// and a try_dequeue may miss items another producer is publishing. So push
+// always succeeds, and pop returns an item that is in the pool (any of
+// them), or empty at any time; the conservation invariant checks, once the
+// queue is quiescent, that nothing was lost.
+using Pool = std::multiset<int>;
 
-  static Result execute(Store& q, const Op& op, racelab::OpContext&,
-                        racelab::History<Op, Result>*) {
-    Result r;
-    int v = 0;
-    if (op.kind == Op::Kind::kPush) {
-      r.pushed = q.enqueue(op.value);
-    } else if (q.try_dequeue(v)) {
-      r.popped = v;
-    }
-    return r;
-  }
-  static std::string describe(const Op& op) { return describe_op(op); }
-  static std::string describe(const Op& op, const Result& r) {
-    return describe_result(op, r);
-  }
-  static std::optional<Op> parse(std::string_view t) { return parse_op(t); }
-};
-static_assert(racelab::Family<MoodycamelFamily>);
-
-std::unique_ptr<Queue> make_queue() { return std::make_unique<Queue>(); }
-
-std::optional<int> drain(Queue& q) {
+// A pop as the spec declares it, and as the conservation invariant drains.
+const auto pop = [](Queue& q) {
   int v = 0;
   return q.try_dequeue(v) ? std::optional<int>(v) : std::nullopt;
-}
+};
 
 // Three threads, each enqueueing its own items and dequeueing as many; the
 // finale drains the rest.
-racelab::Program<QueueOp> mixed(std::uint64_t, racelab::ProgramSize s) {
+racelab::Plan mixed(racelab::ProgramSize s) {
   const int n = s == racelab::ProgramSize::kFull ? 200 : 1;
-  racelab::Program<QueueOp> p;
+  racelab::Plan p;
   p.threads.resize(s == racelab::ProgramSize::kFull ? 3 : 2);
   for (int t = 0; t < static_cast<int>(p.threads.size()); ++t) {
     for (int i = 0; i < n; ++i) {
-      p.threads[t].push_back(push_op(t * 1000 + i));
-      p.threads[t].push_back(pop_op());
+      p.threads[t].push_back(call("push", t * 1000 + i));
+      p.threads[t].push_back(call("pop"));
     }
   }
-  for (int i = 0; i < 3; ++i) p.finale.push_back(pop_op());
+  p.finale.assign(3, call("pop"));
   return p;
 }
 
-racelab::Scenario<MoodycamelFamily> mixed_scenario() {
-  return {"enqueue_dequeue",
-          "every thread enqueues and dequeues, implicit producers", mixed,
-          [](const racelab::Program<QueueOp>&,
-             const racelab::History<QueueOp, QueueResult>& history, Queue& q,
-             std::vector<racelab::Finding>& findings) {
-            check_conservation<Queue>(history, q, drain, findings);
-          }};
+racelab::Spec<Queue, Pool> moodycamel_spec() {
+  return racelab::Spec<Queue, Pool>("moodycamel/concurrent_queue")
+      .op(
+          "push", [](Queue& q, int v) { return q.enqueue(v); },
+          racelab::ints(0, 9),
+          racelab::judged_by([](Pool& pool, int v, bool pushed) {
+            pool.insert(v);
+            return pushed;
+          }))
+      .op("pop", pop,
+          racelab::judged_by([](Pool& pool, const std::optional<int>& got) {
+            if (!got) return true;
+            auto it = pool.find(*got);
+            if (it == pool.end()) return false;
+            pool.erase(it);
+            return true;
+          }))
+      .invariant("conservation", conservation(pop))
+      .without_random_scenario()
+      .scenario("enqueue_dequeue", mixed,
+                "every thread enqueues and dequeues, implicit producers");
 }
 
 // Whether a finding is a race one of whose stacks runs through `function`.
@@ -96,8 +90,7 @@ TEST(MoodycamelQueue, CleanInStressMode) {
   racelab::CheckOptions options;
   options.mode = racelab::Mode::kStress;
   options.stress_runs = 10;
-  racelab::CheckResult r = racelab::check_store<MoodycamelFamily>(
-      &make_queue, mixed_scenario(), options);
+  racelab::CheckResult r = moodycamel_spec().check("enqueue_dequeue", options);
   EXPECT_TRUE(r.clean()) << r.message;
   EXPECT_EQ(r.runs, options.stress_runs);
 }
@@ -120,8 +113,7 @@ TEST(MoodycamelQueue, FibersShareOneImplicitProducer) {
   options.threads = racelab::sched::Substrate::kFibers;
   options.budget = 50;
   options.oracles = {racelab::Oracle::kTsan};
-  racelab::CheckResult r = racelab::check_store<MoodycamelFamily>(
-      &make_queue, mixed_scenario(), options);
+  racelab::CheckResult r = moodycamel_spec().check("enqueue_dequeue", options);
   ASSERT_FALSE(r.clean()) << r.message;
   EXPECT_TRUE(race_through(r.findings.front(), "get_or_add_implicit_producer"))
       << r.message;
@@ -130,8 +122,8 @@ TEST(MoodycamelQueue, FibersShareOneImplicitProducer) {
 
   options.oracles = {racelab::Oracle::kInvariants,
                      racelab::Oracle::kLinearizability};
-  racelab::CheckResult values = racelab::check_store<MoodycamelFamily>(
-      &make_queue, mixed_scenario(), options);
+  racelab::CheckResult values =
+      moodycamel_spec().check("enqueue_dequeue", options);
   EXPECT_FALSE(values.clean()) << values.message;
   std::cout << "invariants, linearizability: schedules " << values.schedules
             << "\n"
@@ -146,8 +138,7 @@ TEST(MoodycamelQueue, CleanOnOsThreads) {
   racelab::CheckOptions options;
   options.threads = racelab::sched::Substrate::kOsThreads;
   options.budget = 200;
-  racelab::CheckResult r = racelab::check_store<MoodycamelFamily>(
-      &make_queue, mixed_scenario(), options);
+  racelab::CheckResult r = moodycamel_spec().check("enqueue_dequeue", options);
   EXPECT_TRUE(r.clean()) << r.message;
   std::cout << "schedules: " << r.schedules << "\n";
 }

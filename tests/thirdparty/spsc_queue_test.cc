@@ -2,108 +2,95 @@
 // push (it is a single-producer queue) while one consumer pops. Both
 // producers can read the same write index, fill the same slot and publish
 // the same next index, so one item is lost (or a stale one popped twice).
-// The adapter is the family below; the queue itself is Boost's, unchanged.
+// The adapter is the spec below; the queue itself is Boost's, unchanged.
 #include <boost/lockfree/spsc_queue.hpp>
+#include <cstddef>
+#include <deque>
 #include <iostream>
-#include <memory>
 #include <optional>
-#include <vector>
+#include <string>
 
 #include "queue_adapter.h"
 #include "racelab/gtest.h"
+#include "racelab/spec.h"
 
 namespace thirdparty {
 namespace {
 
-constexpr int kCapacity = 4;
+using racelab::call;
+
+constexpr std::size_t kCapacity = 4;
 using SpscQueue =
     boost::lockfree::spsc_queue<int, boost::lockfree::capacity<kCapacity>>;
 
-struct SpscFamily : racelab::LinearizableBy<BoundedFifoModel<kCapacity>> {
-  using Store = SpscQueue;
-  using Op = QueueOp;
-  using Result = QueueResult;
-  static constexpr const char* kName = "boost/spsc_queue";
-
-  static Result execute(Store& q, const Op& op, racelab::OpContext&,
-                        racelab::History<Op, Result>*) {
-    Result r;
-    int v = 0;
-    if (op.kind == Op::Kind::kPush) {
-      r.pushed = q.push(op.value);
-    } else if (q.pop(v)) {
-      r.popped = v;
-    }
-    return r;
+// The sequential specification, with the queue's interface: a FIFO of at
+// most kCapacity items; push refuses exactly when full, pop fails exactly
+// when empty.
+struct Fifo {
+  std::deque<int> items;
+  bool push(int v) {
+    if (items.size() == kCapacity) return false;
+    items.push_back(v);
+    return true;
   }
-  static std::string describe(const Op& op) { return describe_op(op); }
-  static std::string describe(const Op& op, const Result& r) {
-    return describe_result(op, r);
+  bool pop(int& v) {
+    if (items.empty()) return false;
+    v = items.front();
+    items.pop_front();
+    return true;
   }
-  static std::optional<Op> parse(std::string_view t) { return parse_op(t); }
+  bool operator==(const Fifo&) const = default;
 };
-static_assert(racelab::Family<SpscFamily>);
+std::string to_string(const Fifo& f) { return racelab::show(f.items); }
 
-std::unique_ptr<SpscQueue> make_queue() {
-  return std::make_unique<SpscQueue>();
-}
-
-std::optional<int> drain(SpscQueue& q) {
+// A pop as the spec declares it, and as the conservation invariant drains.
+const auto pop = [](auto& q) {
   int v = 0;
   return q.pop(v) ? std::optional<int>(v) : std::nullopt;
-}
+};
 
 // Threads 0 and 1 produce (the misuse), thread 2 consumes; the finale pops
 // what is left, so a lost item shows in the history itself.
-racelab::Program<QueueOp> two_producers(std::uint64_t, racelab::ProgramSize s) {
+racelab::Plan two_producers(racelab::ProgramSize s) {
   const int n = s == racelab::ProgramSize::kFull ? 300 : 1;
-  racelab::Program<QueueOp> p;
+  racelab::Plan p;
   p.threads.resize(3);
   for (int i = 0; i < n; ++i) {
-    p.threads[0].push_back(push_op(1 + i));
-    p.threads[1].push_back(push_op(1001 + i));
-    p.threads[2].push_back(pop_op());
+    p.threads[0].push_back(call("push", 1 + i));
+    p.threads[1].push_back(call("push", 1001 + i));
+    p.threads[2].push_back(call("pop"));
   }
-  p.threads[2].push_back(pop_op());
-  for (int i = 0; i < kCapacity + 1; ++i) p.finale.push_back(pop_op());
+  p.threads[2].push_back(call("pop"));
+  p.finale.assign(kCapacity + 1, call("pop"));
   return p;
 }
 
-racelab::Scenario<SpscFamily> two_producers_scenario() {
-  return {"two_producers",
-          "two threads push into a single-producer queue, one pops",
-          two_producers,
-          [](const racelab::Program<QueueOp>&,
-             const racelab::History<QueueOp, QueueResult>& history,
-             SpscQueue& q, std::vector<racelab::Finding>& findings) {
-            check_conservation<SpscQueue>(history, q, drain, findings);
-          }};
+racelab::Spec<SpscQueue, Fifo> spsc_spec() {
+  return racelab::Spec<SpscQueue, Fifo>("boost/spsc_queue")
+      .op(
+          "push", [](auto& q, int v) { return q.push(v); }, racelab::ints(0, 9))
+      .op("pop", pop)
+      .invariant("conservation", conservation(pop))
+      .without_random_scenario()
+      .scenario("two_producers", two_producers,
+                "two threads push into a single-producer queue, one pops");
 }
 
 // The model is the queue's sequential behaviour (capacity included): one
-// thread's calls agree with it step by step. Without this the
-// linearizability verdicts below would mean nothing.
+// thread's calls agree with it step by step (one thread's history is
+// linearizable only so). Without this the linearizability verdicts below
+// would mean nothing.
 TEST(SpscQueue, OneThreadFollowsTheModel) {
-  using Model = BoundedFifoModel<kCapacity>;
-  SpscQueue q;
-  Model::State state;
-  racelab::History<QueueOp, QueueResult>* no_nested = nullptr;
-  struct : racelab::OpContext {
-    int thread() const override { return 0; }
-    void pause() override {}
-    std::uint64_t now(racelab::Tick) override { return 0; }
-  } ctx;
-  const std::vector<QueueOp> ops = {
-      push_op(1), push_op(2), pop_op(), push_op(3), push_op(4), push_op(5),
-      push_op(6), pop_op(),   pop_op(), pop_op(),   pop_op(),   pop_op()};
-  for (const QueueOp& op : ops) {
-    const QueueResult r = SpscFamily::execute(q, op, ctx, no_nested);
-    Model::State next;
-    ASSERT_TRUE(Model::step(state, op, r, &next))
-        << Model::describe(op, r) << " from " << Model::describe(state);
-    state = next;
-  }
-  EXPECT_TRUE(state.empty());
+  racelab::Plan plan;
+  plan.threads = {{call("push", 1), call("push", 2), call("pop"),
+                   call("push", 3), call("push", 4), call("push", 5),
+                   call("push", 6), call("pop"), call("pop"), call("pop"),
+                   call("pop"), call("pop")}};
+  racelab::CheckOptions options;
+  options.oracles = {racelab::Oracle::kLinearizability};
+  racelab::CheckResult r =
+      spsc_spec().scenario("one_thread", plan).check("one_thread", options);
+  EXPECT_TRUE(r.clean()) << r.message;
 }
 
 // Stress mode (real threads, TSan): the two producers' unsynchronized
@@ -118,8 +105,7 @@ TEST(SpscQueue, TwoProducersCaughtInStressMode) {
   racelab::CheckOptions options;
   options.mode = racelab::Mode::kStress;
   options.stress_runs = 20;
-  racelab::CheckResult r = racelab::check_store<SpscFamily>(
-      &make_queue, two_producers_scenario(), options);
+  racelab::CheckResult r = spsc_spec().check("two_producers", options);
   EXPECT_FALSE(r.clean()) << "runs: " << r.runs << "\n" << r.message;
   std::cout << "runs to the first finding: " << r.runs << "\n"
             << racelab::format_findings(r.findings);
@@ -139,16 +125,14 @@ TEST(SpscQueue, TwoProducersCaughtOnFibers) {
   options.threads = racelab::sched::Substrate::kFibers;
   options.budget = 300;
   options.oracles = {racelab::Oracle::kTsan};
-  racelab::CheckResult r = racelab::check_store<SpscFamily>(
-      &make_queue, two_producers_scenario(), options);
+  racelab::CheckResult r = spsc_spec().check("two_producers", options);
   EXPECT_TRUE(r.has(racelab::FindingKind::kDataRace)) << r.message;
   std::cout << "tsan: schedules to the first report " << r.schedules << "\n"
             << racelab::format_findings(r.findings);
 
   options.oracles = {racelab::Oracle::kInvariants,
                      racelab::Oracle::kLinearizability};
-  racelab::CheckResult values = racelab::check_store<SpscFamily>(
-      &make_queue, two_producers_scenario(), options);
+  racelab::CheckResult values = spsc_spec().check("two_producers", options);
   EXPECT_FALSE(values.clean()) << values.message;
   std::cout << "invariants, linearizability: schedules " << values.schedules
             << "\n"
@@ -173,8 +157,7 @@ TEST(SpscQueue, TwoProducersLoseAnItemOnOsThreads) {
   options.budget = 2000;
   options.oracles = {racelab::Oracle::kInvariants,
                      racelab::Oracle::kLinearizability};
-  racelab::CheckResult r = racelab::check_store<SpscFamily>(
-      &make_queue, two_producers_scenario(), options);
+  racelab::CheckResult r = spsc_spec().check("two_producers", options);
   EXPECT_TRUE(r.has(racelab::FindingKind::kNotLinearizable)) << r.message;
   std::cout << "schedules to the first finding: " << r.schedules << "\n"
             << r.message;

@@ -3,21 +3,22 @@
 // std::allocator (operator new, which TSan intercepts) rather than
 // tbb::tbb_allocator, whose memory comes from libtbb/libtbbmalloc, built
 // without TSan: memory it recycles carries no happens-before TSan can see.
-// The adapter is the family below; the map is the library's.
+// The adapter is the spec below; the map is the library's.
 #include <oneapi/tbb/concurrent_hash_map.h>
 
 #include <iostream>
-#include <memory>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "racelab/gtest.h"
-#include "racelab/internal/op_text.h"
+#include "racelab/spec.h"
 
 namespace thirdparty {
 namespace {
+
+using racelab::call;
 
 // The map under test, and the same map on TBB's own allocator (the
 // library's default), kept to show what TSan makes of it.
@@ -27,148 +28,27 @@ using TbbAllocatorMap =
     tbb::concurrent_hash_map<int, int, tbb::tbb_hash_compare<int>,
                              tbb::tbb_allocator<std::pair<const int, int>>>;
 
-struct MapOp {
-  enum class Kind { kInsert, kFind, kErase };
-  Kind kind = Kind::kFind;
-  int key = 0;
-  int value = 0;  // insert
+// The model is a std::map, checked one key at a time: each operation
+// touches one key. An operation is a pair of overloads, on the map under
+// test and on the model.
+using Model = std::map<int, int>;
+template <class... F>
+struct Overloads : F... {
+  using F::operator()...;
 };
-
-struct MapResult {
-  bool done = false;         // insert: inserted; erase: erased
-  std::optional<int> found;  // find
-};
-
-std::string describe_op(const MapOp& op) {
-  const std::string k = std::to_string(op.key);
-  switch (op.kind) {
-    case MapOp::Kind::kInsert:
-      return "insert(" + k + "," + std::to_string(op.value) + ")";
-    case MapOp::Kind::kFind:
-      return "find(" + k + ")";
-    case MapOp::Kind::kErase:
-      return "erase(" + k + ")";
-  }
-  return "?";
-}
-
-std::string describe_result(const MapOp& op, const MapResult& r) {
-  if (op.kind == MapOp::Kind::kFind) {
-    return r.found ? std::to_string(*r.found) : "absent";
-  }
-  return r.done ? "true" : "false";
-}
-
-// One key of the map: absent or its value. Each operation touches one key,
-// so the history is checked key by key.
-struct KeyModel {
-  using State = std::optional<int>;
-  using Input = MapOp;
-  using Output = MapResult;
-  static constexpr const char* kObjectName = "concurrent_hash_map";
-  static constexpr const char* kPartitionName = "key";
-
-  static int partition(const Input& in) { return in.key; }
-  static std::size_t hash(const State& s) { return s ? 1u + *s : 0u; }
-  static bool step(const State& s, const Input& in, const Output& out,
-                   State* next) {
-    *next = s;
-    switch (in.kind) {
-      case MapOp::Kind::kInsert:
-        if (out.done != !s.has_value()) return false;
-        if (out.done) *next = in.value;
-        return true;
-      case MapOp::Kind::kFind:
-        return out.found == s;
-      case MapOp::Kind::kErase:
-        if (out.done != s.has_value()) return false;
-        next->reset();
-        return true;
-    }
-    return false;
-  }
-  static std::string describe(const Input& in, const Output& out) {
-    return describe_op(in) + " -> " + describe_result(in, out);
-  }
-  static std::string describe(const State& s) {
-    return s ? std::to_string(*s) : "absent";
-  }
-};
-
-template <class M>
-struct TbbMapFamily : racelab::LinearizableBy<KeyModel> {
-  using Store = M;
-  using Op = MapOp;
-  using Result = MapResult;
-  static constexpr const char* kName = "tbb/concurrent_hash_map";
-
-  static Result execute(Store& map, const Op& op, racelab::OpContext&,
-                        racelab::History<Op, Result>*) {
-    Result r;
-    switch (op.kind) {
-      case Op::Kind::kInsert: {
-        typename M::accessor a;  // write lock on the element until it goes
-        r.done = map.insert(a, op.key);
-        if (r.done) a->second = op.value;
-        break;
-      }
-      case Op::Kind::kFind: {
-        typename M::const_accessor a;  // read lock
-        if (map.find(a, op.key)) r.found = a->second;
-        break;
-      }
-      case Op::Kind::kErase:
-        r.done = map.erase(op.key);
-        break;
-    }
-    return r;
-  }
-  static std::string describe(const Op& op) { return describe_op(op); }
-  static std::string describe(const Op& op, const Result& r) {
-    return describe_result(op, r);
-  }
-  static std::optional<Op> parse(std::string_view text) {
-    std::optional<racelab::OpText> t = racelab::parse_op_text(text);
-    if (!t) return std::nullopt;
-    try {
-      if (t->name == "insert" && t->args.size() == 2) {
-        return Op{Op::Kind::kInsert, std::stoi(t->args[0]),
-                  std::stoi(t->args[1])};
-      }
-      if (t->name == "find" && t->args.size() == 1) {
-        return Op{Op::Kind::kFind, std::stoi(t->args[0]), 0};
-      }
-      if (t->name == "erase" && t->args.size() == 1) {
-        return Op{Op::Kind::kErase, std::stoi(t->args[0]), 0};
-      }
-    } catch (const std::exception&) {
-    }
-    return std::nullopt;
-  }
-};
-using MapFamily = TbbMapFamily<Map>;
-using TbbAllocatorMapFamily = TbbMapFamily<TbbAllocatorMap>;
-static_assert(racelab::Family<MapFamily>);
-
-template <class M>
-std::unique_ptr<M> make_map() {
-  return std::make_unique<M>();
-}
-
-MapOp insert_op(int k, int v) { return {MapOp::Kind::kInsert, k, v}; }
-MapOp find_op(int k) { return {MapOp::Kind::kFind, k, 0}; }
-MapOp erase_op(int k) { return {MapOp::Kind::kErase, k, 0}; }
+template <class... F>
+Overloads(F...) -> Overloads<F...>;
 
 // Threads insert, find and erase overlapping keys: the small program has
 // two threads on one key (and a second key, so a bucket holds two); the
 // full one 64 keys, enough to make the table grow while threads use it.
-racelab::Program<MapOp> overlapping_keys(std::uint64_t,
-                                         racelab::ProgramSize s) {
-  racelab::Program<MapOp> p;
+racelab::Plan overlapping_keys(racelab::ProgramSize s) {
+  racelab::Plan p;
   if (s == racelab::ProgramSize::kSmall) {
-    p.threads = {{insert_op(1, 10), find_op(2)},
-                 {insert_op(1, 20), insert_op(2, 30), erase_op(1)}};
-    p.finale = {find_op(1), find_op(2)};
+    p.threads = {
+        {call("insert", 1, 10), call("find", 2)},
+        {call("insert", 1, 20), call("insert", 2, 30), call("erase", 1)}};
+    p.finale = {call("find", 1), call("find", 2)};
     return p;
   }
   constexpr int kKeys = 64;
@@ -176,21 +56,47 @@ racelab::Program<MapOp> overlapping_keys(std::uint64_t,
   for (int t = 0; t < 3; ++t) {
     for (int k = 0; k < kKeys; ++k) {
       const int key = (k * 7 + t * 13) % kKeys;
-      p.threads[t].push_back(insert_op(key, t * 100 + k));
-      p.threads[t].push_back(find_op((key + 1) % kKeys));
-      if (k % 3 == t) p.threads[t].push_back(erase_op(key));
+      p.threads[t].push_back(call("insert", key, t * 100 + k));
+      p.threads[t].push_back(call("find", (key + 1) % kKeys));
+      if (k % 3 == t) p.threads[t].push_back(call("erase", key));
     }
   }
-  for (int k = 0; k < kKeys; ++k) p.finale.push_back(find_op(k));
+  for (int k = 0; k < kKeys; ++k) p.finale.push_back(call("find", k));
   return p;
 }
 
-template <class F>
-racelab::Scenario<F> overlapping_keys_scenario() {
-  return {"overlapping_keys",
-          "threads insert, find and erase the same keys through accessors",
-          overlapping_keys,
-          {}};
+template <class M>
+racelab::Spec<M, Model> map_spec() {
+  const auto key = racelab::ints(0, 63);
+  return racelab::Spec<M, Model>("tbb/concurrent_hash_map")
+      .op("insert",
+          Overloads{
+              [](M& map, int k, int v) {
+                typename M::accessor a;  // write lock until it goes
+                const bool inserted = map.insert(a, k);
+                if (inserted) a->second = v;
+                return inserted;
+              },
+              [](Model& m, int k, int v) { return m.emplace(k, v).second; }},
+          key, racelab::ints(0, 999))
+      .op("find",
+          Overloads{[](M& map, int k) -> std::optional<int> {
+                      typename M::const_accessor a;  // read lock
+                      if (map.find(a, k)) return a->second;
+                      return std::nullopt;
+                    },
+                    [](Model& m, int k) {
+                      return m.contains(k) ? std::optional<int>(m[k])
+                                           : std::nullopt;
+                    }},
+          key)
+      .op(
+          "erase", [](auto& map, int k) { return map.erase(k) != 0; }, key)
+      .partition_by_argument(0, "key")
+      .without_random_scenario()
+      .scenario("overlapping_keys", overlapping_keys,
+                "threads insert, find and erase the same keys through "
+                "accessors");
 }
 
 // The scheduler's livelock verdict (a schedule over its step limit) and
@@ -214,8 +120,7 @@ TEST(TbbHashMap, CleanInStressMode) {
   racelab::CheckOptions options;
   options.mode = racelab::Mode::kStress;
   options.stress_runs = 10;
-  racelab::CheckResult r = racelab::check_store<MapFamily>(
-      &make_map<Map>, overlapping_keys_scenario<MapFamily>(), options);
+  racelab::CheckResult r = map_spec<Map>().check("overlapping_keys", options);
   EXPECT_TRUE(r.clean()) << r.message;
   EXPECT_EQ(r.runs, options.stress_runs);
 }
@@ -228,8 +133,7 @@ TEST(TbbHashMap, CleanInControlledModeOnFibers) {
   racelab::CheckOptions options;
   options.threads = racelab::sched::Substrate::kFibers;
   options.budget = 100;
-  racelab::CheckResult r = racelab::check_store<MapFamily>(
-      &make_map<Map>, overlapping_keys_scenario<MapFamily>(), options);
+  racelab::CheckResult r = map_spec<Map>().check("overlapping_keys", options);
   if (only_livelock(r)) GTEST_SKIP() << r.message;
   EXPECT_TRUE(r.clean()) << r.message;
   std::cout << "schedules: " << r.schedules << "\n";
@@ -250,9 +154,8 @@ TEST(TbbHashMap, TbbAllocatorReuseLooksLikeARaceToTsan) {
   options.threads = racelab::sched::Substrate::kFibers;
   options.budget = 100;
   options.oracles = {racelab::Oracle::kTsan};
-  racelab::CheckResult r = racelab::check_store<TbbAllocatorMapFamily>(
-      &make_map<TbbAllocatorMap>,
-      overlapping_keys_scenario<TbbAllocatorMapFamily>(), options);
+  racelab::CheckResult r =
+      map_spec<TbbAllocatorMap>().check("overlapping_keys", options);
   if (only_livelock(r)) GTEST_SKIP() << r.message;
   ASSERT_TRUE(r.has(racelab::FindingKind::kDataRace)) << r.message;
   bool through_mutex_constructor = false;
@@ -270,9 +173,8 @@ TEST(TbbHashMap, TbbAllocatorReuseLooksLikeARaceToTsan) {
 
   options.oracles = {racelab::Oracle::kInvariants,
                      racelab::Oracle::kLinearizability};
-  racelab::CheckResult values = racelab::check_store<TbbAllocatorMapFamily>(
-      &make_map<TbbAllocatorMap>,
-      overlapping_keys_scenario<TbbAllocatorMapFamily>(), options);
+  racelab::CheckResult values =
+      map_spec<TbbAllocatorMap>().check("overlapping_keys", options);
   if (only_livelock(values)) GTEST_SKIP() << values.message;
   EXPECT_TRUE(values.clean()) << values.message;
 }
@@ -285,8 +187,7 @@ TEST(TbbHashMap, CleanOnOsThreads) {
   racelab::CheckOptions options;
   options.threads = racelab::sched::Substrate::kOsThreads;
   options.budget = 200;
-  racelab::CheckResult r = racelab::check_store<MapFamily>(
-      &make_map<Map>, overlapping_keys_scenario<MapFamily>(), options);
+  racelab::CheckResult r = map_spec<Map>().check("overlapping_keys", options);
   if (only_livelock(r)) GTEST_SKIP() << r.message;
   EXPECT_TRUE(r.clean()) << r.message;
   std::cout << "schedules: " << r.schedules << "\n";
