@@ -4,6 +4,7 @@
 // across a pause.
 #include <gtest/gtest-spi.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <fstream>
@@ -21,6 +22,31 @@
 #include "racelab/spec.h"
 #include "racelab/suppressions.h"
 #include "tally_family.h"
+
+namespace {
+
+// A store outside racelab's namespace, as a user's is: its frames are the
+// first ones outside racelab in a lock's call stack.
+// Two locks taken in opposite orders, each thread holding its first until
+// the other holds its own: every stress run deadlocks.
+class CrossedLocks {
+ public:
+  void a_then_b() { take(a_, a_held_, b_held_, b_); }
+  void b_then_a() { take(b_, b_held_, a_held_, a_); }
+
+ private:
+  static void take(std::mutex& first, std::atomic<bool>& mine,
+                   std::atomic<bool>& theirs, std::mutex& second) {
+    std::lock_guard<std::mutex> hold(first);
+    mine = true;
+    while (!theirs) std::this_thread::yield();
+    std::lock_guard<std::mutex> then(second);
+  }
+  std::mutex a_, b_;
+  std::atomic<bool> a_held_{false}, b_held_{false};
+};
+
+}  // namespace
 
 namespace racelab::tally {
 namespace {
@@ -81,8 +107,7 @@ template <class T>
 Spec<T> tally_spec(std::string name) {
   return Spec<T>(std::move(name))
       .op(
-          "add", [](T& t, OpContext& ctx, int n) { t.add(n, ctx); },
-          ints(1, 2))
+          "add", [](T& t, OpContext& ctx, int n) { t.add(n, ctx); }, ints(1, 2))
       .op("get", &T::get)
       .without_random_scenario()
       .scenario("two_adds",
@@ -91,7 +116,8 @@ Spec<T> tally_spec(std::string name) {
 
 TEST(EmptyInvariants, FuzzTargetOfASpecWithoutInvariantsRuns) {
   const std::vector<std::uint8_t> input = {1, 2, 0, 1, 1, 0, 1, 0, 1, 1};
-  EXPECT_EQ(fuzz_spec_input(tally_spec<LockedTally>("tally/locked"), input.data(), input.size()),
+  EXPECT_EQ(fuzz_spec_input(tally_spec<LockedTally>("tally/locked"),
+                            input.data(), input.size()),
             0);
 }
 
@@ -114,6 +140,32 @@ TEST(OracleSelection, TheCaseOfAllRunsTheSelectedOraclesOnly) {
   const CheckResult clean = run_spec_case(
       tally_spec<RacyTally>("tally/racy-selecting").options(options), all);
   EXPECT_TRUE(clean.clean()) << clean.message;
+}
+
+// --- A stress-mode hang names its locks -------------------------------------
+
+TEST(StressHang, TheTimeoutNamesTheCycleAndEachThreadsLocks) {
+  CheckOptions options = quick(Mode::kStress);
+  options.stress_runs = 1;
+  options.hang_seconds = 3;
+  const CheckResult r =
+      Spec<::CrossedLocks>("crossed")
+          .op("a_then_b", &::CrossedLocks::a_then_b)
+          .op("b_then_a", &::CrossedLocks::b_then_a)
+          .without_random_scenario()
+          .scenario("crossed",
+                    Plan{{}, {{call("a_then_b")}, {call("b_then_a")}}, {}}, "",
+                    {Mode::kStress})
+          .check("crossed", options);
+  ASSERT_TRUE(r.has(FindingKind::kTimeout)) << r.message;
+  const std::string& detail = r.findings.front().detail;
+  EXPECT_NE(detail.find("lock-order deadlock: OS thread "), std::string::npos)
+      << detail;
+  // Each thread's wait, with the store's own frame, and the lock it holds.
+  EXPECT_NE(detail.find("waits for lock 0x"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("CrossedLocks::take"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("kit_faults_test.cc:"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("; holds 0x"), std::string::npos) << detail;
 }
 
 // --- Names and factories ----------------------------------------------------
@@ -228,8 +280,8 @@ void expect_one_step_clean() {
   driver.store = "tally/one-step";
   driver.scenario = "two_adds";
   driver.run = [] {
-    return check_store<OneStepFamily>(
-        &make_locked, two_adds<OneStepFamily>(), one_step_options());
+    return check_store<OneStepFamily>(&make_locked, two_adds<OneStepFamily>(),
+                                      one_step_options());
   };
   gtest_internal::run_case(
       KitCase{0, "two_adds", Mode::kControlled, Oracle::kLinearizability},

@@ -21,6 +21,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "racelab/internal/progress.h"
+#include "racelab/internal/sched/scheduler.h"
+#include "racelab/internal/scheduling_hooks.h"
 #include "racelab/process_output.h"
 #include "racelab/raw_syscall.h"
 
@@ -42,6 +44,9 @@ struct Channel {
   std::size_t program_size;  // its program lines, '\n'-joined
   char program[kProgramBytes];
   int done;  // 1: the result file holds the body's text
+  // Stress mode's table of lock waits, as last copied (watch_progress).
+  int lock_rows;
+  interpose_internal::StressLockRow locks[interpose_internal::kLockRows];
 };
 
 Channel* g_channel = nullptr;  // set in the child only
@@ -60,6 +65,12 @@ void record_decision(const sched::SwitchEvent& event, void* context) {
 void copy_progress(Channel* channel) {
   for (;;) {
     __atomic_store_n(&channel->progress, progress_steps(), __ATOMIC_RELAXED);
+    // The table goes beside the counter: a copy in the channel's memory
+    // (the parent reads it once the child is stopped for good).
+    interpose_internal::StressLockRow rows[interpose_internal::kLockRows];
+    const int n = interpose_internal::copy_stress_lock_table(rows);
+    std::memcpy(channel->locks, rows, sizeof rows);
+    __atomic_store_n(&channel->lock_rows, n, __ATOMIC_RELAXED);
     const timespec pause{0, 20'000'000};
     nanosleep(&pause, nullptr);
   }
@@ -143,6 +154,89 @@ std::string ChildOutcome::summary(const std::string& subject,
   return "";
 }
 
+namespace {
+
+using interpose_internal::StressLockRow;
+using interpose_internal::WaitKind;
+
+std::string stack_text(const interpose_internal::LockSite& site) {
+  std::vector<const void*> stack;
+  for (const void* pc : site.sites) {
+    if (pc != nullptr) stack.push_back(pc);
+  }
+  return sched::first_user_frame(stack);
+}
+
+std::string address_text(const void* object) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%p", object);
+  return buffer;
+}
+
+// The OS thread that holds `lock` in `rows`, or -1.
+int holder_of(const std::vector<StressLockRow>& rows, const void* lock) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    for (int h = 0; h < rows[i].held_count; ++h) {
+      if (rows[i].held[h].object == lock) return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+// The table as text: a cycle of lock waits first, then each thread.
+std::string describe_lock_waits(const std::vector<StressLockRow>& rows) {
+  std::string cycle;
+  // Follow waits-for from each waiting thread; a thread met twice closes a
+  // cycle (at most rows.size() steps).
+  for (std::size_t start = 0; start < rows.size() && cycle.empty(); ++start) {
+    std::vector<int> path;
+    int at = static_cast<int>(start);
+    while (at >= 0 && rows[at].waiting == WaitKind::kLock &&
+           std::find(path.begin(), path.end(), at) == path.end()) {
+      path.push_back(at);
+      at = holder_of(rows, rows[at].wait.object);
+    }
+    const auto first = std::find(path.begin(), path.end(), at);
+    if (at < 0 || first == path.end()) continue;
+    cycle = "lock-order deadlock:";
+    for (auto it = first; it != path.end(); ++it) {
+      cycle += absl::StrCat(
+          " OS thread ", rows[*it].tid, " waits for ",
+          address_text(rows[*it].wait.object), " held by OS thread ",
+          rows[holder_of(rows, rows[*it].wait.object)].tid, ";");
+    }
+    cycle.back() = '\n';
+  }
+  std::string text;
+  for (const StressLockRow& row : rows) {
+    if (row.waiting == WaitKind::kNone && row.held_count == 0) continue;
+    std::string line = absl::StrCat("OS thread ", row.tid);
+    if (row.waiting == WaitKind::kLock) {
+      const int holder = holder_of(rows, row.wait.object);
+      absl::StrAppend(
+          &line, " waits for lock ", address_text(row.wait.object), " ",
+          stack_text(row.wait),
+          holder >= 0 ? absl::StrCat(", held by OS thread ", rows[holder].tid)
+                      : std::string(", held by no thread seen"));
+    } else if (row.waiting == WaitKind::kCondition) {
+      absl::StrAppend(&line, " waits on condition variable ",
+                      address_text(row.wait.object), " ", stack_text(row.wait));
+    } else {
+      absl::StrAppend(&line, " runs");
+    }
+    for (int h = 0; h < row.held_count; ++h) {
+      absl::StrAppend(&line, h == 0 ? "; holds " : ", ",
+                      address_text(row.held[h].object), " (taken ",
+                      stack_text(row.held[h]), ")");
+    }
+    text += line + "\n";
+  }
+  if (text.empty()) return "";
+  return "locks when the hang was called (stress mode):\n" + cycle + text;
+}
+
+}  // namespace
+
 ChildOutcome run_in_child(const std::function<std::string()>& body,
                           const ChildOptions& options) {
   void* memory = mmap(nullptr, sizeof(Channel), PROT_READ | PROT_WRITE,
@@ -223,6 +317,11 @@ ChildOutcome run_in_child(const std::function<std::string()>& body,
   }
   if (hung) {
     outcome.end = ChildEnd::kHang;
+    const int rows =
+        std::clamp(__atomic_load_n(&channel->lock_rows, __ATOMIC_RELAXED), 0,
+                   interpose_internal::kLockRows);
+    outcome.lock_waits = describe_lock_waits(
+        std::vector<StressLockRow>(channel->locks, channel->locks + rows));
   } else if (finished && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
     outcome.end = ChildEnd::kResult;
   } else if (WIFSIGNALED(status)) {

@@ -316,7 +316,7 @@ CheckResult finish_check(const std::function<CheckResult()>& check,
            hung ? Oracle::kTimeout : Oracle::kCrash,
            child.summary(absl::StrCat("the check of ", store, " x ", scenario),
                          child_options.hang_seconds),
-           tail(child.child_stderr, 4000),
+           child.lock_waits + tail(child.child_stderr, 4000),
            std::nullopt,
            {}});
       if (std::optional<Finding> asan = asan_death(child.child_stderr)) {

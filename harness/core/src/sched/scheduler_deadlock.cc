@@ -3,6 +3,37 @@
 // taken.
 #include "scheduler_core.h"
 
+#include <cstring>
+
+namespace racelab::sched {
+
+std::string first_user_frame(const std::vector<const void*>& stack) {
+  if (&__sanitizer_symbolize_pc == nullptr) return "";
+  char buffer[1024];
+  for (const void* pc : stack) {
+    std::memset(buffer, 0, sizeof buffer);
+    __sanitizer_symbolize_pc(
+        const_cast<char*>(static_cast<const char*>(pc)) - 1, "%f %L", buffer,
+        sizeof buffer - 1);
+    // One string per frame inlined at the pc, innermost first, each ended
+    // by a NUL; an empty one ends the list.
+    for (const char* at = buffer; *at != '\0' && at < buffer + sizeof buffer;
+         at += std::strlen(at) + 1) {
+      const std::string_view frame = at;
+      if (frame.starts_with("std::") || frame.starts_with("__gthread") ||
+          frame.starts_with("racelab::") || frame.starts_with("pthread_") ||
+          frame.starts_with("__interceptor") ||
+          frame.starts_with("decltype(auto) racelab::")) {
+        continue;
+      }
+      return "in " + std::string(frame);
+    }
+  }
+  return "";
+}
+
+}  // namespace racelab::sched
+
 namespace racelab::sched::internal {
 
 namespace {
@@ -13,28 +44,13 @@ const char* mode_name(LockMode mode) {
 
 std::string quoted(const std::string& name) { return "'" + name + "'"; }
 
-// "at 0x7b0c00001234, first taken in Store::put(int) store.cc:31": the
-// first frame of `stack` outside the standard library, the pthread layer and
-// racelab, as the sanitizer's symbolizer names it.
+// "at 0x7b0c00001234, first taken in Store::put(int) store.cc:31".
 std::string where(const void* address, const std::vector<const void*>& stack) {
-  char buffer[512];
+  char buffer[64];
   std::snprintf(buffer, sizeof buffer, "at %p", address);
-  std::string text = buffer;
-  if (&__sanitizer_symbolize_pc == nullptr) return text;
-  for (const void* pc : stack) {
-    buffer[0] = '\0';
-    __sanitizer_symbolize_pc(
-        const_cast<char*>(static_cast<const char*>(pc)) - 1, "%f %L", buffer,
-        sizeof buffer);
-    const std::string_view frame = buffer;
-    if (frame.empty() || frame.starts_with("std::") ||
-        frame.starts_with("__gthread") || frame.starts_with("racelab::") ||
-        frame.starts_with("pthread_") || frame.starts_with("__interceptor")) {
-      continue;
-    }
-    return text + ", first taken in " + std::string(frame);
-  }
-  return text;
+  const std::string frame = first_user_frame(stack);
+  return frame.empty() ? buffer
+                       : std::string(buffer) + ", first taken " + frame;
 }
 
 }  // namespace

@@ -139,12 +139,15 @@ void stress_before_lock(const void* lock, const char* name, LockMode mode,
   ++t_harness_depth;  // the report's own locks are not tracked
   sync_internal::before_interposed_lock(lock, name, mode, recursive);
   --t_harness_depth;
+  stress_waits_for_lock(lock);
 }
 // Whatever the depth: a lock taken outside harness code may be released
 // inside it.
 void stress_after_unlock(const void* lock) {
   sync_internal::after_unlock(lock);
+  stress_lock_released(lock);
 }
+bool in_harness_code() { return t_harness_depth > 0; }
 }  // namespace racelab::interpose_internal
 
 namespace racelab::interpose_internal {

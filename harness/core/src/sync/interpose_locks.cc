@@ -163,11 +163,6 @@ int try_take(SchedulingHooks* hooks, const void* lock, LockMode mode,
 
 // Stress mode's self-deadlock check of a mutex (glibc: the kind's low bits
 // say whether it is recursive).
-void stress_before_lock(pthread_mutex_t* mu) {
-  const bool recursive = (mu->__data.__kind & 3) == PTHREAD_MUTEX_RECURSIVE_NP;
-  racelab::interpose_internal::stress_before_lock(
-      mu, racelab::kUnnamedMutex, LockMode::kExclusive, recursive);
-}
 
 // `real_lock` is the call the program made (lock, timedlock), or TSan's
 // timedlock for a clocklock, which TSan 14 does not intercept (TSan then sees
@@ -211,14 +206,40 @@ int wait_on(pthread_cond_t* cond, pthread_mutex_t* mu, bool timed) {
 
 }  // namespace
 
+// The stress-mode helpers live in racelab's namespace, so that a lock's
+// call stack, read from the first frame outside racelab, skips them.
+namespace racelab::interpose_internal {
+namespace {
+
+void stress_before_mutex_lock(pthread_mutex_t* mu) {
+  const bool recursive = (mu->__data.__kind & 3) == PTHREAD_MUTEX_RECURSIVE_NP;
+  stress_before_lock(mu, racelab::kUnnamedMutex, LockMode::kExclusive,
+                     recursive);
+}
+
+// Stress mode: the wait is in the table of lock waits (the mutex released
+// meanwhile), for a hang to name it.
+template <class Wait>
+int stress_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mu, Wait wait) {
+  stress_cond_wait_begins(cond, mu);
+  const int result = wait();
+  stress_cond_wait_ends(mu);
+  return result;
+}
+
+}  // namespace
+}  // namespace racelab::interpose_internal
+
 extern "C" {
 
 int pthread_mutex_lock(pthread_mutex_t* mu) {
   SchedulingHooks* hooks = controlling();
   if (hooks == nullptr) {
     racelab::interpose_internal::stress_lock_point("lock");
-    stress_before_lock(mu);
-    return real_pthread_mutex_lock()(mu);
+    racelab::interpose_internal::stress_before_mutex_lock(mu);
+    const int result = real_pthread_mutex_lock()(mu);
+    if (result == 0) racelab::interpose_internal::stress_after_lock(mu);
+    return result;
   }
   capture_call_sites();
   return relock(hooks, mu);
@@ -282,7 +303,9 @@ int pthread_mutex_destroy(pthread_mutex_t* mu) {
       racelab::interpose_internal::stress_lock_point(point);                   \
       racelab::interpose_internal::stress_before_lock(                         \
           rw, racelab::kUnnamedSharedMutex, mode);                             \
-      return real_##name() args;                                               \
+      const int result = real_##name() args;                                   \
+      if (result == 0) racelab::interpose_internal::stress_after_lock(rw);     \
+      return result;                                                           \
     }                                                                          \
     capture_call_sites();                                                      \
     return take(                                                               \
@@ -354,14 +377,18 @@ int pthread_rwlock_unlock(pthread_rwlock_t* rw) {
 }
 
 int pthread_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mu) {
-  if (controlling() == nullptr) return real_pthread_cond_wait()(cond, mu);
+  if (controlling() == nullptr) {
+    return racelab::interpose_internal::stress_cond_wait(
+        cond, mu, [&] { return real_pthread_cond_wait()(cond, mu); });
+  }
   return wait_on(cond, mu, false);
 }
 
 int pthread_cond_timedwait(pthread_cond_t* cond, pthread_mutex_t* mu,
                            const struct timespec* at) {
   if (controlling() == nullptr) {
-    return real_pthread_cond_timedwait()(cond, mu, at);
+    return racelab::interpose_internal::stress_cond_wait(
+        cond, mu, [&] { return real_pthread_cond_timedwait()(cond, mu, at); });
   }
   return wait_on(cond, mu, true);
 }
@@ -369,7 +396,9 @@ int pthread_cond_timedwait(pthread_cond_t* cond, pthread_mutex_t* mu,
 int pthread_cond_clockwait(pthread_cond_t* cond, pthread_mutex_t* mu,
                            clockid_t clock, const struct timespec* at) {
   if (controlling() == nullptr) {
-    return real_pthread_cond_clockwait()(cond, mu, clock, at);
+    return racelab::interpose_internal::stress_cond_wait(cond, mu, [&] {
+      return real_pthread_cond_clockwait()(cond, mu, clock, at);
+    });
   }
   return wait_on(cond, mu, true);
 }

@@ -58,6 +58,12 @@ struct ChildOutcome {
   // (2^20): `decisions` is only its beginning and replays something else.
   bool decisions_cut = false;
   std::string child_stderr;
+  // A hung child of a stress run (ChildOptions::watch_progress): what its
+  // OS threads waited for and held when it was stopped, one line per thread
+  // (stress mode's table of lock waits, scheduling_hooks.h); a cycle of
+  // threads each waiting for a lock the next holds is named first. Empty
+  // when no thread of the run waited on or held an interposed lock.
+  std::string lock_waits;
 
   // One line on how a child that returned no result ended ("the store was
   // killed by SIGSEGV (...)"); `subject` names the code under test.

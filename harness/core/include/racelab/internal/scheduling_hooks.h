@@ -270,6 +270,41 @@ void stress_lock_point(const char* what);
 void stress_before_lock(const void* lock, const char* name, LockMode mode,
                         bool recursive = false);
 void stress_after_unlock(const void* lock);
+
+// Stress mode's table of what each OS thread of a stress run waits for and
+// holds, for a hung check to name its locks (isolation.h): the interposed
+// lock or condition variable a thread is blocked on and the locks it holds,
+// each with the return addresses of the call (innermost first). Each thread
+// writes its own row with relaxed atomics and a watcher copies the table
+// without stopping anyone, so a row caught mid-update may be off by that
+// update: a diagnosis printed beside a hang, never a verdict.
+constexpr int kLockRows = 32;
+constexpr int kRowLocks = 8;
+constexpr int kSiteDepth = 16;
+enum class WaitKind : int { kNone, kLock, kCondition };
+struct LockSite {
+  const void* object = nullptr;  // the lock or condition variable
+  const void* sites[kSiteDepth] = {};
+};
+struct StressLockRow {
+  long tid = 0;  // the OS thread's id; 0: a free row
+  WaitKind waiting = WaitKind::kNone;
+  LockSite wait;  // what it is blocked on, when waiting
+  int held_count = 0;
+  LockSite held[kRowLocks];  // locks it holds, oldest first
+};
+// Copies the rows in use into `out` (room for kLockRows); returns how many.
+int copy_stress_lock_table(StressLockRow* out);
+// The calling thread's row while a stress run is active (its yield hook
+// installed), not in harness code: an interposed lock call returned, having
+// taken `lock`; a condition-variable wait on `cond` begins, releasing `mu`,
+// and ends, holding it again. stress_before_lock marks the wait for a lock,
+// stress_after_unlock the release.
+void stress_waits_for_lock(const void* lock);
+void stress_after_lock(const void* lock);
+void stress_lock_released(const void* lock);
+void stress_cond_wait_begins(const void* cond, const void* mu);
+void stress_cond_wait_ends(const void* mu);
 }  // namespace interpose_internal
 
 // Marks harness code that runs on a logical thread: the locks and atomics it

@@ -65,6 +65,12 @@
 
 namespace racelab::sched {
 
+// The first frame of `stack` (return addresses, innermost first) outside the
+// standard library, the pthread layer and racelab, as the sanitizer's
+// symbolizer names it: "in Store::put(int) store.cc:31"; "" without a
+// symbolizer or without such a frame.
+std::string first_user_frame(const std::vector<const void*>& stack);
+
 // Binds the calling thread, and so every thread it starts from now on, to the
 // CPU it is running on, unless it is bound to one CPU already; false when the
 // system refuses. For a process that makes many controlled runs on OS threads
