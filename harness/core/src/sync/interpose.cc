@@ -105,16 +105,16 @@ void leave_unwatched_harness() {
 }
 const void* const* call_sites() { return t_call_sites; }
 
-// Walks the frame pointers (every racelab build keeps them) from the
-// interposed function's caller, stopping at anything that does not look like
-// a frame further up this stack.
-__attribute__((noinline)) void capture_call_sites() {
+__attribute__((noinline)) int return_addresses(const void** out, int max,
+                                               int skip) {
   auto* frame = static_cast<void* const*>(__builtin_frame_address(0));
   int depth = 0;
-  while (depth < kCallSiteDepth && frame != nullptr) {
-    const void* return_address = frame[1];
-    if (return_address == nullptr) break;
-    t_call_sites[depth++] = return_address;
+  while (depth < max && frame != nullptr && frame[1] != nullptr) {
+    if (skip > 0) {
+      --skip;
+    } else {
+      out[depth++] = frame[1];
+    }
     auto* next = static_cast<void* const*>(frame[0]);
     if (next <= frame || reinterpret_cast<const char*>(next) -
                                  reinterpret_cast<const char*>(frame) >
@@ -123,6 +123,12 @@ __attribute__((noinline)) void capture_call_sites() {
     }
     frame = next;
   }
+  return depth;
+}
+
+// From the interposed function's caller.
+__attribute__((noinline)) void capture_call_sites() {
+  const int depth = return_addresses(t_call_sites, kCallSiteDepth, 1);
   t_call_sites[depth] = nullptr;
 }
 void stress_lock_point(const char* what) {

@@ -22,6 +22,13 @@ SchedulingHooks* controlling();
 // Records the interposed lock call's return addresses (call_sites()).
 void capture_call_sites();
 
+// The return addresses of the calling thread's stack, innermost first, from
+// the frame pointers (every racelab build keeps them), stopping at anything
+// that does not look like a frame further up: at most `max` of them into
+// `out`, after skipping the first `skip` (0: the return into the caller of
+// this function). Returns how many were written.
+int return_addresses(const void** out, int max, int skip);
+
 // How deep the calling thread is in unwatched harness code (a HarnessScope,
 // enter_unwatched_harness()): its atomics are done natively
 // (interpose_atomics.cc). Defined in interpose.cc.

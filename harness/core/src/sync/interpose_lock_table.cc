@@ -71,25 +71,15 @@ StressLockRow* my_row() {
   return nullptr;
 }
 
-// The return addresses above the interposed call, innermost first (frame
-// pointers, as capture_call_sites walks them).
+// The return addresses above the interposed call, innermost first.
 __attribute__((noinline)) void record_stack(LockSite& site,
                                             const void* object) {
   put(site.object, object);
-  auto* frame = static_cast<void* const*>(__builtin_frame_address(0));
-  int depth = 0;
-  while (depth < kSiteDepth && frame != nullptr && frame[1] != nullptr) {
-    put(site.sites[depth++], static_cast<const void*>(frame[1]));
-    auto* next = static_cast<void* const*>(frame[0]);
-    if (next <= frame || reinterpret_cast<const char*>(next) -
-                                 reinterpret_cast<const char*>(frame) >
-                             (1 << 20)) {
-      break;
-    }
-    frame = next;
+  const void* stack[kSiteDepth];
+  const int depth = return_addresses(stack, kSiteDepth, 1);
+  for (int i = 0; i < kSiteDepth; ++i) {
+    put(site.sites[i], i < depth ? stack[i] : nullptr);
   }
-  for (int i = depth; i < kSiteDepth; ++i)
-    put(site.sites[i], static_cast<const void*>(nullptr));
 }
 
 void add_held(StressLockRow& row, const LockSite& site) {
