@@ -320,8 +320,14 @@ ChildOutcome run_in_child(const std::function<std::string()>& body,
     const int rows =
         std::clamp(__atomic_load_n(&channel->lock_rows, __ATOMIC_RELAXED), 0,
                    interpose_internal::kLockRows);
-    outcome.lock_waits = describe_lock_waits(
-        std::vector<StressLockRow>(channel->locks, channel->locks + rows));
+    // The child's memory, the code under test's to scribble over: counts
+    // are clamped before use.
+    std::vector<StressLockRow> table(channel->locks, channel->locks + rows);
+    for (StressLockRow& row : table) {
+      row.held_count =
+          std::clamp(row.held_count, 0, interpose_internal::kRowLocks);
+    }
+    outcome.lock_waits = describe_lock_waits(table);
   } else if (finished && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
     outcome.end = ChildEnd::kResult;
   } else if (WIFSIGNALED(status)) {
