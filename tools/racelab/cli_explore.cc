@@ -1,8 +1,41 @@
 // racelab explore -- ./program args: schedules of a whole program, and the
-// printing shared with a whole program's replay.
+// printing shared with a whole program's replay; with --tests, each test of
+// a GoogleTest binary explored on its own.
 #include "racelab/cli_commands.h"
+#include "racelab/test_listing.h"
 
 namespace racelab::cli_internal {
+
+// The reports of one or more explored programs (a whole program, or each
+// test of a test binary) into the claimed folder.
+int write_program_reports(std::vector<CaseResult> cases,
+                          const ProgramExploreOptions& options,
+                          OutputFolder& out, const std::string& out_dir) {
+  GateResult all;
+  all.run_id = make_run_id();
+  all.cases_total = static_cast<int>(cases.size());
+  for (const CaseResult& c : cases) {
+    if (!c.mismatch.empty()) ++all.mismatches;
+  }
+  all.cases = std::move(cases);
+  GateOptions gate_options;
+  gate_options.modes = {Mode::kControlled};
+  gate_options.run.request.mode = Mode::kControlled;
+  gate_options.run.request.strategy = options.strategy;
+  gate_options.run.request.seed = options.seed;
+  gate_options.run.request.depth = options.depth;
+  gate_options.run.request.preemptions = options.preemptions;
+  gate_options.run.request.budget = options.budget;
+  try {
+    write_results_json(all, gate_options, out.staging().string());
+    out.commit();
+  } catch (const OutputError& e) {
+    print_error(std::cerr, out.explain(e.what()));
+    return kExitHarness;
+  }
+  std::cout << "reports written to " << out_dir << "\n";
+  return kExitOk;
+}
 
 // Explores or replays a whole program: SIGINT and SIGTERM stop the program
 // and the search (the schedules so far are reported, exit 128 + signal), a
@@ -30,29 +63,74 @@ int explore_and_print(const ProgramExploreOptions& options,
     return 128 + sig;
   }
   if (out) {
-    GateResult single;
-    single.run_id = make_run_id();
-    single.cases = {program_case_result(result, options)};
-    single.mismatches = single.cases[0].mismatch.empty() ? 0 : 1;
-    single.cases_total = 1;
-    GateOptions gate_options;
-    gate_options.modes = {Mode::kControlled};
-    gate_options.run.request.mode = Mode::kControlled;
-    gate_options.run.request.strategy = options.strategy;
-    gate_options.run.request.seed = options.seed;
-    gate_options.run.request.depth = options.depth;
-    gate_options.run.request.preemptions = options.preemptions;
-    gate_options.run.request.budget = options.budget;
-    try {
-      write_results_json(single, gate_options, out->staging().string());
-      out->commit();
-    } catch (const OutputError& e) {
-      print_error(std::cerr, out->explain(e.what()));
-      return kExitHarness;
-    }
-    std::cout << "reports written to " << *out_dir << "\n";
+    const int status = write_program_reports(
+        {program_case_result(result, options)}, options, *out, *out_dir);
+    if (status != kExitOk) return status;
   }
   return result.found() ? kExitMismatch : kExitOk;
+}
+
+// racelab explore --tests -- ./unit_tests [args]: lists the binary's tests
+// and explores each alone. A test whose one run starts no second thread has
+// one schedule: dfs runs it once and proves it (verified), and the test is
+// said to be not concurrent. The others get the search asked for.
+int explore_tests_and_print(const ProgramExploreOptions& options,
+                            const std::string* out_dir) {
+  report_write_errors_instead_of_dying();
+  std::optional<OutputFolder> out;
+  if (out_dir != nullptr) out.emplace("--out", *out_dir);
+  const std::vector<std::string> tests = list_gtest_tests(options.command);
+  std::cout << options.command.front() << ": " << tests.size() << " tests\n";
+  InterruptScope interrupt;
+  std::vector<CaseResult> cases;
+  int found = 0, single = 0;
+  for (const std::string& test : tests) {
+    ProgramExploreOptions one = options;
+    one.command = one_gtest_command(options.command, test);
+    one.stop_requested = [] { return InterruptScope::signal_received() != 0; };
+    ProgramExploreOptions probe = one;
+    probe.strategy = "dfs";
+    probe.budget = 1;
+    ProgramExploreResult result = explore_program(probe);
+    const ProgramExploreOptions* used = &probe;
+    const bool alone =
+        !result.found() && result.search.exhaustive && !result.interrupted;
+    if (!alone && !result.found() && !result.interrupted) {
+      result = explore_program(one);
+      used = &one;
+    }
+    if (InterruptScope::signal_received() != 0) break;
+    if (alone) {
+      ++single;
+      std::cout << test << ": clean, one schedule (no second thread)\n";
+    } else if (result.found()) {
+      ++found;
+      std::cout << test << ":\n" << describe(result, *used);
+    } else {
+      std::cout << test << ": clean, " << result.search.schedules
+                << " schedules (" << used->strategy
+                << (result.search.exhaustive ? ", verified" : "") << ")\n";
+    }
+    std::cout.flush();
+    CaseResult c = program_case_result(result, *used);
+    c.scenario = test;
+    cases.push_back(std::move(c));
+  }
+  const int sig = InterruptScope::signal_received();
+  if (sig != 0) {
+    std::cerr << "racelab: interrupted by " << signal_name(sig) << " after "
+              << cases.size() << " of " << tests.size()
+              << " tests; nothing written\n";
+    return 128 + sig;
+  }
+  std::cout << tests.size() << " tests: " << found << " with findings, "
+            << single << " not concurrent\n";
+  if (out) {
+    const int status =
+        write_program_reports(std::move(cases), options, *out, *out_dir);
+    if (status != kExitOk) return status;
+  }
+  return found > 0 ? kExitMismatch : kExitOk;
 }
 
 // racelab explore -- ./program args
@@ -91,21 +169,35 @@ Subcommand add_explore_command(CLI::App& app) {
                     "no scheduling decision for this long is a hang");
   cmd->add_option("--save-schedule", options->schedule_path,
                   "where to save the failing schedule");
+  auto tests = std::make_shared<bool>(false);
+  cmd->add_flag("--tests", *tests,
+                "the program is a GoogleTest binary: explore each of its "
+                "tests alone (--gtest_filter among its arguments narrows "
+                "them)");
   auto out_dir = std::make_shared<std::string>();
   cmd->add_option("--out", *out_dir,
                   "write the reports (results.json, summary.md, junit.xml, "
                   "results.sarif, index.html) into this folder");
   cmd->add_option("command", options->command, "the program and its arguments")
       ->required();
-  return {cmd, [cmd, options, out_dir] {
+  return {cmd, [cmd, options, out_dir, tests] {
             check_flags_apply(*cmd, /*stress=*/false, /*controlled=*/true,
                               options->strategy);
             if (cmd->count("--save-schedule") > 0 &&
                 options->schedule_path.empty()) {
               throw UsageError("--save-schedule: empty path");
             }
-            return explore_and_print(
-                *options, cmd->count("--out") > 0 ? out_dir.get() : nullptr);
+            const std::string* out =
+                cmd->count("--out") > 0 ? out_dir.get() : nullptr;
+            if (*tests) {
+              if (cmd->count("--save-schedule") > 0) {
+                throw UsageError(
+                    "--save-schedule: with --tests each failing test saves "
+                    "a schedule of its own; leave it out");
+              }
+              return explore_tests_and_print(*options, out);
+            }
+            return explore_and_print(*options, out);
           }};
 }
 

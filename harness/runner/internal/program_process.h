@@ -44,7 +44,9 @@ struct ProgramLaunch {
   int program_fd = -1;
   std::vector<std::string> argv;
   int channel_fd = -1;  // the channel's memfd; its number goes in the
-                        // environment
+                        // environment. -1: no channel, a plain run
+  // How much of the start of stdout to keep (the tail is always kept).
+  std::size_t out_head = 0;
   // Where the program learns the descriptor of the report pipe (the
   // channel's report_fd), written before the program starts.
   std::int32_t* report_fd_slot = nullptr;

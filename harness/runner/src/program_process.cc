@@ -73,7 +73,8 @@ namespace {
 constexpr int kStackSeconds = 30;
 using Clock = std::chrono::steady_clock;
 
-// The environment of the program: ours, with the channel's descriptor.
+// The environment of the program: ours, with the channel's descriptor (none
+// when channel_fd < 0: the program runs as it would without racelab).
 std::vector<std::string> program_environment(int channel_fd) {
   const std::string key =
       absl::StrCat(program_channel::kEnvironmentVariable, "=");
@@ -81,7 +82,7 @@ std::vector<std::string> program_environment(int channel_fd) {
   for (char** e = environ; *e != nullptr; ++e) {
     if (std::strncmp(*e, key.c_str(), key.size()) != 0) env.emplace_back(*e);
   }
-  env.push_back(absl::StrCat(key, channel_fd));
+  if (channel_fd >= 0) env.push_back(absl::StrCat(key, channel_fd));
   return env;
 }
 
@@ -104,7 +105,7 @@ exec_program(int program_fd, char* const* argv, char* const* envp, pid_t parent,
       raw_syscall(SYS_dup2, out_fd, 1) < 0 ||
       raw_syscall(SYS_dup2, err_fd, 2) < 0 ||
       raw_syscall(SYS_fcntl, keep_fd1, F_SETFD, 0) < 0 ||
-      raw_syscall(SYS_fcntl, keep_fd2, F_SETFD, 0) < 0) {
+      (keep_fd2 >= 0 && raw_syscall(SYS_fcntl, keep_fd2, F_SETFD, 0) < 0)) {
     int e = errno;
     raw_syscall(SYS_write, error_fd, &e, sizeof e);
     raw_syscall(SYS_exit_group, 127);
@@ -324,6 +325,7 @@ bool read_int(int fd, int* value) {
 
 ProgramRun run_program(const ProgramLaunch& launch) {
   ProgramRun run;
+  run.out = BoundedText(launch.out_head, 16 << 10);
   Pipe out, err, reports, exec_error, life, status;
   if (launch.report_fd_slot != nullptr)
     *launch.report_fd_slot = reports.write_end;
