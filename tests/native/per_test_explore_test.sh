@@ -2,7 +2,7 @@
 # racelab explore --tests on an unchanged GoogleTest binary
 # (unit_tests_program.cc): each test explored alone, the racy ones found with
 # their test named, the clean ones clean, the tests without a second thread
-# run once and said so; a --gtest_filter narrows the list; --out writes one
+# proven by their one schedule and said so; a --gtest_filter narrows the list; --out writes one
 # case per test; a binary that is not a GoogleTest one is refused.
 # Usage: per_test_explore_test.sh RACELAB UNIT_TESTS PLAIN_PROGRAM
 set -uo pipefail
@@ -32,16 +32,16 @@ grep -q "^Slot.ExchangeTakesOnce: clean, " "$scratch/all.out" || fail "the excha
 grep -A3 "^Counter.UnlockedIncrementsRace:$" "$scratch/all.out" | grep -q "data_race" || fail "the race is not found under its test"
 grep -q "^Slot.CheckThenActTakesTwice:$" "$scratch/all.out" || fail "the check-then-act is not found"
 for t in Plain.Arithmetic Plain.Vector Small/Params.Square/0 Small/Params.Square/1 Small/Params.Square/2; do
-  grep -q "^$t: clean, one schedule (no second thread)$" "$scratch/all.out" || fail "$t is not run once as not concurrent"
+  grep -q "^$t: clean, verified in one schedule (nothing to interleave)$" "$scratch/all.out" || fail "$t is not proven by one schedule"
 done
-grep -q "^9 tests: 2 with findings, 5 not concurrent$" "$scratch/all.out" || fail "wrong totals"
+grep -q "^9 tests: 2 with findings, 5 verified in one schedule$" "$scratch/all.out" || fail "wrong totals"
 cases=$(grep -c '"scenario": "' "$scratch/out/results.json")
 [[ $cases -eq 9 ]] || fail "results.json has $cases cases, not 9"
 
 echo "== a --gtest_filter narrows the list"
 "$racelab" explore --tests --budget 50 -- "$unit_tests" --gtest_filter='Slot.*' >"$scratch/slot.out" 2>&1
 [[ $? -eq 1 ]] || fail "the Slot tests did not find the check-then-act"
-grep -q "^2 tests: 1 with findings, 0 not concurrent$" "$scratch/slot.out" || { cat "$scratch/slot.out"; fail "the filter did not narrow to 2 tests"; }
+grep -q "^2 tests: 1 with findings, 0 verified in one schedule$" "$scratch/slot.out" || { cat "$scratch/slot.out"; fail "the filter did not narrow to 2 tests"; }
 
 echo "== the failing test's schedule replays it alone"
 schedule=$(sed -n 's/^schedule saved: \([^ ]*\) .*/\1/p' "$scratch/slot.out" | head -1)

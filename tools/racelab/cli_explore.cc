@@ -71,9 +71,10 @@ int explore_and_print(const ProgramExploreOptions& options,
 }
 
 // racelab explore --tests -- ./unit_tests [args]: lists the binary's tests
-// and explores each alone. A test whose one run starts no second thread has
-// one schedule: dfs runs it once and proves it (verified), and the test is
-// said to be not concurrent. The others get the search asked for.
+// and explores each alone. Each first runs once under dfs: a test whose
+// first schedule is the only one that matters (it starts no second thread,
+// or its threads share nothing dfs must reorder) is proven clean by it, and
+// said so. The others get the search asked for.
 int explore_tests_and_print(const ProgramExploreOptions& options,
                             const std::string* out_dir) {
   report_write_errors_instead_of_dying();
@@ -83,7 +84,7 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
   std::cout << options.command.front() << ": " << tests.size() << " tests\n";
   InterruptScope interrupt;
   std::vector<CaseResult> cases;
-  int found = 0, single = 0;
+  int found = 0, single = 0;  // single: proven by the first schedule
   for (const std::string& test : tests) {
     ProgramExploreOptions one = options;
     one.command = one_gtest_command(options.command, test);
@@ -102,7 +103,9 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
     if (InterruptScope::signal_received() != 0) break;
     if (alone) {
       ++single;
-      std::cout << test << ": clean, one schedule (no second thread)\n";
+      std::cout << test
+                << ": clean, verified in one schedule (nothing to "
+                   "interleave)\n";
     } else if (result.found()) {
       ++found;
       std::cout << test << ":\n" << describe(result, *used);
@@ -124,7 +127,7 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
     return 128 + sig;
   }
   std::cout << tests.size() << " tests: " << found << " with findings, "
-            << single << " not concurrent\n";
+            << single << " verified in one schedule\n";
   if (out) {
     const int status =
         write_program_reports(std::move(cases), options, *out, *out_dir);
