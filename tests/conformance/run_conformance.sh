@@ -134,9 +134,12 @@ run_one() {
   if [[ $expect_explore == clean ]]; then
     [[ $explore == clean ]] && agree=yes
   elif [[ $explore_rc == 1 && ",$explore," == *",$expect_explore,"* ]]; then
+    # Read whole before grep -q (under pipefail an early exit is SIGPIPE).
+    local reported
+    reported=$(sed -n "s/^  $expect_explore: ThreadSanitizer: //p" "$out" |
+      sed -e 's/ (.*$//' -e 's/ /-/g')
     if [[ $expect_plain == clean ]] ||
-      sed -n "s/^  $expect_explore: ThreadSanitizer: //p" "$out" |
-      sed -e 's/ (.*$//' -e 's/ /-/g' | grep -qx -- "$expect_plain"; then
+      grep -qx -- "$expect_plain" <<<"$reported"; then
       agree=yes
     else
       explore+=" (not TSan's $expect_plain)"

@@ -65,7 +65,10 @@ cmake --build "$consumer/build" >"$scratch/consumer.out" 2>&1 || {
   exit 1
 }
 # -std=gnu++20 with CMake's default extensions, -std=c++2a on older compilers.
-ninja -C "$consumer/build" -t commands | grep -qE -- '-std=(c|gnu)\+\+(20|2a)' || {
+# Read whole before grep: under pipefail, grep -q leaving early would make
+# ninja die of SIGPIPE, a failure that depends on timing.
+commands=$(ninja -C "$consumer/build" -t commands)
+grep -qE -- '-std=(c|gnu)\+\+(20|2a)' <<<"$commands" || {
   echo "FAIL: racelab::core does not carry C++20 to its consumer" >&2
   exit 1
 }

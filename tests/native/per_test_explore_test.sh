@@ -29,7 +29,8 @@ cat "$scratch/all.out"
 grep -q "^9 tests$\|: 9 tests$" "$scratch/all.out" || fail "not 9 tests listed"
 grep -q "^Counter.LockedIncrementsAreClean: clean, " "$scratch/all.out" || fail "the locked counter is not clean"
 grep -q "^Slot.ExchangeTakesOnce: clean, " "$scratch/all.out" || fail "the exchange is not clean"
-grep -A3 "^Counter.UnlockedIncrementsRace:$" "$scratch/all.out" | grep -q "data_race" || fail "the race is not found under its test"
+race=$(grep -A3 "^Counter.UnlockedIncrementsRace:$" "$scratch/all.out")
+grep -q "data_race" <<<"$race" || fail "the race is not found under its test"
 grep -q "^Slot.CheckThenActTakesTwice:$" "$scratch/all.out" || fail "the check-then-act is not found"
 for t in Plain.Arithmetic Plain.Vector Small/Params.Square/0 Small/Params.Square/1 Small/Params.Square/2; do
   grep -q "^$t: clean, verified in one schedule (nothing to interleave)$" "$scratch/all.out" || fail "$t is not proven by one schedule"
