@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "cell_family.h"
+#include "racelab/internal/family.h"
 #include "racelab/internal/input_error.h"
 #include "racelab/internal/sanitizer_capture.h"
-#include "racelab/internal/family.h"
 #include "racelab/observation_json.h"
 #include "scratch_dir.h"
 

@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "racelab/internal/op_text.h"
 #include "racelab/internal/family.h"
+#include "racelab/internal/op_text.h"
 
 namespace racelab::tally {
 

@@ -1,9 +1,9 @@
 // The deadlock report of a controlled run: the cycle of the wait-for graph,
 // each blocked thread's wait, and where each lock it waits for was first
 // taken.
-#include "scheduler_core.h"
-
 #include <cstring>
+
+#include "scheduler_core.h"
 
 namespace racelab::sched {
 

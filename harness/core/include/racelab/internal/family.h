@@ -348,7 +348,6 @@ CheckResult replay_store(const StoreFactory<F>& factory,
       once, kit_internal::store_name<F>(options), scenario.name, schedule_file);
 }
 
-
 }  // namespace racelab
 
 #endif  // RACELAB_INTERNAL_FAMILY_H_
