@@ -20,10 +20,16 @@ std::string first_user_frame(const std::vector<const void*>& stack) {
     for (const char* at = buffer; *at != '\0' && at < buffer + sizeof buffer;
          at += std::strlen(at) + 1) {
       const std::string_view frame = at;
-      if (frame.starts_with("std::") || frame.starts_with("__gthread") ||
-          frame.starts_with("racelab::") || frame.starts_with("pthread_") ||
-          frame.starts_with("__interceptor") ||
-          frame.starts_with("decltype(auto) racelab::")) {
+      // A deduced return type comes first in the symbolizer's name
+      // ("decltype(auto) racelab::...", "auto std::..."); the function's
+      // own name follows it.
+      std::string_view name = frame;
+      for (std::string_view deduced : {"decltype(auto) ", "auto "}) {
+        if (name.starts_with(deduced)) name.remove_prefix(deduced.size());
+      }
+      if (name.starts_with("std::") || name.starts_with("__gthread") ||
+          name.starts_with("racelab::") || name.starts_with("pthread_") ||
+          name.starts_with("__interceptor")) {
         continue;
       }
       return "in " + std::string(frame);
