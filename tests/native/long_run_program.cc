@@ -6,8 +6,16 @@
 //                                 whose futures main waits on
 //   long_run_program static_pool  a worker started by a static constructor
 //                                 before main takes the lock main takes
+//   long_run_program outside_holder  main and a thread of its own wait for a
+//                                 lock a static constructor's worker holds
+//                                 until both wait in the kernel
+#include <pthread.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <functional>
 #include <future>
@@ -118,6 +126,57 @@ int static_pool() {
   return g_served == 200 ? 0 : 1;
 }
 
+// A lock held outside the run: a worker a static constructor started takes
+// it when main asks (a byte on `go`), says so (`held`), and lets it go only
+// once a thread waits for it in the kernel (glibc's lock word 2: contended),
+// or after 10 s. Nothing of the run can see that release: the waiters must
+// wait for it in the kernel, not as a deadlock of the run.
+struct OutsideHolder {
+  OutsideHolder() {
+    if (pipe(go) != 0 || pipe(held) != 0) std::abort();
+    worker = std::thread([this] {
+      char byte;
+      if (read(go[0], &byte, 1) != 1) return;  // main never asked
+      pthread_mutex_lock(&mu);
+      if (write(held[1], &byte, 1) != 1) std::abort();
+      const auto until =
+          std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (__atomic_load_n(&mu.__data.__lock, __ATOMIC_RELAXED) != 2 &&
+             std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      pthread_mutex_unlock(&mu);
+    });
+  }
+  ~OutsideHolder() {
+    close(go[1]);
+    if (worker.joinable()) worker.join();
+  }
+  pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+  int go[2];
+  int held[2];
+  std::thread worker;
+};
+OutsideHolder g_outside;
+
+int outside_holder() {
+  char byte = 'g';
+  if (write(g_outside.go[1], &byte, 1) != 1 ||
+      read(g_outside.held[0], &byte, 1) != 1) {
+    return 1;
+  }
+  int taken = 0;
+  auto take = [&] {
+    pthread_mutex_lock(&g_outside.mu);
+    ++taken;
+    pthread_mutex_unlock(&g_outside.mu);
+  };
+  std::thread other(take);
+  take();
+  other.join();
+  return taken == 2 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -125,7 +184,9 @@ int main(int argc, char** argv) {
   if (mode == "increments") return increments();
   if (mode == "future_pool") return future_pool();
   if (mode == "static_pool") return static_pool();
-  std::fprintf(stderr, "usage: %s increments|future_pool|static_pool\n",
+  if (mode == "outside_holder") return outside_holder();
+  std::fprintf(stderr,
+               "usage: %s increments|future_pool|static_pool|outside_holder\n",
                argv[0]);
   return 2;
 }

@@ -216,6 +216,10 @@ bool ControlledScheduler::holds_exclusively(const void* lock) const {
   return core_->holds_exclusively(lock);
 }
 
+bool ControlledScheduler::held_in_run(const void* lock) const {
+  return core_->held_in_run(lock);
+}
+
 void ControlledScheduler::released(const void* lock, LockMode mode) {
   core_->released(lock, mode);
 }

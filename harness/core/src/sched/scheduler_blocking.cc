@@ -59,6 +59,14 @@ bool SchedulerCore::holds_exclusively(const void* lock) const {
                      });
 }
 
+bool SchedulerCore::held_in_run(const void* lock) const {
+  const int me = enter_hook("held_in_run");
+  Turn turn(const_cast<SchedulerCore*>(this), me);
+  HarnessScope harness;
+  const auto found = locks_.find(lock);
+  return found != locks_.end() && !found->second.holders.empty();
+}
+
 // Back from a wait of `kind`: a waker cleared the wait, or, for a timed
 // wait picked while still waiting, the wait timed out (returns true; no
 // progress for the fairness bound).

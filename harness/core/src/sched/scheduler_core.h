@@ -109,6 +109,7 @@ class SchedulerCore {
                 bool timed);
   void acquired(const void* lock, const char* lock_name, LockMode mode);
   bool holds_exclusively(const void* lock) const;
+  bool held_in_run(const void* lock) const;
   void released(const void* lock, LockMode mode);
   bool cond_wait(const void* cond, bool timed);
   void cond_notify(const void* cond, bool all);

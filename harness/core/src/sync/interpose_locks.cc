@@ -141,13 +141,16 @@ bool rwlock_would_block(SchedulingHooks* hooks, pthread_rwlock_t* rw,
 // Takes a lock: a scheduling point, then blocked in the scheduler while the
 // real call would wait, then the real call (TSan's interceptor), which cannot
 // wait any more. `timed`: the scheduler may end the wait instead (ETIMEDOUT).
+// A lock busy with no holder in the run is held by a thread outside it: the
+// real call waits for that thread's release in the kernel, where the watch
+// of unmodelled blocks lets the rest of the run go on if the wait lasts.
 template <class WouldBlock, class Lock>
 int take(SchedulingHooks* hooks, const void* lock, LockMode mode,
          const char* point, WouldBlock would_block, Lock real_lock, bool timed,
          const char* name) {
   hooks->access_point(point, PointEffect::kProgress, lock_access(lock, mode),
                       racelab::PointKind::kInner);
-  while (would_block()) {
+  while (would_block() && hooks->held_in_run(lock)) {
     if (hooks->block_on(lock, name, mode, timed)) return ETIMEDOUT;
   }
   const int result = real_lock();

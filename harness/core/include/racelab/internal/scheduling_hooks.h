@@ -159,6 +159,16 @@ class SchedulingHooks {
     return false;
   }
 
+  // Whether a thread of the run holds `lock`. A lock that is busy while no
+  // thread of the run holds it is held outside the run (a worker a static
+  // constructor started, the code that called the run): its release is not
+  // seen, so the caller waits for it in the kernel, an unmodelled block,
+  // instead of blocking in the scheduler's model where nothing would wake it.
+  virtual bool held_in_run(const void* lock) const {
+    static_cast<void>(lock);
+    return true;
+  }
+
   // The current logical thread released `lock` (in whichever mode it held
   // it); threads blocked on it may run.
   virtual void released(const void* lock, LockMode mode) = 0;

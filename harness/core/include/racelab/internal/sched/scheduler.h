@@ -275,6 +275,7 @@ class ControlledScheduler final : public SchedulingHooks {
   void acquired(const void* lock, const char* lock_name,
                 LockMode mode) override;
   bool holds_exclusively(const void* lock) const override;
+  bool held_in_run(const void* lock) const override;
   void released(const void* lock, LockMode mode) override;
   bool cond_wait(const void* cond, bool timed) override;
   void cond_notify(const void* cond, bool all) override;
