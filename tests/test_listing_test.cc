@@ -1,5 +1,6 @@
-// GoogleTest's --gtest_list_tests output, as `racelab explore --tests` reads
-// it (test_listing.h).
+// The listings of GoogleTest, Catch2 and racelab's listing convention, and
+// the command that runs one test alone, as `racelab explore --tests` reads and
+// builds them (test_listing.h).
 #include "racelab/test_listing.h"
 
 #include <gtest/gtest.h>
@@ -49,9 +50,49 @@ TEST(GtestListing, LinesThatNameNoTestAreNotTests) {
 
 TEST(GtestListing, OneTestAloneReplacesTheUsersFilter) {
   EXPECT_EQ(
-      one_gtest_command({"./t", "--gtest_filter=Slot.*", "--verbose"},
-                        "Slot.A"),
+      one_test_command(TestFramework::kGoogleTest,
+                       {"./t", "--gtest_filter=Slot.*", "--verbose"}, "Slot.A"),
       (std::vector<std::string>{"./t", "--verbose", "--gtest_filter=Slot.A"}));
+}
+
+// Catch2: the user's test specs narrow the listing only; each test runs
+// alone under its own name, escaped where Catch2 would read a list, a tag
+// or an escape.
+TEST(Catch2Listing, OneTestAloneKeepsTheOptionsAndEscapesTheName) {
+  EXPECT_EQ(one_test_command(TestFramework::kCatch2,
+                             {"./t", "[slot]", "--rng-seed=3", "Slot*"},
+                             "take, then [give] \\ back"),
+            (std::vector<std::string>{"./t", "--rng-seed=3",
+                                      "take\\, then \\[give\\] \\\\ back"}));
+}
+
+TEST(ListingConvention, OneTestAloneReplacesTheUsersChoice) {
+  EXPECT_EQ(one_test_command(TestFramework::kListing,
+                             {"./t", "--racelab-test=old", "-v"}, "new one"),
+            (std::vector<std::string>{"./t", "-v", "--racelab-test=new one"}));
+}
+
+TEST(NameListing, OneNamePerLineEmptyLinesSkipped) {
+  EXPECT_EQ(parse_name_listing("a test\r\n\nother, [x]\n"),
+            (std::vector<std::string>{"a test", "other, [x]"}));
+}
+
+TEST(NameListing, AControlCharacterOrATwiceListedNameIsAnInputError) {
+  EXPECT_THROW(parse_name_listing("ok\nbad\x01name\n"), InputError);
+  try {
+    parse_name_listing("same\nsame\n");
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "line 2: test 'same' is listed twice");
+  }
+}
+
+TEST(FrameworkNames, EveryFrameworkIsNamedAndFoundByItsName) {
+  for (TestFramework f : {TestFramework::kGoogleTest, TestFramework::kCatch2,
+                          TestFramework::kListing}) {
+    EXPECT_EQ(framework_named(framework_name(f)), f);
+  }
+  EXPECT_EQ(framework_named("junit"), std::nullopt);
 }
 
 }  // namespace

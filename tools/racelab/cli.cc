@@ -234,11 +234,23 @@ int run_cli(const Registry& registry, int argc, char** argv,
                command.summary + " (racelab " + command.name + " --help)");
   }
   app.require_subcommand(1);
+  // `explore ... -- ./program args`: the program's arguments are kept byte
+  // for byte, out of CLI11's reach (it would read "[a,b]" as a list of two).
+  // CLI11 sees the program's name only.
+  std::vector<std::string> program_command;
+  if (argc > 2 && std::string_view(argv[1]) == "explore") {
+    for (int i = 2; i + 1 < argc; ++i) {
+      if (std::string_view(argv[i]) != "--") continue;
+      program_command.assign(argv + i + 1, argv + argc);
+      argc = i + 2;
+      break;
+    }
+  }
   const std::vector<cli_internal::Subcommand> subcommands = {
       cli_internal::add_list_command(app, registry),
       cli_internal::add_run_command(app, registry),
       cli_internal::add_replay_command(app, registry),
-      cli_internal::add_explore_command(app),
+      cli_internal::add_explore_command(app, &program_command),
       cli_internal::add_gate_command(app, registry),
       cli_internal::add_merge_command(app),
       cli_internal::add_demo_command(app, registry, anti_patterns),

@@ -124,7 +124,10 @@ int explore_and_print(const ProgramExploreOptions& options,
 Subcommand add_list_command(CLI::App& app, const Registry& registry);
 Subcommand add_run_command(CLI::App& app, const Registry& registry);
 Subcommand add_replay_command(CLI::App& app, const Registry& registry);
-Subcommand add_explore_command(CLI::App& app);
+// `after_dashes`: the program's command as given after "--", byte for byte
+// (filled before the command runs; empty: CLI11's reading of it).
+Subcommand add_explore_command(CLI::App& app,
+                               const std::vector<std::string>* after_dashes);
 Subcommand add_gate_command(CLI::App& app, const Registry& registry);
 Subcommand add_merge_command(CLI::App& app);
 Subcommand add_demo_command(CLI::App& app, const Registry& registry,

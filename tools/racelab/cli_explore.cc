@@ -1,6 +1,7 @@
 // racelab explore -- ./program args: schedules of a whole program, and the
 // printing shared with a whole program's replay; with --tests, each test of
-// a GoogleTest binary explored on its own.
+// a test binary (GoogleTest, Catch2, or racelab's listing convention)
+// explored on its own.
 #include "racelab/cli_commands.h"
 #include "racelab/test_listing.h"
 
@@ -70,24 +71,62 @@ int explore_and_print(const ProgramExploreOptions& options,
   return result.found() ? kExitMismatch : kExitOk;
 }
 
+// What --tests adds to explore.
+struct TestsOptions {
+  bool on = false;        // --tests
+  std::string framework;  // --framework; empty: read from the binary
+  bool list = false;      // --list: print the tests' names, explore none
+  std::string only;       // --test NAME: that test only
+};
+
+TestFramework framework_of(const TestsOptions& tests,
+                           const std::vector<std::string>& command) {
+  if (!tests.framework.empty()) return *framework_named(tests.framework);
+  const std::optional<TestFramework> found =
+      detect_test_framework(command.front());
+  if (!found) {
+    throw InputError(
+        absl::StrCat("explore --tests: ", command.front(),
+                     ": holds no test framework's listing option (GoogleTest's "
+                     "--gtest_list_tests, Catch2's --list-test-names-only, or "
+                     "--racelab-list-tests); name one with --framework"));
+  }
+  return *found;
+}
+
 // racelab explore --tests -- ./unit_tests [args]: lists the binary's tests
 // and explores each alone. Each first runs once under dfs: a test whose
 // first schedule is the only one that matters (it starts no second thread,
 // or its threads share nothing dfs must reorder) is proven clean by it, and
 // said so. The others get the search asked for.
 int explore_tests_and_print(const ProgramExploreOptions& options,
+                            const TestsOptions& asked,
                             const std::string* out_dir) {
   report_write_errors_instead_of_dying();
+  const TestFramework framework = framework_of(asked, options.command);
+  std::vector<std::string> tests = list_tests(framework, options.command);
+  if (asked.list) {
+    for (const std::string& test : tests) std::cout << test << "\n";
+    return kExitOk;
+  }
+  if (!asked.only.empty()) {
+    if (std::find(tests.begin(), tests.end(), asked.only) == tests.end()) {
+      throw InputError(absl::StrCat("--test: ", options.command.front(),
+                                    " lists no test named '", asked.only, "'"));
+    }
+    tests = {asked.only};
+  }
   std::optional<OutputFolder> out;
   if (out_dir != nullptr) out.emplace("--out", *out_dir);
-  const std::vector<std::string> tests = list_gtest_tests(options.command);
-  std::cout << options.command.front() << ": " << tests.size() << " tests\n";
+  std::cout << options.command.front() << ": " << tests.size() << " test"
+            << (tests.size() == 1 ? "" : "s") << " ("
+            << framework_name(framework) << ")\n";
   InterruptScope interrupt;
   std::vector<CaseResult> cases;
   int found = 0, single = 0;  // single: proven by the first schedule
   for (const std::string& test : tests) {
     ProgramExploreOptions one = options;
-    one.command = one_gtest_command(options.command, test);
+    one.command = one_test_command(framework, options.command, test);
     one.stop_requested = [] { return InterruptScope::signal_received() != 0; };
     ProgramExploreOptions probe = one;
     probe.strategy = "dfs";
@@ -126,8 +165,9 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
               << " tests; nothing written\n";
     return 128 + sig;
   }
-  std::cout << tests.size() << " tests: " << found << " with findings, "
-            << single << " verified in one schedule\n";
+  std::cout << tests.size() << " test" << (tests.size() == 1 ? "" : "s") << ": "
+            << found << " with findings, " << single
+            << " verified in one schedule\n";
   if (out) {
     const int status =
         write_program_reports(std::move(cases), options, *out, *out_dir);
@@ -137,7 +177,8 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
 }
 
 // racelab explore -- ./program args
-Subcommand add_explore_command(CLI::App& app) {
+Subcommand add_explore_command(CLI::App& app,
+                               const std::vector<std::string>* after_dashes) {
   auto options = std::make_shared<ProgramExploreOptions>();
   CLI::App* cmd = app.add_subcommand(
       "explore",
@@ -172,18 +213,33 @@ Subcommand add_explore_command(CLI::App& app) {
                     "no scheduling decision for this long is a hang");
   cmd->add_option("--save-schedule", options->schedule_path,
                   "where to save the failing schedule");
-  auto tests = std::make_shared<bool>(false);
-  cmd->add_flag("--tests", *tests,
-                "the program is a GoogleTest binary: explore each of its "
-                "tests alone (--gtest_filter among its arguments narrows "
-                "them)");
+  auto tests = std::make_shared<TestsOptions>();
+  CLI::Option* tests_flag = cmd->add_flag(
+      "--tests", tests->on,
+      "the program is a test binary (GoogleTest, Catch2, or racelab's "
+      "listing convention): explore each of its tests alone (its own "
+      "filter among its arguments narrows them)");
+  cmd->add_option("--framework", tests->framework,
+                  "--tests: the binary's framework, when it is not read "
+                  "from the binary: gtest, catch2 or listing")
+      ->check(CLI::IsMember({"gtest", "catch2", "listing"}))
+      ->needs(tests_flag);
+  cmd->add_flag("--list", tests->list,
+                "--tests: print the binary's tests, one per line, and "
+                "explore none")
+      ->needs(tests_flag);
+  cmd->add_option("--test", tests->only,
+                  "--tests: explore this test only (its name as listed)")
+      ->needs(tests_flag)
+      ->excludes("--list");
   auto out_dir = std::make_shared<std::string>();
   cmd->add_option("--out", *out_dir,
                   "write the reports (results.json, summary.md, junit.xml, "
                   "results.sarif, index.html) into this folder");
   cmd->add_option("command", options->command, "the program and its arguments")
       ->required();
-  return {cmd, [cmd, options, out_dir, tests] {
+  return {cmd, [cmd, options, out_dir, tests, after_dashes] {
+            if (!after_dashes->empty()) options->command = *after_dashes;
             check_flags_apply(*cmd, /*stress=*/false, /*controlled=*/true,
                               options->strategy);
             if (cmd->count("--save-schedule") > 0 &&
@@ -192,13 +248,16 @@ Subcommand add_explore_command(CLI::App& app) {
             }
             const std::string* out =
                 cmd->count("--out") > 0 ? out_dir.get() : nullptr;
-            if (*tests) {
+            if (tests->on) {
               if (cmd->count("--save-schedule") > 0) {
                 throw UsageError(
                     "--save-schedule: with --tests each failing test saves "
                     "a schedule of its own; leave it out");
               }
-              return explore_tests_and_print(*options, out);
+              if (cmd->count("--test") > 0 && tests->only.empty()) {
+                throw UsageError("--test: empty name");
+              }
+              return explore_tests_and_print(*options, *tests, out);
             }
             return explore_and_print(*options, out);
           }};

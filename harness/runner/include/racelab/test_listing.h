@@ -1,18 +1,42 @@
 // The tests of an unchanged test binary, as its framework lists them, for
-// `racelab explore --tests -- ./unit_tests [filter]`: each test is then
+// `racelab explore --tests -- ./unit_tests [args]`: each test is then
 // explored on its own, through the framework's own filter.
 //
-// GoogleTest only, for now: the binary is run once with --gtest_list_tests
-// (after the user's arguments, so a --gtest_filter among them narrows the
-// list), and each test runs alone with --gtest_filter=<Suite.Name>.
+// Three frameworks (docs/controlled-mode.md, "Each test of a test binary
+// alone"):
+// - GoogleTest: listed by --gtest_list_tests after the user's arguments (a
+//   --gtest_filter among them narrows the list); each test runs alone with
+//   --gtest_filter=<Suite.Name> in place of the user's filter.
+// - Catch2 (v2): listed by --list-test-names-only after the user's
+//   arguments (a test spec among them narrows the list); each test runs
+//   alone with its name, escaped, as the test spec, and the user's options
+//   (the arguments that start with '-') without their specs.
+// - Any other binary, by racelab's listing convention: run with
+//   --racelab-list-tests it prints one test name per line and ends with
+//   status 0; run with --racelab-test=<name> it runs that test only.
+// The framework is read from the binary itself (the option text its
+// framework's code holds), or named with --framework.
 #ifndef RACELAB_TEST_LISTING_H_
 #define RACELAB_TEST_LISTING_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace racelab {
+
+enum class TestFramework { kGoogleTest, kCatch2, kListing };
+
+// "gtest", "catch2", "listing": the --framework names.
+std::string_view framework_name(TestFramework framework);
+std::optional<TestFramework> framework_named(std::string_view name);
+
+// The framework whose listing option the binary `program` (a path, or a
+// name looked up in PATH) holds, in the order GoogleTest, Catch2, the
+// convention; none when it holds none. Throws InputError for a program that
+// cannot be found.
+std::optional<TestFramework> detect_test_framework(const std::string& program);
 
 // "Suite.Name" for every test of a --gtest_list_tests listing, in its order.
 // Lines that are neither a suite ("Suite." with an optional "  # ..."
@@ -22,18 +46,26 @@ namespace racelab {
 // name has (a space, a quote, a control character).
 std::vector<std::string> parse_gtest_listing(std::string_view text);
 
-// Runs the program of `command` (the binary, then its arguments) once, with
-// no channel (a plain run), with --gtest_list_tests after the arguments, and
-// parses what it prints. Throws InputError, naming the binary, when it cannot
-// be run, does not end with status 0 within `seconds`, prints more than a
-// listing may hold, or lists no test.
-std::vector<std::string> list_gtest_tests(
-    const std::vector<std::string>& command, int seconds = 60);
+// One name per line (Catch2's --list-test-names-only, the convention's
+// --racelab-list-tests): empty lines are skipped, a trailing '\r' dropped.
+// Throws InputError for a name with a control character in it, or two
+// tests of the same name.
+std::vector<std::string> parse_name_listing(std::string_view text);
 
-// The command that runs `test` alone: the user's arguments without their
-// --gtest_filter, then --gtest_filter=<test>.
-std::vector<std::string> one_gtest_command(
-    const std::vector<std::string>& command, const std::string& test);
+// Runs the program of `command` (the binary, then its arguments) once, with
+// no channel (a plain run), with the framework's listing option after the
+// arguments, and parses what it prints. Throws InputError, naming the
+// binary, when it cannot be run, does not end within `seconds` (or, but for
+// Catch2, whose status is its count of tests, with status 0), prints more
+// than a listing may hold, or lists no test.
+std::vector<std::string> list_tests(TestFramework framework,
+                                    const std::vector<std::string>& command,
+                                    int seconds = 60);
+
+// The command that runs `test` alone (see the top of this file).
+std::vector<std::string> one_test_command(
+    TestFramework framework, const std::vector<std::string>& command,
+    const std::string& test);
 
 }  // namespace racelab
 
