@@ -11,7 +11,8 @@
 #                       ./program` (wraps main)
 #   racelab::sanitizer  the sanitizer flags racelab was built with
 # and the `racelab` command itself (bin/racelab, RACELAB_EXECUTABLE),
-# and the function racelab_add_store_tests(). A user project needs only
+# the function racelab_add_store_tests(), and racelab_discover_tests()
+# (cmake/RacelabDiscoverTests.cmake). A user project needs only
 #   find_package(racelab REQUIRED)            # or COMPONENTS core
 #   racelab_add_store_tests(TARGET my_tests SOURCES my_tests.cc LIBRARIES my_store)
 # racelab::kit_reports (the kit's listener that writes the gate's reports
@@ -78,8 +79,11 @@ file(WRITE ${CMAKE_BINARY_DIR}/racelab-package/racelabConfig.cmake.in [=[
 # racelab's CMake package: components sync, sched, core and runtime (targets
 # racelab::sync, racelab::sched, racelab::core, racelab::runtime, and
 # RACELAB_EXECUTABLE, the racelab command; racelab::sanitizer comes with
-# them) and the function racelab_add_store_tests().
+# them), the function racelab_add_store_tests() and racelab_discover_tests().
 @PACKAGE_INIT@
+# The prefix, read before the dependencies' own package files set
+# PACKAGE_PREFIX_DIR to theirs.
+set(racelab_PREFIX_DIR "${PACKAGE_PREFIX_DIR}")
 include(CMakeFindDependencyMacro)
 find_dependency(Threads)
 find_dependency(absl)
@@ -99,7 +103,10 @@ set(RACELAB_CXX_COMPILER "@CMAKE_CXX_COMPILER@")
 
 include("${CMAKE_CURRENT_LIST_DIR}/racelabTargets.cmake")
 # The racelab command of this install (explore, replay, gate, ...).
-set(RACELAB_EXECUTABLE "${PACKAGE_PREFIX_DIR}/@CMAKE_INSTALL_BINDIR@/racelab")
+set(RACELAB_EXECUTABLE "${racelab_PREFIX_DIR}/@CMAKE_INSTALL_BINDIR@/racelab")
+# racelab_discover_tests(): each test of a test binary as a CTest test,
+# explored under racelab.
+include("${CMAKE_CURRENT_LIST_DIR}/RacelabDiscoverTests.cmake")
 # Every component is in the one export set; asking for one that does not
 # exist fails in check_required_components() below.
 foreach(component sync sched core runtime)
@@ -180,5 +187,7 @@ write_basic_package_version_file(
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/racelab-package/racelabConfig.cmake
               ${CMAKE_BINARY_DIR}/racelab-package/racelabConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/RacelabDiscoverTests.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/RacelabAddTests.cmake
         DESTINATION ${RACELAB_INSTALL_CMAKEDIR})
 
