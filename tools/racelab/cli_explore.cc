@@ -56,6 +56,12 @@ int explore_and_print(const ProgramExploreOptions& options,
     throw InputError(absl::StrCat(options.command.front(),
                                   ": inconclusive: ", result.inconclusive));
   }
+  if (options.stacks) {
+    std::cout << "call stacks at each decision (the running thread's):\n"
+              << result.stacks
+              << (result.stacks_cut ? "(cut: the stacks filled their room)\n"
+                                    : "");
+  }
   std::cout << describe(result, options);
   std::cout.flush();
   if (sig != 0) {

@@ -56,6 +56,8 @@ CheckedSchedule check_replay_schedule(const Registry& registry,
 struct ReplayFlags {
   std::string path;
   OracleSet oracles = OracleSet::selectable();
+  bool stacks = false;  // a whole program's: the stack at every decision
+  bool debug = false;   // a whole program's: under gdb, stopped at the end
 };
 
 int handle_replay(const Registry& registry, const ReplayFlags& flags) {
@@ -64,7 +66,18 @@ int handle_replay(const Registry& registry, const ReplayFlags& flags) {
   if (loaded.file.mode == "program") {
     ProgramExploreOptions options;
     program_schedule_options(flags.path, loaded.file, options);
+    options.stacks = flags.stacks;
+    if (flags.debug) {
+      std::cout.flush();
+      debug_program(std::move(options));
+    }
     return explore_and_print(options);
+  }
+  if (flags.stacks || flags.debug) {
+    throw UsageError(absl::StrCat(
+        flags.stacks ? "--stacks" : "--debug", ": ", flags.path,
+        " is a schedule of the catalog (mode '", loaded.file.mode,
+        "'); --stacks and --debug replay a whole program's schedule"));
   }
   CheckedSchedule checked =
       check_replay_schedule(registry, flags.path, std::move(loaded));
@@ -112,6 +125,14 @@ Subcommand add_replay_command(CLI::App& app, const Registry& registry) {
   CLI::App* cmd = app.add_subcommand(
       "replay", "rerun a saved schedule and print its trace");
   cmd->add_option("file", flags->path, "a schedule file")->required();
+  cmd->add_flag("--stacks", flags->stacks,
+                "a whole program's schedule: print the running thread's "
+                "full call stack at every scheduling decision");
+  cmd->add_flag("--debug", flags->debug,
+                "a whole program's schedule: run the program under gdb on "
+                "the schedule, stopped at its last decision (breakpoint "
+                "racelab_failing_step)")
+      ->excludes("--stacks");
   add_oracles_option(cmd, flags->oracles);
   return {cmd, [&registry, flags] { return handle_replay(registry, *flags); }};
 }

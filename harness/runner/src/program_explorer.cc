@@ -118,6 +118,8 @@ void prepare(Channel* channel, const ProgramExploreOptions& options,
   channel->trace_size = 0;
   channel->block_count = 0;
   channel->report_fd = -1;
+  channel->want_stacks = options.stacks ? 1 : 0;
+  channel->stacks_size = 0;
   std::memset(static_cast<void*>(&channel->mailbox), 0,
               offsetof(program_channel::Mailbox, words));
 }
@@ -275,7 +277,8 @@ struct Interrupted {};
 // runs it (controlled_internal::ScheduleRunner).
 RunObservation run_schedule(const ProgramExploreOptions& options,
                             const CheckedProgram& program, ChannelFile& file,
-                            sched::Strategy& strategy) {
+                            sched::Strategy& strategy,
+                            ProgramExploreResult* result_out) {
   Channel* channel = file.get();
   prepare(channel, options, strategy.records_trace());
   ProgramLaunch launch;
@@ -290,6 +293,12 @@ RunObservation run_schedule(const ProgramExploreOptions& options,
   const ProgramRun run = run_program(launch);
   server.stop();
   if (run.interrupted) throw Interrupted{};
+  if (options.stacks) {
+    const std::uint64_t size =
+        std::min<std::uint64_t>(channel->stacks_size, Channel::kStacksBytes);
+    result_out->stacks.assign(channel->stacks, size);
+    result_out->stacks_cut = size == Channel::kStacksBytes;
+  }
 
   sched::RunResult result;
   const int count = std::clamp(channel->count, 0, Channel::kMaxDecisions);
@@ -379,7 +388,7 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
       [&](std::uint64_t, const std::vector<std::string>*,
           sched::Strategy& strategy) {
         ++runs;
-        return run_schedule(options, program, file, strategy);
+        return run_schedule(options, program, file, strategy, &result);
       };
   const controlled_internal::ProgramEncoder no_program = [](std::uint64_t) {
     return std::vector<std::string>{};

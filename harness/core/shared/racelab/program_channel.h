@@ -24,7 +24,7 @@ inline constexpr const char* kEnvironmentVariable = "RACELAB_PROGRAM_CHANNEL";
 // The ELF section racelab::runtime puts in every program that links it, and
 // what it holds: racelab reads it from the file, never by running it.
 inline constexpr const char* kRuntimeSection = ".racelab_runtime";
-inline constexpr const char kRuntimeMark[] = "racelab-runtime 2";
+inline constexpr const char kRuntimeMark[] = "racelab-runtime 3";
 
 enum class Status : std::int32_t {
   kRunning = 0,      // not ended (or the program died)
@@ -76,11 +76,13 @@ struct Mailbox {
 };
 
 struct Channel {
-  static constexpr std::uint32_t kMagic = 0x34434c52;  // "RLC4"
+  static constexpr std::uint32_t kMagic = 0x35434c52;  // "RLC5"
   static constexpr int kMaxDecisions = 1 << 20;
   static constexpr std::size_t kTextBytes = std::size_t{1} << 20;
   static constexpr std::size_t kTraceBytes = std::size_t{1} << 22;
   static constexpr int kMaxBlockNotes = 16;
+  // The file is sparse: what no run writes costs no memory.
+  static constexpr std::size_t kStacksBytes = std::size_t{1} << 24;
 
   // Written by the parent before the program starts.
   std::uint32_t magic;
@@ -90,6 +92,9 @@ struct Channel {
   // The descriptor the sanitizer writes its reports to (a pipe the parent
   // reads), never the program's stderr; -1: leave them where they go.
   std::int32_t report_fd;
+  // `racelab replay --stacks`: at every decision the running thread's call
+  // stack goes into `stacks`.
+  std::int32_t want_stacks;
 
   // Written by the program.
   std::uint64_t heartbeat;  // decisions made
@@ -110,8 +115,26 @@ struct Channel {
   // the run still tells of them): how many, and the first kMaxBlockNotes.
   std::int32_t block_count;
   BlockNote blocks[kMaxBlockNotes];
+  // With want_stacks: one paragraph per decision, up to kStacksBytes.
+  std::uint64_t stacks_size;
+  char stacks[kStacksBytes];
 
   Mailbox mailbox;
+};
+
+// `racelab replay FILE --debug`: the program replays the schedule by itself
+// under a debugger, with no racelab process to ask. racelab writes this
+// header and the decisions after it into a memory file whose descriptor the
+// program inherits (environment variable kReplayVariable); the runtime
+// follows them and calls racelab_failing_step() at the last one, where the
+// debugger stops.
+inline constexpr const char* kReplayVariable = "RACELAB_REPLAY_FD";
+struct ReplayHeader {
+  static constexpr std::uint32_t kMagic = 0x31504c52;  // "RLP1"
+  std::uint32_t magic;
+  std::int32_t max_steps;
+  std::int32_t spin_bound;
+  std::int32_t count;  // decisions (int32) after the header
 };
 
 }  // namespace racelab::program_channel

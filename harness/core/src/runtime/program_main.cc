@@ -7,7 +7,9 @@
 // starts is a logical thread, and the process exits with main's status once
 // the run ends. Before any static constructor of the program, the channel is
 // mapped and the sanitizer's reports are sent to the descriptor it names,
-// so that what the program itself prints is never taken for a report.
+// so that what the program itself prints is never taken for a report. Under
+// `racelab replay FILE --debug` there is no channel: the program follows the
+// schedule by itself, under a debugger, and stops at its last decision.
 #include <execinfo.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -39,7 +41,7 @@ extern "C" int __real_main(int argc, char** argv, char** envp);
 __attribute__((
     used, retain,
     section(".racelab_runtime"))) constexpr char racelab_runtime_mark[] =
-    "racelab-runtime 2";
+    "racelab-runtime 3";
 static_assert(std::string_view(racelab_runtime_mark) ==
               racelab::program_channel::kRuntimeMark);
 
@@ -101,6 +103,53 @@ std::string program_location() {
   return "";
 }
 
+// The calling thread's call stack, one "    #n function file:line" line per
+// frame (inlined frames included), from the first frame outside racelab's
+// scheduler, interposer and runtime, and the sanitizer's own, down to the
+// frame that entered racelab's thread start or main.
+std::string call_stack() {
+  void* pcs[128];
+  const int depth = backtrace(pcs, 128);
+  std::string text;
+  bool started = false;
+  int number = 0;
+  for (int i = 1; i < depth; ++i) {
+    char frames[4096] = {};
+    __sanitizer_symbolize_pc(static_cast<char*>(pcs[i]) - 1, "%f %L", frames,
+                             sizeof frames - 1);
+    for (const char* at = frames; *at != '\0' && at < frames + sizeof frames;
+         at += std::strlen(at) + 1) {
+      const std::string_view frame(at);
+      // Below the program's frames: racelab's thread entry or main's.
+      if (started && frame.starts_with("racelab::")) return text;
+      if (!started && (frame.starts_with("racelab::") ||
+                       frame.starts_with("__") || frame.starts_with("std::") ||
+                       frame.find("/harness/") != std::string_view::npos)) {
+        continue;
+      }
+      started = true;
+      text +=
+          "    #" + std::to_string(number++) + " " + std::string(frame) + "\n";
+    }
+  }
+  return text;
+}
+
+// `racelab replay --stacks`: the running thread's stack at a decision.
+void send_stack(Channel* channel, const sched::SwitchEvent& event) {
+  if (event.from_thread < 0) return;  // the run's start: no thread stands yet
+  std::string text = "decision " + std::to_string(channel->count) +
+                     ": thread " + std::to_string(event.from_thread) + " at '" +
+                     (event.from_site != nullptr ? event.from_site : "?") +
+                     "', then thread " + std::to_string(event.to_thread) +
+                     " runs\n" + call_stack();
+  const std::uint64_t used = channel->stacks_size;
+  const std::size_t size =
+      std::min<std::uint64_t>(text.size(), Channel::kStacksBytes - used);
+  std::memcpy(channel->stacks + used, text.data(), size);
+  channel->stacks_size = used + size;
+}
+
 // Appends the trace's rows not sent yet, whole rows only, while they fit.
 // `thread`'s last new row, the point where it stands now, gets where that
 // is in the program's code.
@@ -137,6 +186,7 @@ void record_decision(const sched::SwitchEvent& event, void* context) {
   if (event.trace != nullptr) {
     send_trace_rows(channel, *event.trace, event.from_thread);
   }
+  if (channel->want_stacks != 0) send_stack(channel, event);
   if (event.preemption) ++channel->preemptions;
   if (channel->count < Channel::kMaxDecisions) {
     channel->decisions[channel->count] = event.to_thread;
@@ -202,6 +252,46 @@ Channel* map_channel(const char* descriptor) {
   return channel;
 }
 
+// How a controlled run ended, as the process ends it: main's status, an
+// abort for an exception main threw, or, for a run that did not complete
+// (its blocked threads hold locks and stacks), an exit without the static
+// destructors (TSan still gets to finish its reports).
+int end_process(const sched::RunResult& run, Status end, int status) {
+  if (!run.thread_errors.empty()) {
+    // main threw: as an uncaught exception would.
+    std::fprintf(stderr, "racelab runtime: %s\n", run.thread_errors[0].c_str());
+    std::fflush(nullptr);
+    std::abort();
+  }
+  if (end != Status::kCompleted) {
+    std::fflush(nullptr);
+    _exit(0);
+  }
+  return status;
+}
+
+Status status_of(const sched::RunResult& run) {
+  switch (run.status) {
+    case sched::RunResult::Status::kDeadlock:
+      return Status::kDeadlock;
+    case sched::RunResult::Status::kStepLimit:
+      return Status::kStepLimit;
+    case sched::RunResult::Status::kLengthLimit:
+      return Status::kLengthLimit;
+    default:
+      return Status::kCompleted;
+  }
+}
+
+std::string end_text(const sched::RunResult& run) {
+  std::string text = run.deadlock_report;
+  if (!run.deadlock_locks.empty()) text += "\n" + run.deadlock_locks;
+  for (const std::string& error : run.thread_errors) {
+    text += (text.empty() ? "" : "\n") + error;
+  }
+  return text;
+}
+
 int run_controlled(Channel* channel, int argc, char** argv, char** envp) {
   // Every decision is racelab's (remote_strategy.h).
   sched::RemoteStrategy strategy(&channel->mailbox,
@@ -221,37 +311,97 @@ int run_controlled(Channel* channel, int argc, char** argv, char** envp) {
   } catch (const std::exception& e) {
     fail(channel, std::string("the schedule cannot be followed: ") + e.what());
   }
-  std::string text = run.deadlock_report;
-  if (!run.deadlock_locks.empty()) text += "\n" + run.deadlock_locks;
-  for (const std::string& error : run.thread_errors) {
-    text += (text.empty() ? "" : "\n") + error;
-  }
   send_trace_rows(channel, run.trace);
   channel->fairness_cut = run.fairness_cut ? 1 : 0;
-  write_text(channel, text);
-  Status end = Status::kCompleted;
-  if (run.status == sched::RunResult::Status::kDeadlock) {
-    end = Status::kDeadlock;
-  } else if (run.status == sched::RunResult::Status::kStepLimit) {
-    end = Status::kStepLimit;
-  } else if (run.status == sched::RunResult::Status::kLengthLimit) {
-    end = Status::kLengthLimit;
-  }
+  write_text(channel, end_text(run));
+  const Status end = status_of(run);
   __atomic_store_n(&channel->status, static_cast<std::int32_t>(end),
                    __ATOMIC_RELEASE);
-  if (!run.thread_errors.empty()) {
-    // main threw: as an uncaught exception would.
-    std::fprintf(stderr, "racelab runtime: %s\n", run.thread_errors[0].c_str());
-    std::fflush(nullptr);
-    std::abort();
+  return end_process(run, end, status);
+}
+
+// `racelab replay FILE --debug`: the schedule, read before the program's
+// constructors, followed with no racelab process (program_channel.h).
+struct LocalReplay {
+  std::vector<int> decisions;
+  int max_steps = 1;
+  int spin_bound = 0;
+  int made = 0;  // decisions made so far
+};
+LocalReplay* g_replay = nullptr;
+
+LocalReplay* read_replay(const char* descriptor) {
+  char* end = nullptr;
+  const long fd = std::strtol(descriptor, &end, 10);
+  program_channel::ReplayHeader header{};
+  auto* replay = new LocalReplay;
+  if (end == descriptor || *end != '\0' || fd < 0 ||
+      pread(static_cast<int>(fd), &header, sizeof header, 0) !=
+          static_cast<ssize_t>(sizeof header) ||
+      header.magic != program_channel::ReplayHeader::kMagic ||
+      header.count < 0 || header.count > Channel::kMaxDecisions) {
+    fail(nullptr, std::string(program_channel::kReplayVariable) +
+                      ": not a schedule racelab wrote: '" + descriptor + "'");
   }
-  if (end != Status::kCompleted) {
-    // The blocked threads hold locks and stacks: end without running static
-    // destructors over them (TSan still gets to finish its reports).
-    std::fflush(nullptr);
-    _exit(0);
+  replay->decisions.resize(static_cast<std::size_t>(header.count));
+  const auto bytes =
+      static_cast<ssize_t>(replay->decisions.size() * sizeof(int));
+  if (pread(static_cast<int>(fd), replay->decisions.data(),
+            static_cast<std::size_t>(bytes), sizeof header) != bytes) {
+    fail(nullptr, "the schedule's decisions cannot be read");
   }
-  return status;
+  close(static_cast<int>(fd));
+  replay->max_steps = std::max(1, header.max_steps);
+  replay->spin_bound = header.spin_bound;
+  return replay;
+}
+
+}  // namespace
+}  // namespace racelab
+
+// Where `racelab replay --debug` stops: called at the schedule's last
+// decision, by the thread that reached it, before `next` runs the step that
+// fails. A breakpoint's place: it does nothing.
+extern "C" __attribute__((noinline, used, visibility("default"))) void
+racelab_failing_step(int decision, int thread, int next) {
+  asm volatile("" : : "r"(decision), "r"(thread), "r"(next) : "memory");
+}
+
+namespace racelab {
+namespace {
+
+void count_replayed(const sched::SwitchEvent& event, void* context) {
+  auto* replay = static_cast<LocalReplay*>(context);
+  const int decision = replay->made++;
+  if (replay->made != static_cast<int>(replay->decisions.size())) return;
+  std::fprintf(stderr,
+               "racelab: the schedule's last decision (%d): thread %d at "
+               "'%s', then thread %d runs the step that fails\n",
+               decision, event.from_thread,
+               event.from_site != nullptr ? event.from_site : "?",
+               event.to_thread);
+  racelab_failing_step(decision, event.from_thread, event.to_thread);
+}
+
+int run_replay(LocalReplay* replay, int argc, char** argv, char** envp) {
+  sched::ReplayStrategy strategy(replay->decisions, sched::ReplayMode::kStrict);
+  sched::SchedulerOptions options;
+  options.substrate = sched::Substrate::kOsThreads;
+  options.max_steps = replay->max_steps;
+  options.spin_bound = replay->spin_bound;
+  sched::ControlledScheduler scheduler(options);
+  scheduler.set_switch_observer(&count_replayed, replay);
+  int status = 0;
+  sched::RunResult run;
+  try {
+    run = scheduler.run_program([&] { status = __real_main(argc, argv, envp); },
+                                strategy);
+  } catch (const std::exception& e) {
+    fail(nullptr, std::string("the schedule cannot be followed: ") + e.what());
+  }
+  const std::string text = end_text(run);
+  if (!text.empty()) std::fprintf(stderr, "racelab: %s\n", text.c_str());
+  return end_process(run, status_of(run), status);
 }
 
 // The channel of this process under `racelab explore`, else nullptr. Set
@@ -272,6 +422,11 @@ void after_fork_in_child() { send_reports_to_channel(); }
 // Runs before the program's static constructors (priority 101, the first a
 // program may use): what they do under the sanitizer is reported too.
 __attribute__((constructor(101))) void attach_channel() {
+  if (const char* replay = std::getenv(program_channel::kReplayVariable)) {
+    g_replay = read_replay(replay);
+    unsetenv(program_channel::kReplayVariable);
+    return;
+  }
   const char* descriptor = std::getenv(program_channel::kEnvironmentVariable);
   if (descriptor == nullptr) return;
   g_channel = map_channel(descriptor);
@@ -284,6 +439,9 @@ __attribute__((constructor(101))) void attach_channel() {
 }  // namespace racelab
 
 extern "C" int __wrap_main(int argc, char** argv, char** envp) {
+  if (racelab::g_replay != nullptr) {
+    return racelab::run_replay(racelab::g_replay, argc, argv, envp);
+  }
   if (racelab::g_channel == nullptr) return __real_main(argc, argv, envp);
   return racelab::run_controlled(racelab::g_channel, argc, argv, envp);
 }

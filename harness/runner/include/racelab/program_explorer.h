@@ -47,6 +47,9 @@ struct ProgramExploreOptions {
   // Replay: follow these decisions once instead of exploring.
   bool replay = false;
   std::vector<int> replay_decisions;
+  // Replay: the running thread's call stack at every decision
+  // (ProgramExploreResult::stacks).
+  bool stacks = false;
 };
 
 struct ProgramExploreResult {
@@ -61,6 +64,10 @@ struct ProgramExploreResult {
   // A replay whose schedule ended before the program did: neither clean nor
   // a finding.
   std::string inconclusive;
+  // With ProgramExploreOptions::stacks: one paragraph per decision, the
+  // program's text (untrusted, bounded); stacks_cut: it filled its room.
+  std::string stacks;
+  bool stacks_cut = false;
 };
 
 // Checks every input first (the program, the output path), then explores
@@ -68,6 +75,17 @@ struct ProgramExploreResult {
 // run or was not linked with racelab::runtime, and for a schedule path that
 // cannot be written, before any schedule runs.
 ProgramExploreResult explore_program(ProgramExploreOptions options);
+
+// `racelab replay FILE --debug`: replaces racelab with gdb running the
+// program, which follows `options.replay_decisions` by itself (no racelab
+// process is left to ask) and stops at the first failure: a sanitizer's
+// report (breakpoints on __tsan_on_report and __asan_on_error), a signal,
+// or else racelab_failing_step(), called at the schedule's last decision.
+// Throws
+// InputError, before anything runs, for a program that cannot be run or was
+// not linked with racelab::runtime, or when gdb is not in PATH; returns
+// only by throwing.
+[[noreturn]] void debug_program(ProgramExploreOptions options);
 
 // The result as one case of the reports (`racelab explore --out DIR` writes
 // the gate's report set from it): the program's path as the subject,
