@@ -3,7 +3,8 @@
 # (unit_tests_program.cc): each test explored alone, the racy ones found with
 # their test named, the clean ones clean, the tests without a second thread
 # proven by their one schedule and said so; a --gtest_filter narrows the
-# list; --out writes one case per test; --list and --test; the same on a
+# list; --out writes one case per test; --jobs 2 judges the same; two
+# shards merged are one run; --list and --test; the same on a
 # Catch2 binary (a test spec narrows, a name with ',' and '[' runs alone) and
 # on a binary of racelab's listing convention; a binary of no framework is
 # refused.
@@ -51,6 +52,34 @@ done
 grep -q "^22 tests: 3 with findings, 14 verified in one schedule$" "$scratch/all.out" || fail "wrong totals"
 cases=$(grep -c '"scenario": "' "$scratch/out/results.json")
 [[ $cases -eq 22 ]] || fail "results.json has $cases cases, not 22"
+
+verdicts() {  # the lines that judge a test, and the totals
+  grep -E "^[^ ].*: clean, |^[^ ].*:$|found at schedule|^[0-9]+ tests: " "$1" | sed 's/(pid=[0-9]*)//'
+}
+echo "== --jobs 2: the same verdicts, in the same order"
+"$racelab" explore --tests --budget 50 --jobs 2 -- "$unit_tests" >"$scratch/jobs.out" 2>&1
+status=$?
+[[ $status -eq 1 ]] || { cat "$scratch/jobs.out"; fail "--jobs 2: exit status $status, not 1"; }
+if [[ $(verdicts "$scratch/all.out") != "$(verdicts "$scratch/jobs.out")" ]]; then
+  diff <(verdicts "$scratch/all.out") <(verdicts "$scratch/jobs.out") >&2
+  fail "--jobs 2 judged differently from one job"
+fi
+
+echo "== --shard K/N, joined by racelab merge: the same cases as one run"
+"$racelab" explore --tests --budget 50 --shard 1/2 --out "$scratch/shard1" -- "$unit_tests" >"$scratch/shard1.out" 2>&1
+grep -q ": 22 tests (gtest), shard 1/2: 11 of them$" "$scratch/shard1.out" || { cat "$scratch/shard1.out"; fail "shard 1/2 is not 11 tests"; }
+"$racelab" explore --tests --budget 50 --shard 2/2 --jobs 2 --out "$scratch/shard2" -- "$unit_tests" >"$scratch/shard2.out" 2>&1
+"$racelab" merge "$scratch/shard1" "$scratch/shard2" --out "$scratch/merged" >"$scratch/merge.out" 2>&1
+status=$?
+[[ $status -eq 1 ]] || { cat "$scratch/merge.out"; fail "merge: exit status $status, not 1 (three findings)"; }
+cases() {  # scenario and observed verdict of every case, in order
+  python3 -c 'import json,sys
+for c in json.load(open(sys.argv[1]))["cases"]: print(c["scenario"], c["observed"])' "$1"
+}
+if [[ $(cases "$scratch/out/results.json") != "$(cases "$scratch/merged/results.json")" ]]; then
+  diff <(cases "$scratch/out/results.json") <(cases "$scratch/merged/results.json") >&2
+  fail "the merged shards differ from one run"
+fi
 
 echo "== --list prints the names; --test explores one"
 "$racelab" explore --tests --list -- "$unit_tests" --gtest_filter='Counter.*' >"$scratch/list.out" 2>&1

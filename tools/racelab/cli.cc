@@ -22,6 +22,28 @@ std::optional<std::uint64_t> parse_whole_number(const std::string& text) {
   return value;
 }
 
+Shard parse_shard(const std::string& text) {
+  auto number = [&](std::string_view part, int& value) {
+    const auto [end, error] =
+        std::from_chars(part.data(), part.data() + part.size(), value);
+    return error == std::errc() && end == part.data() + part.size() &&
+           !part.empty();
+  };
+  const std::size_t slash = text.find('/');
+  Shard shard;
+  if (slash == std::string::npos ||
+      !number(std::string_view(text).substr(0, slash), shard.index) ||
+      !number(std::string_view(text).substr(slash + 1), shard.count) ||
+      shard.count < 1 || shard.count > 10000 || shard.index < 1 ||
+      shard.index > shard.count) {
+    throw CLI::ValidationError(
+        "--shard", absl::StrCat("'", text,
+                                "' is not K/N with 1 <= K <= N <= 10000 (for "
+                                "example 2/3: the second of three shards)"));
+  }
+  return shard;
+}
+
 Mode parse_mode(const std::string& name) {
   if (name == "stress") return Mode::kStress;
   if (name == "controlled") return Mode::kControlled;

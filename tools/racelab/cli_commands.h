@@ -93,6 +93,14 @@ CLI::Option* add_number_option(CLI::App* cmd, const std::string& names,
 
 Mode parse_mode(const std::string& name);
 
+// --shard K/N (gate, explore --tests): 1 <= K <= N <= 10000; throws
+// CLI::ValidationError otherwise.
+struct Shard {
+  int index = 1;  // K
+  int count = 1;  // N
+};
+Shard parse_shard(const std::string& text);
+
 // `subject_where` and `scenario_where` say where the names came from in
 // messages: the flags, or a schedule file's lines.
 void check_case(const Registry& registry, const std::string& subject,

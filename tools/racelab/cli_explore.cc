@@ -2,6 +2,12 @@
 // printing shared with a whole program's replay; with --tests, each test of
 // a test binary (GoogleTest, Catch2, or racelab's listing convention)
 // explored on its own.
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+
 #include "racelab/cli_commands.h"
 #include "racelab/test_listing.h"
 
@@ -9,17 +15,25 @@ namespace racelab::cli_internal {
 
 // The reports of one or more explored programs (a whole program, or each
 // test of a test binary) into the claimed folder.
+// With --tests --shard K/N, the cases are the shard's: `total` tests in all,
+// each case at its position in the listing (`case_index`), so that
+// `racelab merge` joins the shards' folders as it joins a gate's.
 int write_program_reports(std::vector<CaseResult> cases,
                           const ProgramExploreOptions& options,
-                          OutputFolder& out, const std::string& out_dir) {
+                          OutputFolder& out, const std::string& out_dir,
+                          Shard shard = {}, std::size_t total = 0,
+                          std::vector<std::size_t> case_index = {}) {
   GateResult all;
   all.run_id = make_run_id();
-  all.cases_total = static_cast<int>(cases.size());
+  all.cases_total = std::max(total, cases.size());
+  all.case_index = std::move(case_index);
   for (const CaseResult& c : cases) {
     if (!c.mismatch.empty()) ++all.mismatches;
   }
   all.cases = std::move(cases);
   GateOptions gate_options;
+  gate_options.shard_index = shard.index;
+  gate_options.shard_count = shard.count;
   gate_options.modes = {Mode::kControlled};
   gate_options.run.request.mode = Mode::kControlled;
   gate_options.run.request.strategy = options.strategy;
@@ -83,6 +97,8 @@ struct TestsOptions {
   std::string framework;  // --framework; empty: read from the binary
   bool list = false;      // --list: print the tests' names, explore none
   std::string only;       // --test NAME: that test only
+  int jobs = 1;           // --jobs N: tests explored at once
+  Shard shard;            // --shard K/N: the tests at positions i % N == K-1
 };
 
 TestFramework framework_of(const TestsOptions& tests,
@@ -100,83 +116,186 @@ TestFramework framework_of(const TestsOptions& tests,
   return *found;
 }
 
+// One test explored alone: what is printed for it, and its case.
+struct TestOutcome {
+  std::string text;
+  CaseResult result;
+  bool found = false;
+  bool single = false;  // proven by its first schedule
+  bool interrupted = false;
+};
+
+// Each test first runs once under dfs: a test whose first schedule is the
+// only one that matters (it starts no second thread, or its threads share
+// nothing dfs must reorder) is proven clean by it, and said so. The others
+// get the search asked for.
+TestOutcome explore_one_test(TestFramework framework,
+                             const ProgramExploreOptions& options,
+                             const std::string& test) {
+  ProgramExploreOptions one = options;
+  one.command = one_test_command(framework, options.command, test);
+  one.stop_requested = [] { return InterruptScope::signal_received() != 0; };
+  ProgramExploreOptions probe = one;
+  probe.strategy = "dfs";
+  probe.budget = 1;
+  ProgramExploreResult result = explore_program(probe);
+  const ProgramExploreOptions* used = &probe;
+  TestOutcome outcome;
+  outcome.single =
+      !result.found() && result.search.exhaustive && !result.interrupted;
+  if (!outcome.single && !result.found() && !result.interrupted) {
+    result = explore_program(one);
+    used = &one;
+  }
+  outcome.interrupted =
+      result.interrupted || InterruptScope::signal_received() != 0;
+  outcome.found = result.found();
+  if (outcome.single) {
+    outcome.text = test +
+                   ": clean, verified in one schedule (nothing to "
+                   "interleave)\n";
+  } else if (result.found()) {
+    outcome.text = test + ":\n" + describe(result, *used);
+  } else {
+    outcome.text = absl::StrCat(
+        test, ": clean, ", result.search.schedules, " schedules (",
+        used->strategy, result.search.exhaustive ? ", verified" : "", ")\n");
+  }
+  outcome.result = program_case_result(result, *used);
+  outcome.result.scenario = test;
+  return outcome;
+}
+
 // racelab explore --tests -- ./unit_tests [args]: lists the binary's tests
-// and explores each alone. Each first runs once under dfs: a test whose
-// first schedule is the only one that matters (it starts no second thread,
-// or its threads share nothing dfs must reorder) is proven clean by it, and
-// said so. The others get the search asked for.
+// and explores each alone (those of the shard), up to --jobs of them at
+// once. Each test's search is the same whatever the number of jobs, and the
+// tests are printed and reported in the listing's order.
 int explore_tests_and_print(const ProgramExploreOptions& options,
                             const TestsOptions& asked,
                             const std::string* out_dir) {
   report_write_errors_instead_of_dying();
   const TestFramework framework = framework_of(asked, options.command);
-  std::vector<std::string> tests = list_tests(framework, options.command);
+  const std::vector<std::string> listed =
+      list_tests(framework, options.command);
   if (asked.list) {
-    for (const std::string& test : tests) std::cout << test << "\n";
+    for (const std::string& test : listed) std::cout << test << "\n";
     return kExitOk;
   }
+  std::vector<std::size_t> chosen;  // positions in the listing
   if (!asked.only.empty()) {
-    if (std::find(tests.begin(), tests.end(), asked.only) == tests.end()) {
+    const auto found = std::find(listed.begin(), listed.end(), asked.only);
+    if (found == listed.end()) {
       throw InputError(absl::StrCat("--test: ", options.command.front(),
                                     " lists no test named '", asked.only, "'"));
     }
-    tests = {asked.only};
+    chosen.push_back(static_cast<std::size_t>(found - listed.begin()));
+  } else {
+    const auto count = static_cast<std::size_t>(asked.shard.count);
+    for (std::size_t i = 0; i < listed.size(); ++i) {
+      if (i % count == static_cast<std::size_t>(asked.shard.index - 1)) {
+        chosen.push_back(i);
+      }
+    }
   }
   std::optional<OutputFolder> out;
   if (out_dir != nullptr) out.emplace("--out", *out_dir);
-  std::cout << options.command.front() << ": " << tests.size() << " test"
-            << (tests.size() == 1 ? "" : "s") << " ("
-            << framework_name(framework) << ")\n";
-  InterruptScope interrupt;
-  std::vector<CaseResult> cases;
-  int found = 0, single = 0;  // single: proven by the first schedule
-  for (const std::string& test : tests) {
-    ProgramExploreOptions one = options;
-    one.command = one_test_command(framework, options.command, test);
-    one.stop_requested = [] { return InterruptScope::signal_received() != 0; };
-    ProgramExploreOptions probe = one;
-    probe.strategy = "dfs";
-    probe.budget = 1;
-    ProgramExploreResult result = explore_program(probe);
-    const ProgramExploreOptions* used = &probe;
-    const bool alone =
-        !result.found() && result.search.exhaustive && !result.interrupted;
-    if (!alone && !result.found() && !result.interrupted) {
-      result = explore_program(one);
-      used = &one;
-    }
-    if (InterruptScope::signal_received() != 0) break;
-    if (alone) {
-      ++single;
-      std::cout << test
-                << ": clean, verified in one schedule (nothing to "
-                   "interleave)\n";
-    } else if (result.found()) {
-      ++found;
-      std::cout << test << ":\n" << describe(result, *used);
-    } else {
-      std::cout << test << ": clean, " << result.search.schedules
-                << " schedules (" << used->strategy
-                << (result.search.exhaustive ? ", verified" : "") << ")\n";
-    }
-    std::cout.flush();
-    CaseResult c = program_case_result(result, *used);
-    c.scenario = test;
-    cases.push_back(std::move(c));
+  std::cout << options.command.front() << ": " << listed.size() << " test"
+            << (listed.size() == 1 ? "" : "s") << " ("
+            << framework_name(framework) << ")";
+  if (asked.shard.count > 1) {
+    std::cout << ", shard " << asked.shard.index << "/" << asked.shard.count
+              << ": " << chosen.size() << " of them";
   }
+  std::cout << "\n";
+  std::cout.flush();
+  InterruptScope interrupt;
+
+  // Workers take the next test in order; this thread prints the outcomes
+  // in that order as they come.
+  std::vector<std::optional<TestOutcome>> outcomes(chosen.size());
+  std::mutex mu;
+  std::condition_variable done;
+  std::size_t next = 0;
+  std::exception_ptr error;
+  auto work = [&] {
+    for (;;) {
+      std::size_t i;
+      {
+        std::lock_guard<std::mutex> hold(mu);
+        if (next == chosen.size() || error ||
+            InterruptScope::signal_received() != 0) {
+          return;
+        }
+        i = next++;
+      }
+      std::optional<TestOutcome> outcome;
+      try {
+        outcome = explore_one_test(framework, options, listed[chosen[i]]);
+      } catch (...) {
+        std::lock_guard<std::mutex> hold(mu);
+        if (!error) error = std::current_exception();
+        done.notify_all();
+        return;
+      }
+      std::lock_guard<std::mutex> hold(mu);
+      outcomes[i] = std::move(outcome);
+      done.notify_all();
+    }
+  };
+  const int workers =
+      std::max(1, std::min<int>(asked.jobs, static_cast<int>(chosen.size())));
+  std::vector<std::thread> threads;
+  for (int w = 0; w < workers; ++w) threads.emplace_back(work);
+  std::vector<CaseResult> cases;
+  std::vector<std::size_t> case_index;
+  int found = 0, single = 0;
+  bool stopped = false;
+  auto print_ready = [&](std::unique_lock<std::mutex>& hold) {
+    while (cases.size() < chosen.size() && outcomes[cases.size()]) {
+      TestOutcome& o = *outcomes[cases.size()];
+      if (o.interrupted) stopped = true;
+      if (stopped) return;
+      found += o.found ? 1 : 0;
+      single += o.single ? 1 : 0;
+      hold.unlock();
+      std::cout << o.text;
+      std::cout.flush();
+      hold.lock();
+      case_index.push_back(chosen[cases.size()]);
+      cases.push_back(std::move(o.result));
+    }
+  };
+  {
+    std::unique_lock<std::mutex> hold(mu);
+    while (cases.size() < chosen.size() && !error && !stopped &&
+           InterruptScope::signal_received() == 0) {
+      done.wait_for(hold, std::chrono::milliseconds(100));
+      print_ready(hold);
+    }
+  }
+  for (std::thread& t : threads) t.join();
+  {
+    std::unique_lock<std::mutex> hold(mu);
+    print_ready(hold);
+  }
+  if (error) std::rethrow_exception(error);
   const int sig = InterruptScope::signal_received();
   if (sig != 0) {
     std::cerr << "racelab: interrupted by " << signal_name(sig) << " after "
-              << cases.size() << " of " << tests.size()
+              << cases.size() << " of " << chosen.size()
               << " tests; nothing written\n";
     return 128 + sig;
   }
-  std::cout << tests.size() << " test" << (tests.size() == 1 ? "" : "s") << ": "
-            << found << " with findings, " << single
+  std::cout << chosen.size() << " test" << (chosen.size() == 1 ? "" : "s")
+            << ": " << found << " with findings, " << single
             << " verified in one schedule\n";
   if (out) {
+    const Shard shard = asked.only.empty() ? asked.shard : Shard{};
     const int status =
-        write_program_reports(std::move(cases), options, *out, *out_dir);
+        write_program_reports(std::move(cases), options, *out, *out_dir, shard,
+                              asked.only.empty() ? listed.size() : 1,
+                              asked.only.empty() ? std::move(case_index)
+                                                 : std::vector<std::size_t>{});
     if (status != kExitOk) return status;
   }
   return found > 0 ? kExitMismatch : kExitOk;
@@ -237,6 +356,19 @@ Subcommand add_explore_command(CLI::App& app,
   cmd->add_option("--test", tests->only,
                   "--tests: explore this test only (its name as listed)")
       ->needs(tests_flag)
+      ->excludes("--list");
+  add_number_option(cmd, "--jobs", tests->jobs, 1, 256,
+                    "--tests: explore this many tests at once (each test's "
+                    "search and the output are the same for any number)")
+      ->needs(tests_flag);
+  cmd->add_option_function<std::string>(
+         "--shard",
+         [tests](const std::string& text) { tests->shard = parse_shard(text); },
+         "--tests: explore shard K of N (K/N): the tests at positions i "
+         "with i % N == K-1 of the listing (racelab merge joins the "
+         "shards' --out folders)")
+      ->needs(tests_flag)
+      ->excludes("--test")
       ->excludes("--list");
   auto out_dir = std::make_shared<std::string>();
   cmd->add_option("--out", *out_dir,

@@ -6,29 +6,6 @@ namespace racelab::cli_internal {
 
 namespace {
 
-// --shard K/N: 1 <= K <= N <= 10000.
-void parse_shard(const std::string& text, GateOptions& options) {
-  auto number = [&](std::string_view part, int& value) {
-    const auto [end, error] =
-        std::from_chars(part.data(), part.data() + part.size(), value);
-    return error == std::errc() && end == part.data() + part.size() &&
-           !part.empty();
-  };
-  const std::size_t slash = text.find('/');
-  int k = 0, n = 0;
-  if (slash == std::string::npos ||
-      !number(std::string_view(text).substr(0, slash), k) ||
-      !number(std::string_view(text).substr(slash + 1), n) || n < 1 ||
-      n > 10000 || k < 1 || k > n) {
-    throw CLI::ValidationError(
-        "--shard", absl::StrCat("'", text,
-                                "' is not K/N with 1 <= K <= N <= 10000 (for "
-                                "example 2/3: the second of three shards)"));
-  }
-  options.shard_index = k;
-  options.shard_count = n;
-}
-
 // racelab gate
 struct GateFlags {
   GateOptions gate;
@@ -128,7 +105,9 @@ Subcommand add_gate_command(CLI::App& app, const Registry& registry) {
   cmd->add_option_function<std::string>(
       "--shard",
       [&gate_options](const std::string& text) {
-        parse_shard(text, gate_options);
+        const Shard shard = parse_shard(text);
+        gate_options.shard_index = shard.index;
+        gate_options.shard_count = shard.count;
       },
       "run shard K of N (K/N): the cases at positions i with i % N == K-1 "
       "(racelab merge joins the shards' --out folders)");
