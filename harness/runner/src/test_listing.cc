@@ -52,6 +52,20 @@ std::string catch2_spec(const std::string& name) {
   return spec;
 }
 
+// Calls `each(number, line)` for every line of `text` (numbered from 1,
+// without its '\n' or a '\r' before it).
+template <class Each>
+void for_each_line(std::string_view text, Each each) {
+  int number = 0;
+  while (!text.empty()) {
+    const std::size_t end = std::min(text.find('\n'), text.size());
+    std::string_view line = text.substr(0, end);
+    text.remove_prefix(std::min(end + 1, text.size()));
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    each(++number, line);
+  }
+}
+
 bool plain_name(std::string_view name) {
   return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
     const auto byte = static_cast<unsigned char>(c);
@@ -64,17 +78,11 @@ bool plain_name(std::string_view name) {
 std::vector<std::string> parse_gtest_listing(std::string_view text) {
   std::vector<std::string> tests;
   std::string suite;
-  int number = 0;
-  while (!text.empty()) {
-    const std::size_t end = std::min(text.find('\n'), text.size());
-    std::string_view line = text.substr(0, end);
-    text.remove_prefix(std::min(end + 1, text.size()));
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  for_each_line(text, [&](int number, std::string_view line) {
     const std::string_view body = without_comment(line);
     if (body.starts_with("  ") && !body.starts_with("   ")) {
       const std::string_view name = body.substr(2);
-      if (!plain_name(name)) continue;  // not a listing line
+      if (!plain_name(name)) return;  // not a listing line
       if (suite.empty()) {
         throw InputError(absl::StrCat("line ", number, ": test '",
                                       std::string(name),
@@ -85,7 +93,7 @@ std::vector<std::string> parse_gtest_listing(std::string_view text) {
                plain_name(body.substr(0, body.size() - 1))) {
       suite = std::string(body);  // "Suite." with its dot
     }
-  }
+  });
   return tests;
 }
 
@@ -141,14 +149,8 @@ std::optional<TestFramework> detect_test_framework(const std::string& program) {
 std::vector<std::string> parse_name_listing(std::string_view text) {
   std::vector<std::string> tests;
   std::set<std::string_view> names;
-  int number = 0;
-  while (!text.empty()) {
-    const std::size_t end = std::min(text.find('\n'), text.size());
-    std::string_view line = text.substr(0, end);
-    text.remove_prefix(std::min(end + 1, text.size()));
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty()) continue;
+  for_each_line(text, [&](int number, std::string_view line) {
+    if (line.empty()) return;
     if (std::any_of(line.begin(), line.end(), [](char c) {
           return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
         })) {
@@ -160,7 +162,7 @@ std::vector<std::string> parse_name_listing(std::string_view text) {
                                     std::string(line), "' is listed twice"));
     }
     tests.emplace_back(line);
-  }
+  });
   return tests;
 }
 

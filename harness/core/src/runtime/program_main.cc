@@ -292,25 +292,41 @@ std::string end_text(const sched::RunResult& run) {
   return text;
 }
 
+// main as logical thread 0 of one controlled run on OS threads, every
+// decision `strategy`'s; `channel` (null for a replay under a debugger) is
+// told of the run's unmodelled blocks and of a schedule that cannot be
+// followed.
+struct MainRun {
+  sched::RunResult run;
+  int status = 0;  // main's
+};
+MainRun run_main(sched::Strategy& strategy, int max_steps, int spin_bound,
+                 sched::SwitchObserver observer, void* context,
+                 Channel* channel, int argc, char** argv, char** envp) {
+  sched::SchedulerOptions options;
+  options.substrate = sched::Substrate::kOsThreads;
+  options.max_steps = std::max(1, max_steps);
+  options.spin_bound = spin_bound;
+  sched::ControlledScheduler scheduler(options);
+  scheduler.set_switch_observer(observer, context);
+  if (channel != nullptr) scheduler.set_block_observer(&record_block, channel);
+  MainRun main_run;
+  try {
+    main_run.run = scheduler.run_program(
+        [&] { main_run.status = __real_main(argc, argv, envp); }, strategy);
+  } catch (const std::exception& e) {
+    fail(channel, std::string("the schedule cannot be followed: ") + e.what());
+  }
+  return main_run;
+}
+
 int run_controlled(Channel* channel, int argc, char** argv, char** envp) {
   // Every decision is racelab's (remote_strategy.h).
   sched::RemoteStrategy strategy(&channel->mailbox,
                                  channel->records_trace != 0);
-  sched::SchedulerOptions options;
-  options.substrate = sched::Substrate::kOsThreads;
-  options.max_steps = std::max(1, channel->max_steps);
-  options.spin_bound = channel->spin_bound;
-  sched::ControlledScheduler scheduler(options);
-  scheduler.set_switch_observer(&record_decision, channel);
-  scheduler.set_block_observer(&record_block, channel);
-  int status = 0;
-  sched::RunResult run;
-  try {
-    run = scheduler.run_program([&] { status = __real_main(argc, argv, envp); },
-                                strategy);
-  } catch (const std::exception& e) {
-    fail(channel, std::string("the schedule cannot be followed: ") + e.what());
-  }
+  const auto [run, status] =
+      run_main(strategy, channel->max_steps, channel->spin_bound,
+               &record_decision, channel, channel, argc, argv, envp);
   send_trace_rows(channel, run.trace);
   channel->fairness_cut = run.fairness_cut ? 1 : 0;
   write_text(channel, end_text(run));
@@ -385,20 +401,9 @@ void count_replayed(const sched::SwitchEvent& event, void* context) {
 
 int run_replay(LocalReplay* replay, int argc, char** argv, char** envp) {
   sched::ReplayStrategy strategy(replay->decisions, sched::ReplayMode::kStrict);
-  sched::SchedulerOptions options;
-  options.substrate = sched::Substrate::kOsThreads;
-  options.max_steps = replay->max_steps;
-  options.spin_bound = replay->spin_bound;
-  sched::ControlledScheduler scheduler(options);
-  scheduler.set_switch_observer(&count_replayed, replay);
-  int status = 0;
-  sched::RunResult run;
-  try {
-    run = scheduler.run_program([&] { status = __real_main(argc, argv, envp); },
-                                strategy);
-  } catch (const std::exception& e) {
-    fail(nullptr, std::string("the schedule cannot be followed: ") + e.what());
-  }
+  const auto [run, status] =
+      run_main(strategy, replay->max_steps, replay->spin_bound, &count_replayed,
+               replay, nullptr, argc, argv, envp);
   const std::string text = end_text(run);
   if (!text.empty()) std::fprintf(stderr, "racelab: %s\n", text.c_str());
   return end_process(run, status_of(run), status);
