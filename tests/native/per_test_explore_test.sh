@@ -28,7 +28,7 @@ fail() {
 }
 
 echo "== every test alone"
-"$racelab" explore --tests --budget 50 --out "$scratch/out" -- "$unit_tests" >"$scratch/all.out" 2>&1
+"$racelab" explore --tests --budget 20 --out "$scratch/out" -- "$unit_tests" >"$scratch/all.out" 2>&1
 status=$?
 cat "$scratch/all.out"
 [[ $status -eq 1 ]] || fail "exit status $status, not 1 (findings)"
@@ -40,7 +40,7 @@ grep -q "data_race" <<<"$race" || fail "the race is not found under its test"
 grep -q "^Slot.CheckThenActTakesTwice:$" "$scratch/all.out" || fail "the check-then-act is not found"
 for t in Counter.LockedIncrementsAreClean Slot.ExchangeTakesOnce Atomic.FetchAddCounts \
          Queue.ProducerConsumerWithConditionVariable LazyInit.CallOnceIsClean; do
-  grep -q "^$t: clean, 50 schedules (pct)$" "$scratch/all.out" || fail "$t is not clean over 50 schedules"
+  grep -q "^$t: clean, 20 schedules (pct)$" "$scratch/all.out" || fail "$t is not clean over 20 schedules"
 done
 race=$(grep -A3 "^LazyInit.UnsynchronizedInitRaces:$" "$scratch/all.out")
 grep -q "data_race" <<<"$race" || fail "the lazy init race is not found under its test"
@@ -57,7 +57,7 @@ verdicts() {  # the lines that judge a test, and the totals
   grep -E "^[^ ].*: clean, |^[^ ].*:$|found at schedule|^[0-9]+ tests: " "$1" | sed 's/(pid=[0-9]*)//'
 }
 echo "== --jobs 2: the same verdicts, in the same order"
-"$racelab" explore --tests --budget 50 --jobs 2 -- "$unit_tests" >"$scratch/jobs.out" 2>&1
+"$racelab" explore --tests --budget 20 --jobs 2 -- "$unit_tests" >"$scratch/jobs.out" 2>&1
 status=$?
 [[ $status -eq 1 ]] || { cat "$scratch/jobs.out"; fail "--jobs 2: exit status $status, not 1"; }
 if [[ $(verdicts "$scratch/all.out") != "$(verdicts "$scratch/jobs.out")" ]]; then
@@ -66,9 +66,9 @@ if [[ $(verdicts "$scratch/all.out") != "$(verdicts "$scratch/jobs.out")" ]]; th
 fi
 
 echo "== --shard K/N, joined by racelab merge: the same cases as one run"
-"$racelab" explore --tests --budget 50 --shard 1/2 --out "$scratch/shard1" -- "$unit_tests" >"$scratch/shard1.out" 2>&1
+"$racelab" explore --tests --budget 20 --shard 1/2 --out "$scratch/shard1" -- "$unit_tests" >"$scratch/shard1.out" 2>&1
 grep -q ": 22 tests (gtest), shard 1/2: 11 of them$" "$scratch/shard1.out" || { cat "$scratch/shard1.out"; fail "shard 1/2 is not 11 tests"; }
-"$racelab" explore --tests --budget 50 --shard 2/2 --jobs 2 --out "$scratch/shard2" -- "$unit_tests" >"$scratch/shard2.out" 2>&1
+"$racelab" explore --tests --budget 20 --shard 2/2 --jobs 2 --out "$scratch/shard2" -- "$unit_tests" >"$scratch/shard2.out" 2>&1
 "$racelab" merge "$scratch/shard1" "$scratch/shard2" --out "$scratch/merged" >"$scratch/merge.out" 2>&1
 status=$?
 [[ $status -eq 1 ]] || { cat "$scratch/merge.out"; fail "merge: exit status $status, not 1 (three findings)"; }
@@ -112,7 +112,7 @@ grep -q ": 3 tests (listing)$" "$scratch/convention.out" || fail "convention: no
 grep -q "^3 tests: 1 with findings, 1 verified in one schedule$" "$scratch/convention.out" || { cat "$scratch/convention.out"; fail "convention: wrong totals"; }
 
 echo "== a --gtest_filter narrows the list"
-"$racelab" explore --tests --budget 50 -- "$unit_tests" --gtest_filter='Slot.*' >"$scratch/slot.out" 2>&1
+"$racelab" explore --tests --budget 20 -- "$unit_tests" --gtest_filter='Slot.*' >"$scratch/slot.out" 2>&1
 [[ $? -eq 1 ]] || fail "the Slot tests did not find the check-then-act"
 grep -q "^2 tests: 1 with findings, 0 verified in one schedule$" "$scratch/slot.out" || { cat "$scratch/slot.out"; fail "the filter did not narrow to 2 tests"; }
 
