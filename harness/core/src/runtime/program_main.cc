@@ -69,38 +69,49 @@ bool in_program(std::string_view function, std::string_view file) {
          !file.starts_with(RACELAB_SOURCE_DIR "/harness/");
 }
 
-// Where the calling thread is in the program's own code: the first such
-// frame of its stack as "file:line" (the file's last component), or "".
-std::string program_location() {
-  void* pcs[48];
-  const int depth = backtrace(pcs, 48);
+// Calls `each(frame)` for every frame of the calling thread's stack, its
+// caller's first, with every function inlined at a return address as a
+// frame of its own, innermost first, each symbolized with `format`
+// (__sanitizer_symbolize_pc's); stops when `each` returns false.
+template <int kDepth, class Each>
+void for_each_frame(const char* format, Each each) {
+  void* pcs[kDepth];
+  const int depth = backtrace(pcs, kDepth);
   for (int i = 1; i < depth; ++i) {
     char text[4096] = {};
     // A return address: the call is the instruction before it. The text
     // holds one NUL-terminated frame per function inlined there, innermost
     // first, and ends with an empty one.
-    __sanitizer_symbolize_pc(static_cast<char*>(pcs[i]) - 1,
-                             "%f\x01%s\x01%l\x01%m", text, sizeof text - 1);
+    __sanitizer_symbolize_pc(static_cast<char*>(pcs[i]) - 1, format, text,
+                             sizeof text - 1);
     for (const char* at = text; *at != '\0' && at < text + sizeof text;
          at += std::strlen(at) + 1) {
-      const std::string_view frame(at);
-      std::vector<std::string_view> parts;
-      for (std::size_t from = 0;;) {
-        const std::size_t end = frame.find('\x01', from);
-        parts.push_back(frame.substr(from, end - from));
-        if (end == std::string_view::npos) break;
-        from = end + 1;
-      }
-      if (parts.size() != 4 || parts[2] == "0" ||
-          parts[3].starts_with("/lib") || parts[3].starts_with("/usr/lib") ||
-          !in_program(parts[0], parts[1])) {
-        continue;
-      }
-      return std::string(parts[1].substr(parts[1].find_last_of('/') + 1)) +
-             ":" + std::string(parts[2]);
+      if (!each(std::string_view(at))) return;
     }
   }
-  return "";
+}
+
+// Where the calling thread is in the program's own code: the first such
+// frame of its stack as "file:line" (the file's last component), or "".
+std::string program_location() {
+  std::string where;
+  for_each_frame<48>("%f\x01%s\x01%l\x01%m", [&](std::string_view frame) {
+    std::vector<std::string_view> parts;
+    for (std::size_t from = 0;;) {
+      const std::size_t end = frame.find('\x01', from);
+      parts.push_back(frame.substr(from, end - from));
+      if (end == std::string_view::npos) break;
+      from = end + 1;
+    }
+    if (parts.size() != 4 || parts[2] == "0" || parts[3].starts_with("/lib") ||
+        parts[3].starts_with("/usr/lib") || !in_program(parts[0], parts[1])) {
+      return true;
+    }
+    where = std::string(parts[1].substr(parts[1].find_last_of('/') + 1)) + ":" +
+            std::string(parts[2]);
+    return false;
+  });
+  return where;
 }
 
 // The calling thread's call stack, one "    #n function file:line" line per
@@ -108,30 +119,22 @@ std::string program_location() {
 // scheduler, interposer and runtime, and the sanitizer's own, down to the
 // frame that entered racelab's thread start or main.
 std::string call_stack() {
-  void* pcs[128];
-  const int depth = backtrace(pcs, 128);
   std::string text;
   bool started = false;
   int number = 0;
-  for (int i = 1; i < depth; ++i) {
-    char frames[4096] = {};
-    __sanitizer_symbolize_pc(static_cast<char*>(pcs[i]) - 1, "%f %L", frames,
-                             sizeof frames - 1);
-    for (const char* at = frames; *at != '\0' && at < frames + sizeof frames;
-         at += std::strlen(at) + 1) {
-      const std::string_view frame(at);
-      // Below the program's frames: racelab's thread entry or main's.
-      if (started && frame.starts_with("racelab::")) return text;
-      if (!started && (frame.starts_with("racelab::") ||
-                       frame.starts_with("__") || frame.starts_with("std::") ||
-                       frame.find("/harness/") != std::string_view::npos)) {
-        continue;
-      }
-      started = true;
-      text +=
-          "    #" + std::to_string(number++) + " " + std::string(frame) + "\n";
+  for_each_frame<128>("%f %L", [&](std::string_view frame) {
+    // Below the program's frames: racelab's thread entry or main's.
+    if (started && frame.starts_with("racelab::")) return false;
+    if (!started && (frame.starts_with("racelab::") ||
+                     frame.starts_with("__") || frame.starts_with("std::") ||
+                     frame.find("/harness/") != std::string_view::npos)) {
+      return true;
     }
-  }
+    started = true;
+    text +=
+        "    #" + std::to_string(number++) + " " + std::string(frame) + "\n";
+    return true;
+  });
   return text;
 }
 
