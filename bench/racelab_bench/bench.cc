@@ -73,9 +73,9 @@ int run_bench(const Registry& registry, const BenchOptions& given,
     options.fuzz_seconds = std::min(options.fuzz_seconds, 1);
     options.dpor_budget = std::min(options.dpor_budget, 100);
   }
-  const std::set<std::string> known = {"all",     "throughput", "gate",
-                                       "switch",  "startup",    "first",
-                                       "oracles", "fuzz",       "dpor"};
+  const std::set<std::string> known = {
+      "all",   "throughput", "gate", "switch", "startup",
+      "first", "oracles",    "fuzz", "dpor",   "programs"};
   std::set<std::string> sections;
   for (absl::string_view part :
        absl::StrSplit(options.sections, ',', absl::SkipEmpty())) {
@@ -83,7 +83,7 @@ int run_bench(const Registry& registry, const BenchOptions& given,
     if (!known.contains(name)) {
       out << "racelab bench: unknown section '" << name
           << "' (known: throughput, gate, switch, startup, first, oracles, "
-             "fuzz, dpor, all)\n";
+             "dpor, programs, fuzz, all)\n";
       return 2;
     }
     sections.insert(name);
@@ -128,6 +128,10 @@ int run_bench(const Registry& registry, const BenchOptions& given,
   }
   if (wanted("dpor")) {
     dpor_section(registry, options, out);
+    out << std::flush;
+  }
+  if (wanted("programs")) {
+    programs_section(options, out);
     out << std::flush;
   }
   if (wanted("fuzz")) fuzz_section(options, out);

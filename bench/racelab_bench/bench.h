@@ -5,7 +5,9 @@
 // wall time to the first finding of every buggy case per strategy and in
 // stress mode (child processes, median over seeds); the cost of each oracle;
 // schedules explored by plain dfs and by dfs with partial-order reduction for
-// every subject x seed scenario, verdicts side by side; libFuzzer exec/s of the fuzz targets that are built; and, as its last line,
+// every subject x seed scenario, verdicts side by side; a whole program's
+// schedules per second with and without the fork server; libFuzzer exec/s
+// of the fuzz targets that are built; and, as its last line,
 // "controlled/stress ratio: X" for the 2 x 8 program.
 #ifndef RACELAB_BENCH_H_
 #define RACELAB_BENCH_H_
@@ -33,8 +35,8 @@ struct BenchOptions {
   // How long each throughput figure is measured, in milliseconds.
   int measure_ms = 1000;
   // Which parts to run: comma list of throughput, gate, switch, startup,
-  // first, oracles, fuzz, dpor (or "all"). The last line (controlled against
-  // stress as the gate runs them) is printed whenever gate runs.
+  // first, oracles, dpor, programs, fuzz (or "all"). The last line (controlled
+  // against stress as the gate runs them) is printed whenever gate runs.
   std::string sections = "all";
   // The dpor section: the preemption bound of both searches and the
   // schedules each may try.
@@ -46,6 +48,9 @@ struct BenchOptions {
   // folder of this binary.
   std::string fuzz_dir;
   int fuzz_seconds = 3;  // -max_total_time per fuzz target
+  // The programs section's whole program (racelab_native_program, linked
+  // with racelab::runtime); empty: the one of this binary's build folder.
+  std::string program;
   // This binary, re-executed for child runs (runner.h).
   std::string self_exe = "/proc/self/exe";
 };

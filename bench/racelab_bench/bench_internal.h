@@ -136,6 +136,10 @@ bool matches_filter(const Expectation& e, const std::string& filter);
 // libFuzzer exec/s of every fuzz target that is built.
 void fuzz_section(const BenchOptions& options, std::ostream& out);
 
+// A whole program's schedules per second: fresh processes, the fork server,
+// the bare start, in process (programs.cc).
+void programs_section(const BenchOptions& options, std::ostream& out);
+
 }  // namespace racelab::bench_internal
 
 #endif  // RACELAB_HARNESS_SRC_BENCH_BENCH_INTERNAL_H_

@@ -3,7 +3,10 @@
 # whole program, is found with its finding (exit 1) and its saved schedule
 # replays to the same finding (`racelab replay`, exit 1); every fixed twin is
 # clean (exit 0); a program without racelab::runtime is an input error
-# (exit 2).
+# (exit 2). Both ways of starting a schedule's process agree: copies of one
+# process stopped before main (the fork server, the default) and a fresh
+# process each (--fork-server off) find the same first failing schedule and
+# save the very same schedule, and call every fixed twin clean.
 #   program_explore_test.sh <racelab> <racelab_native_program> <plain program>
 set -u
 racelab=$1 program=$2 plain=$3
@@ -17,11 +20,20 @@ while read -r name kind; do
         -- "$program" "$name" buggy 2>&1); rc=$?
   [[ $rc == 1 ]] || fail "$name buggy: exit $rc, want 1: $out"
   grep -q "^  $kind: " <<<"$out" || fail "$name buggy: no $kind finding: $out"
+  [[ $out != *"no fork server"* ]] || fail "$name buggy: not forked: $out"
+  fresh=$("$racelab" explore --fork-server off --strategy random --budget 200 \
+          --save-schedule "$dir/$name.fresh.schedule" -- "$program" "$name" buggy 2>&1); rc=$?
+  [[ $rc == 1 && $(head -1 <<<"$fresh") == $(head -1 <<<"$out") ]] ||
+    fail "$name buggy: fresh processes found '$(head -1 <<<"$fresh")' (exit $rc), the fork server '$(head -1 <<<"$out")'"
+  cmp -s "$dir/$name.schedule" "$dir/$name.fresh.schedule" ||
+    fail "$name buggy: the fork server and fresh processes saved different schedules"
   out=$("$racelab" replay "$dir/$name.schedule" 2>&1); rc=$?
   [[ $rc == 1 ]] || fail "$name replay: exit $rc, want 1: $out"
   grep -q "^  $kind: " <<<"$out" || fail "$name replay: no $kind finding: $out"
   out=$("$racelab" explore --budget 8 -- "$program" "$name" fixed 2>&1); rc=$?
   [[ $rc == 0 ]] || fail "$name fixed: exit $rc, want 0: $out"
+  out=$("$racelab" explore --fork-server off --budget 8 -- "$program" "$name" fixed 2>&1); rc=$?
+  [[ $rc == 0 ]] || fail "$name fixed, fresh processes: exit $rc, want 0: $out"
   echo "ok: $name"
 done <<'LIST'
 lost_update crash

@@ -338,6 +338,19 @@ Subcommand add_explore_command(CLI::App& app,
                     "no scheduling decision for this long is a hang");
   cmd->add_option("--save-schedule", options->schedule_path,
                   "where to save the failing schedule");
+  cmd->add_option_function<std::string>(
+         "--fork-server",
+         [options](const std::string& text) {
+           // The check below names the accepted words.
+           if (auto use = fork_server_use_named(text)) {
+             options->fork_server = *use;
+           }
+         },
+         "how each schedule's process starts: auto (default: copies of one "
+         "process stopped before main, or a fresh process each when the "
+         "program cannot be copied there, said once), on (copies, or an "
+         "error) or off (a fresh process each)")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
   auto tests = std::make_shared<TestsOptions>();
   CLI::Option* tests_flag = cmd->add_flag(
       "--tests", tests->on,

@@ -34,7 +34,7 @@ int bench_command(const racelab::Registry& registry, int argc, char** argv) {
   app.add_option(
       "--sections", options.sections,
       "comma list of throughput, gate, switch, startup, first, oracles, dpor, "
-      "fuzz (default all)");
+      "programs, fuzz (default all)");
   app.add_option(
       "--filter", options.case_filter,
       "first finding, dpor: only cases whose subject or scenario contains "
@@ -45,6 +45,9 @@ int bench_command(const racelab::Registry& registry, int argc, char** argv) {
   app.add_option("--dpor-budget", options.dpor_budget,
                  "dpor: schedules per search")
       ->check(CLI::Range(1, 100000000));
+  app.add_option("--program", options.program,
+                 "programs: racelab_native_program, built with "
+                 "racelab::runtime (default: the one of this build)");
   app.add_option("--fuzz-dir", options.fuzz_dir,
                  "folder of the fuzz_* binaries (default build/fuzz/fuzz)");
   app.add_option("--fuzz-seconds", options.fuzz_seconds,

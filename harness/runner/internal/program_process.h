@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,6 +79,39 @@ void adopt_orphans();
 // Runs the program once and ends its whole tree. Throws std::runtime_error
 // when no process can be created (a harness failure).
 ProgramRun run_program(const ProgramLaunch& launch);
+
+// The program started once, below a keeper as run_program starts it, and
+// stopped where main would start (program_channel.h's fork server); each
+// run is a copy of it, forked there. A copy dies with the server, leads a
+// process group of its own and writes to pipes of its own; the server ends
+// the copy's whole tree before it reports the copy's status. What the
+// program wrote before main (its static constructors) begins every run's
+// output, as it would in a fresh process.
+class ForkServer {
+ public:
+  // Starts the server and waits until it stands before main, at most
+  // launch.hang_seconds. Null, with `why_not` saying why, when it cannot
+  // serve: threads or open descriptors before main, or the program ended,
+  // hung or failed before it. Throws std::runtime_error as run_program.
+  static std::unique_ptr<ForkServer> start(const ProgramLaunch& launch,
+                                           std::string* why_not);
+  ~ForkServer();  // ends the server and its whole tree
+  ForkServer(const ForkServer&) = delete;
+  ForkServer& operator=(const ForkServer&) = delete;
+
+  // One run in a fresh copy, as run_program's; nullopt when the server is
+  // gone (killed) before a copy could start: it serves no more.
+  std::optional<ProgramRun> run(const ProgramLaunch& launch);
+
+ private:
+  struct Tree;
+  ForkServer() = default;
+  void end();
+
+  int socket_ = -1;  // racelab's end
+  std::unique_ptr<Tree> tree_;
+  std::string prelude_out_, prelude_err_, prelude_reports_;
+};
 
 }  // namespace racelab
 

@@ -275,22 +275,48 @@ struct Interrupted {};
 
 // One schedule of the program under `strategy`, as the engine's search
 // runs it (controlled_internal::ScheduleRunner).
-RunObservation run_schedule(const ProgramExploreOptions& options,
-                            const CheckedProgram& program, ChannelFile& file,
-                            sched::Strategy& strategy,
-                            ProgramExploreResult* result_out) {
-  Channel* channel = file.get();
-  prepare(channel, options, strategy.records_trace());
+// How every process of the program starts: its file, its arguments, the
+// channel.
+ProgramLaunch program_launch(const ProgramExploreOptions& options,
+                             const CheckedProgram& program, ChannelFile& file) {
   ProgramLaunch launch;
   launch.program_fd = program.fd();
   launch.argv = options.command;
   launch.channel_fd = file.fd();
-  launch.report_fd_slot = &channel->report_fd;
-  launch.heartbeat = &channel->heartbeat;
+  launch.report_fd_slot = &file.get()->report_fd;
+  launch.heartbeat = &file.get()->heartbeat;
   launch.hang_seconds = options.hang_seconds;
   launch.stop_requested = options.stop_requested;
+  return launch;
+}
+
+// The processes of a search: copies of one started process while it
+// serves, fresh ones otherwise.
+struct Processes {
+  std::unique_ptr<ForkServer> server;
+  std::string fresh_why;  // why not copies, when they were wanted
+  int forked = 0;
+};
+
+RunObservation run_schedule(const ProgramExploreOptions& options,
+                            const CheckedProgram& program, ChannelFile& file,
+                            Processes& processes, sched::Strategy& strategy,
+                            ProgramExploreResult* result_out) {
+  Channel* channel = file.get();
+  prepare(channel, options, strategy.records_trace());
+  const ProgramLaunch launch = program_launch(options, program, file);
   sched::StrategyServer server(&channel->mailbox, &strategy);
-  const ProgramRun run = run_program(launch);
+  std::optional<ProgramRun> copied;
+  if (processes.server != nullptr) {
+    copied = processes.server->run(launch);
+    if (copied) {
+      ++processes.forked;
+    } else {
+      processes.server.reset();
+      processes.fresh_why = "the fork server ended (killed)";
+    }
+  }
+  const ProgramRun run = copied ? std::move(*copied) : run_program(launch);
   server.stop();
   if (run.interrupted) throw Interrupted{};
   if (options.stacks) {
@@ -355,6 +381,13 @@ RunObservation run_schedule(const ProgramExploreOptions& options,
 
 }  // namespace
 
+std::optional<ForkServerUse> fork_server_use_named(std::string_view name) {
+  if (name == "auto") return ForkServerUse::kAuto;
+  if (name == "on") return ForkServerUse::kOn;
+  if (name == "off") return ForkServerUse::kOff;
+  return std::nullopt;
+}
+
 ProgramExploreResult explore_program(ProgramExploreOptions options) {
   if (options.command.empty()) throw InputError("no program to explore");
   const std::string where = options.replay ? "replay" : "explore";
@@ -383,12 +416,26 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
   adopt_orphans();
   ChannelFile file;
   ProgramExploreResult result;
+  Processes processes;
+  if (options.fork_server != ForkServerUse::kOff) {
+    prepare(file.get(), options, false);
+    processes.server = ForkServer::start(program_launch(options, program, file),
+                                         &processes.fresh_why);
+    if (processes.server == nullptr &&
+        options.fork_server == ForkServerUse::kOn) {
+      throw InputError(absl::StrCat(options.command.front(),
+                                    ": --fork-server on: the program cannot "
+                                    "be copied before main: ",
+                                    processes.fresh_why));
+    }
+  }
   int runs = 0;
   const controlled_internal::ScheduleRunner runner =
       [&](std::uint64_t, const std::vector<std::string>*,
           sched::Strategy& strategy) {
         ++runs;
-        return run_schedule(options, program, file, strategy, &result);
+        return run_schedule(options, program, file, processes, strategy,
+                            &result);
       };
   const controlled_internal::ProgramEncoder no_program = [](std::uint64_t) {
     return std::vector<std::string>{};
@@ -402,6 +449,15 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
     result.search.schedules = runs - 1;
   }
   result.interrupted = result.interrupted || result.search.interrupted;
+  result.forked_schedules = processes.forked;
+  processes.server.reset();
+  if (!processes.fresh_why.empty() && !result.interrupted) {
+    result.search.warnings.push_back(absl::StrCat(
+        processes.forked == 0 ? "every schedule started a fresh process"
+                              : "schedules after the fork server ended "
+                                "started fresh processes",
+        " (no fork server: ", processes.fresh_why, ")"));
+  }
   if (options.replay && !result.interrupted) {
     result.search.schedules = 1;
     const std::size_t ran = result.search.schedule.decisions.size();

@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "exec_signals.h"
 #include "racelab/child_registry.h"
+#include "racelab/process_tree.h"
 #include "racelab/program_channel.h"
 #include "racelab/raw_syscall.h"
 #include "thread_stacks.h"
@@ -75,16 +77,27 @@ using Clock = std::chrono::steady_clock;
 
 // The environment of the program: ours, with the channel's descriptor (none
 // when channel_fd < 0: the program runs as it would without racelab).
-std::vector<std::string> program_environment(int channel_fd) {
+// With server_fd >= 0, the fork server's socket too.
+std::vector<std::string> program_environment(int channel_fd, int server_fd) {
   const std::string key =
       absl::StrCat(program_channel::kEnvironmentVariable, "=");
+  const std::string server_key =
+      absl::StrCat(program_channel::kForkServerVariable, "=");
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
-    if (std::strncmp(*e, key.c_str(), key.size()) != 0) env.emplace_back(*e);
+    if (std::strncmp(*e, key.c_str(), key.size()) != 0 &&
+        std::strncmp(*e, server_key.c_str(), server_key.size()) != 0) {
+      env.emplace_back(*e);
+    }
   }
   if (channel_fd >= 0) env.push_back(absl::StrCat(key, channel_fd));
+  if (server_fd >= 0) env.push_back(absl::StrCat(server_key, server_fd));
   return env;
 }
+
+// Descriptors the program inherits besides stdin, stdout and stderr: the
+// report pipe, the channel, the fork server's socket.
+constexpr int kKeptFds = 3;
 
 // The child's side, between fork and exec: a copy of a multi-threaded
 // process made by a raw fork, so raw system calls only. The death signal
@@ -94,7 +107,7 @@ std::vector<std::string> program_environment(int channel_fd) {
 // types) and the signals of a fresh process.
 [[noreturn]] __attribute__((no_sanitize("thread", "address"))) void
 exec_program(int program_fd, char* const* argv, char* const* envp, pid_t parent,
-             int out_fd, int err_fd, int keep_fd1, int keep_fd2, int error_fd) {
+             int out_fd, int err_fd, const int* keep_fds, int error_fd) {
   raw_syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
   if (raw_syscall(SYS_getppid) != parent) raw_syscall(SYS_exit_group, 127);
   raw_syscall(SYS_setpgid, 0, 0);
@@ -103,12 +116,18 @@ exec_program(int program_fd, char* const* argv, char* const* envp, pid_t parent,
       raw_syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY | O_CLOEXEC));
   if (in < 0 || raw_syscall(SYS_dup2, in, 0) < 0 ||
       raw_syscall(SYS_dup2, out_fd, 1) < 0 ||
-      raw_syscall(SYS_dup2, err_fd, 2) < 0 ||
-      raw_syscall(SYS_fcntl, keep_fd1, F_SETFD, 0) < 0 ||
-      (keep_fd2 >= 0 && raw_syscall(SYS_fcntl, keep_fd2, F_SETFD, 0) < 0)) {
+      raw_syscall(SYS_dup2, err_fd, 2) < 0) {
     int e = errno;
     raw_syscall(SYS_write, error_fd, &e, sizeof e);
     raw_syscall(SYS_exit_group, 127);
+  }
+  for (int i = 0; i < kKeptFds; ++i) {
+    if (keep_fds[i] >= 0 &&
+        raw_syscall(SYS_fcntl, keep_fds[i], F_SETFD, 0) < 0) {
+      int e = errno;
+      raw_syscall(SYS_write, error_fd, &e, sizeof e);
+      raw_syscall(SYS_exit_group, 127);
+    }
   }
   raw_syscall(SYS_execveat, program_fd, "", argv, envp, AT_EMPTY_PATH);
   int e = errno;
@@ -123,11 +142,11 @@ struct KeeperPlan {
   char* const* argv;
   char* const* envp;
   pid_t racelab;
-  int out_fd, err_fd, report_fd, channel_fd;
-  int exec_error_fd;  // the program writes its exec errno here
-  int life_fd;        // racelab holds the other end: EOF when racelab died
-  int life_write_fd;  // racelab's end, which the keeper's copy must drop
-  int status_fd;      // the keeper writes the program's pid, then its status
+  int out_fd, err_fd;
+  int keep_fds[kKeptFds];  // -1 where unused
+  int exec_error_fd;       // the program writes its exec errno here
+  int life_fd;             // racelab holds the other end: EOF when racelab died
+  int status_fd;  // the keeper writes the program's pid, then its status
 };
 
 __attribute__((no_sanitize("thread", "address"))) void write_int(int fd,
@@ -135,41 +154,29 @@ __attribute__((no_sanitize("thread", "address"))) void write_int(int fd,
   raw_syscall(SYS_write, fd, &value, sizeof value);
 }
 
-// Kills and reaps everything below the keeper: the program's process group,
-// then every child the keeper has (its own, and orphans it adopted as their
-// subreaper), until it has none. Raw system calls only.
-__attribute__((no_sanitize("thread", "address"))) void keeper_end_tree(
-    pid_t group) {
-  for (int round = 0; round < 20000; ++round) {
-    raw_syscall(SYS_kill, -group, SIGKILL);
-    char list[4096];
-    const long fd =
-        raw_syscall(SYS_openat, AT_FDCWD, "/proc/thread-self/children",
-                    O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-      const long n = raw_syscall(SYS_read, fd, list, sizeof list - 1);
-      raw_syscall(SYS_close, fd);
-      long pid = 0;
-      for (long i = 0; i < (n > 0 ? n : 0); ++i) {
-        if (list[i] >= '0' && list[i] <= '9') {
-          pid = pid * 10 + (list[i] - '0');
-        } else if (pid > 0) {
-          raw_syscall(SYS_kill, pid, SIGKILL);
-          pid = 0;
-        }
-      }
-      if (pid > 0) raw_syscall(SYS_kill, pid, SIGKILL);
+// Closes every descriptor of racelab's the keeper has no use for: the pipes,
+// sockets and life lines of other runs (racelab's other workers) must not
+// outlive their runs' ends here, nor racelab's own ends of this run's.
+__attribute__((no_sanitize("thread", "address"))) void keep_only_plan_fds(
+    const KeeperPlan& plan) {
+  constexpr int kCount = 6 + kKeptFds;
+  int keep[kCount] = {plan.program_fd,    plan.out_fd,  plan.err_fd,
+                      plan.exec_error_fd, plan.life_fd, plan.status_fd};
+  for (int i = 0; i < kKeptFds; ++i) keep[6 + i] = plan.keep_fds[i];
+  for (int i = 1; i < kCount; ++i) {  // insertion sort: no allocation here
+    for (int j = i; j > 0 && keep[j - 1] > keep[j]; --j) {
+      const int swap = keep[j];
+      keep[j] = keep[j - 1];
+      keep[j - 1] = swap;
     }
-    for (;;) {
-      const long reaped =
-          raw_syscall(SYS_wait4, -1, nullptr, WNOHANG | __WALL, nullptr);
-      if (reaped > 0) continue;
-      if (reaped < 0 && errno == ECHILD) return;  // nothing left below
-      break;
-    }
-    struct timespec pause = {0, 100000};
-    raw_syscall(SYS_nanosleep, &pause, nullptr);
   }
+  int from = 3;
+  for (int fd : keep) {
+    if (fd < from) continue;
+    if (fd > from) raw_syscall(SYS_close_range, from, fd - 1, 0);
+    from = fd + 1;
+  }
+  raw_syscall(SYS_close_range, from, ~0U, 0);
 }
 
 // The keeper: a raw fork of racelab that starts the program and stays its
@@ -179,7 +186,7 @@ __attribute__((no_sanitize("thread", "address"))) void keeper_end_tree(
 // leaves nothing behind, not even a daemon the program started.
 [[noreturn]] __attribute__((no_sanitize("thread", "address"))) void keeper(
     const KeeperPlan& plan) {
-  raw_syscall(SYS_close, plan.life_write_fd);
+  keep_only_plan_fds(plan);
   raw_syscall(SYS_prctl, PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
   raw_syscall(SYS_setpgid, 0, 0);  // not in racelab's group: ^C is racelab's
   if (raw_syscall(SYS_getppid) != plan.racelab) raw_syscall(SYS_exit_group, 0);
@@ -187,16 +194,17 @@ __attribute__((no_sanitize("thread", "address"))) void keeper_end_tree(
   const long program = raw_syscall(SYS_fork);
   if (program == 0) {
     exec_program(plan.program_fd, plan.argv, plan.envp, self, plan.out_fd,
-                 plan.err_fd, plan.report_fd, plan.channel_fd,
-                 plan.exec_error_fd);
+                 plan.err_fd, plan.keep_fds, plan.exec_error_fd);
   }
   if (program < 0) {
     write_int(plan.status_fd, -errno);
     raw_syscall(SYS_exit_group, 0);
   }
   raw_syscall(SYS_setpgid, program, program);
-  for (int fd : {plan.out_fd, plan.err_fd, plan.report_fd, plan.exec_error_fd})
-    raw_syscall(SYS_close, fd);
+  for (int fd : {plan.out_fd, plan.err_fd, plan.keep_fds[0], plan.keep_fds[2],
+                 plan.exec_error_fd}) {
+    if (fd >= 0) raw_syscall(SYS_close, fd);
+  }
   write_int(plan.status_fd, static_cast<int>(program));
   for (;;) {
     int status = 0;
@@ -211,7 +219,7 @@ __attribute__((no_sanitize("thread", "address"))) void keeper_end_tree(
       if (raw_syscall(SYS_read, plan.life_fd, &byte, 1) <= 0) break;
     }
   }
-  keeper_end_tree(static_cast<pid_t>(program));
+  end_process_tree(static_cast<pid_t>(program));
   raw_syscall(SYS_exit_group, 0);
   __builtin_unreachable();
 }
@@ -314,6 +322,8 @@ int end_tree(pid_t group) {
 
 void adopt_orphans() { ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 
+namespace {
+
 // Reads one int, waiting for it; false at end of file.
 bool read_int(int fd, int* value) {
   ssize_t n;
@@ -323,13 +333,24 @@ bool read_int(int fd, int* value) {
   return n == static_cast<ssize_t>(sizeof *value);
 }
 
-ProgramRun run_program(const ProgramLaunch& launch) {
-  ProgramRun run;
-  run.out = BoundedText(launch.out_head, 16 << 10);
+// A program's process tree as racelab started it: the keeper, the program,
+// and racelab's ends of their pipes.
+struct StartedTree {
+  pid_t keeper = -1;
+  pid_t program = -1;
   Pipe out, err, reports, exec_error, life, status;
-  if (launch.report_fd_slot != nullptr)
-    *launch.report_fd_slot = reports.write_end;
-  std::vector<std::string> env_text = program_environment(launch.channel_fd);
+};
+
+// Starts the program below a keeper (with `server_fd`, as a fork server);
+// false when the keeper could not start it, with run.interrupted when
+// racelab was being stopped.
+bool start_tree(const ProgramLaunch& launch, int server_fd, StartedTree& tree,
+                ProgramRun& run) {
+  if (launch.report_fd_slot != nullptr) {
+    *launch.report_fd_slot = tree.reports.write_end;
+  }
+  std::vector<std::string> env_text =
+      program_environment(launch.channel_fd, server_fd);
   std::vector<char*> argv, envp;
   for (const std::string& arg : launch.argv)
     argv.push_back(const_cast<char*>(arg.c_str()));
@@ -338,67 +359,96 @@ ProgramRun run_program(const ProgramLaunch& launch) {
     envp.push_back(const_cast<char*>(e.c_str()));
   envp.push_back(nullptr);
   const KeeperPlan plan = {
-      launch.program_fd,    argv.data(),   envp.data(),       ::getpid(),
-      out.write_end,        err.write_end, reports.write_end, launch.channel_fd,
-      exec_error.write_end, life.read_end, life.write_end,    status.write_end};
+      launch.program_fd,
+      argv.data(),
+      envp.data(),
+      ::getpid(),
+      tree.out.write_end,
+      tree.err.write_end,
+      {tree.reports.write_end, launch.channel_fd, server_fd},
+      tree.exec_error.write_end,
+      tree.life.read_end,
+      tree.status.write_end};
   const long forked = raw_syscall(SYS_fork);
   if (forked == 0) keeper(plan);
   if (forked < 0) {
     throw std::runtime_error(absl::StrCat("fork: ", std::strerror(errno)));
   }
-  const auto keeper_pid = static_cast<pid_t>(forked);
-  child_registry().add(keeper_pid);
-  out.close_write();
-  err.close_write();
-  reports.close_write();
-  exec_error.close_write();
-  status.close_write();
-  life.close_read();
+  tree.keeper = static_cast<pid_t>(forked);
+  child_registry().add(tree.keeper);
+  tree.out.close_write();
+  tree.err.close_write();
+  tree.reports.close_write();
+  tree.exec_error.close_write();
+  tree.status.close_write();
+  tree.life.close_read();
   int program = 0;
-  if (!read_int(status.read_end, &program) || program < 0) {
-    child_registry().remove(keeper_pid);
-    ::waitpid(keeper_pid, nullptr, 0);
+  if (!read_int(tree.status.read_end, &program) || program < 0) {
+    child_registry().remove(tree.keeper);
+    ::waitpid(tree.keeper, nullptr, 0);
     // A SIGINT or SIGTERM of racelab stops every child, the keeper too,
     // and may do so before the keeper told the program's pid: that is the
     // stop it was asked for, not a failure to start.
     if (launch.stop_requested && launch.stop_requested()) {
       run.interrupted = true;
-      return run;
+      return false;
     }
     throw std::runtime_error(absl::StrCat("cannot start the program: fork: ",
                                           std::strerror(-program)));
   }
-  if (!read_int(exec_error.read_end, &run.exec_errno)) run.exec_errno = 0;
-
-  for (int fd : {out.read_end, err.read_end, reports.read_end})
+  tree.program = program;
+  if (!read_int(tree.exec_error.read_end, &run.exec_errno)) run.exec_errno = 0;
+  for (int fd : {tree.out.read_end, tree.err.read_end, tree.reports.read_end})
     ::fcntl(fd, F_SETFL, O_NONBLOCK);
+  return true;
+}
+
+// The program's three output pipes: stdout, stderr, the sanitizer's reports.
+struct OutputPipes {
+  Pipe* pipes[3];
+};
+
+// Drains the run's pipes until `status_fd` gives the program's wait status
+// (end of file: whatever told it was killed, and so was the program); stops
+// the program (its process group) when racelab is asked to stop, and when
+// no decision was made for hang_seconds, after noting what its threads were
+// doing.
+// Returns false when `status_fd` ended with no status, or `ended_fd` (if
+// >= 0) became readable first: what gives the status ended.
+bool watch_run(const ProgramLaunch& launch, pid_t program, OutputPipes output,
+               int status_fd, int ended_fd, ProgramRun& run) {
+  auto stop = [program] {
+    ::kill(-program, SIGKILL);
+    ::kill(program, SIGKILL);  // a copy killed before it took its group
+  };
   std::uint64_t beat = 0;
   Clock::time_point last_beat = Clock::now();
-  bool have_status = false;
-  while (!have_status) {
-    pollfd fds[4] = {{out.read_end, POLLIN, 0},
-                     {err.read_end, POLLIN, 0},
-                     {reports.read_end, POLLIN, 0},
-                     {status.read_end, POLLIN, 0}};
-    ::poll(fds, 4, 5);
+  for (;;) {
+    pollfd fds[5] = {{output.pipes[0]->read_end, POLLIN, 0},
+                     {output.pipes[1]->read_end, POLLIN, 0},
+                     {output.pipes[2]->read_end, POLLIN, 0},
+                     {status_fd, POLLIN, 0},
+                     {ended_fd, POLLIN, 0}};
+    ::poll(fds, ended_fd >= 0 ? 5 : 4, 5);
     BoundedText* into[3] = {&run.out, &run.err, &run.reports};
-    Pipe* pipes[3] = {&out, &err, &reports};
     for (int i = 0; i < 3; ++i) {
-      if (pipes[i]->read_end >= 0 && fds[i].revents != 0 &&
-          !drain(pipes[i]->read_end, *into[i])) {
-        pipes[i]->close_read();
+      if (output.pipes[i]->read_end >= 0 && fds[i].revents != 0 &&
+          !drain(output.pipes[i]->read_end, *into[i])) {
+        output.pipes[i]->close_read();
       }
     }
     if (fds[3].revents != 0) {
-      if (!read_int(status.read_end, &run.status)) {
-        run.status = SIGKILL;  // the keeper itself was killed
-      }
-      have_status = true;
-      break;
+      if (read_int(status_fd, &run.status)) return true;
+      run.status = SIGKILL;
+      return false;
+    }
+    if (ended_fd >= 0 && fds[4].revents != 0) {
+      run.status = SIGKILL;
+      return false;
     }
     if (!run.interrupted && launch.stop_requested && launch.stop_requested()) {
       run.interrupted = true;
-      ::kill(-program, SIGKILL);
+      stop();
     }
     const std::uint64_t now_beat =
         launch.heartbeat == nullptr
@@ -417,19 +467,183 @@ ProgramRun run_program(const ProgramLaunch& launch) {
           stacks.empty()
               ? "(no stacks: gdb is not installed or could not attach)\n"
               : "\n" + stacks;
-      ::kill(-program, SIGKILL);
+      stop();
     }
   }
-  // The keeper ends the tree and exits; whatever it could not reach (it was
-  // killed) came back to racelab as the subreaper.
-  child_registry().remove(keeper_pid);
-  while (::waitpid(keeper_pid, nullptr, 0) < 0 && errno == EINTR) {
+}
+
+// What is left in the pipes once every writer is gone.
+void drain_rest(OutputPipes output, ProgramRun& run) {
+  BoundedText* into[3] = {&run.out, &run.err, &run.reports};
+  for (int i = 0; i < 3; ++i) {
+    if (output.pipes[i]->read_end >= 0)
+      drain(output.pipes[i]->read_end, *into[i]);
   }
-  run.leftover_processes = end_tree(program);
-  // Every writer is gone: what is left in the pipes is the end of it.
-  if (out.read_end >= 0) drain(out.read_end, run.out);
-  if (err.read_end >= 0) drain(err.read_end, run.err);
-  if (reports.read_end >= 0) drain(reports.read_end, run.reports);
+}
+
+// The keeper ends the tree and exits; whatever it could not reach (it was
+// killed) came back to racelab as the subreaper.
+void end_started_tree(StartedTree& tree, ProgramRun* run) {
+  child_registry().remove(tree.keeper);
+  while (::waitpid(tree.keeper, nullptr, 0) < 0 && errno == EINTR) {
+  }
+  const int others = end_tree(tree.program);
+  if (run != nullptr) run->leftover_processes = others;
+}
+
+}  // namespace
+
+ProgramRun run_program(const ProgramLaunch& launch) {
+  ProgramRun run;
+  run.out = BoundedText(launch.out_head, 16 << 10);
+  StartedTree tree;
+  if (!start_tree(launch, -1, tree, run)) return run;
+  const OutputPipes output = {{&tree.out, &tree.err, &tree.reports}};
+  watch_run(launch, tree.program, output, tree.status.read_end, -1, run);
+  end_started_tree(tree, &run);
+  drain_rest(output, run);
+  return run;
+}
+
+struct ForkServer::Tree : StartedTree {};
+
+std::unique_ptr<ForkServer> ForkServer::start(const ProgramLaunch& launch,
+                                              std::string* why_not) {
+  int ends[2];
+  if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ends) != 0) {
+    throw std::runtime_error(
+        absl::StrCat("socketpair: ", std::strerror(errno)));
+  }
+  std::unique_ptr<ForkServer> server(new ForkServer);
+  server->socket_ = ends[0];
+  server->tree_ = std::make_unique<Tree>();
+  ProgramRun prelude;
+  const bool started = start_tree(launch, ends[1], *server->tree_, prelude);
+  ::close(ends[1]);
+  if (!started || prelude.exec_errno != 0) {
+    *why_not = prelude.interrupted ? "racelab was stopped"
+                                   : "the program could not be started";
+    if (started) {
+      server->end();
+    } else {
+      server->tree_.reset();  // no keeper to end
+    }
+    return nullptr;
+  }
+  // Until the program stands before main: its constructors' output, then
+  // the hello (or the end of the program, which closes the socket).
+  Tree& tree = *server->tree_;
+  const OutputPipes output = {{&tree.out, &tree.err, &tree.reports}};
+  const Clock::time_point deadline =
+      Clock::now() + std::chrono::seconds(launch.hang_seconds);
+  program_channel::ForkServerHello hello{};
+  for (;;) {
+    pollfd fds[4] = {{tree.out.read_end, POLLIN, 0},
+                     {tree.err.read_end, POLLIN, 0},
+                     {tree.reports.read_end, POLLIN, 0},
+                     {server->socket_, POLLIN, 0}};
+    ::poll(fds, 4, 5);
+    BoundedText* into[3] = {&prelude.out, &prelude.err, &prelude.reports};
+    for (int i = 0; i < 3; ++i) {
+      if (output.pipes[i]->read_end >= 0 && fds[i].revents != 0 &&
+          !drain(output.pipes[i]->read_end, *into[i])) {
+        output.pipes[i]->close_read();
+      }
+    }
+    if (fds[3].revents != 0) {
+      ssize_t n;
+      do {
+        n = ::recv(server->socket_, &hello, sizeof hello, 0);
+      } while (n < 0 && errno == EINTR);
+      if (n != static_cast<ssize_t>(sizeof hello) ||
+          hello.magic != hello.kMagic) {
+        *why_not = "the program ended before main";
+      } else if (hello.ready != 1) {
+        hello.why[sizeof hello.why - 1] = '\0';
+        *why_not = hello.why;
+      }
+      break;
+    }
+    if ((launch.stop_requested && launch.stop_requested()) ||
+        Clock::now() > deadline) {
+      *why_not = absl::StrCat("the program did not reach main within ",
+                              launch.hang_seconds, " s");
+      break;
+    }
+  }
+  if (!why_not->empty()) {
+    server->end();
+    return nullptr;
+  }
+  drain_rest(output, prelude);
+  server->prelude_out_ = prelude.out.text();
+  server->prelude_err_ = prelude.err.text();
+  server->prelude_reports_ = prelude.reports.text();
+  return server;
+}
+
+ForkServer::~ForkServer() { end(); }
+
+void ForkServer::end() {
+  if (tree_ == nullptr) return;
+  // The server ends at the end of its socket (or now), the keeper at the
+  // end of its life pipe: it kills and reaps the whole tree.
+  ::close(socket_);
+  socket_ = -1;
+  ::kill(-tree_->program, SIGKILL);
+  ::kill(tree_->program, SIGKILL);
+  tree_->life.close_write();
+  end_started_tree(*tree_, nullptr);
+  tree_.reset();
+}
+
+std::optional<ProgramRun> ForkServer::run(const ProgramLaunch& launch) {
+  if (tree_ == nullptr) return std::nullopt;
+  ProgramRun run;
+  run.out = BoundedText(launch.out_head, 16 << 10);
+  run.out.append(prelude_out_.data(), prelude_out_.size());
+  run.err.append(prelude_err_.data(), prelude_err_.size());
+  run.reports.append(prelude_reports_.data(), prelude_reports_.size());
+  Pipe out, err, reports;
+  const program_channel::ForkServerGo go{program_channel::ForkServerGo::kMagic};
+  iovec io = {const_cast<program_channel::ForkServerGo*>(&go), sizeof go};
+  alignas(cmsghdr) char control[CMSG_SPACE(3 * sizeof(int))] = {};
+  msghdr message{};
+  message.msg_iov = &io;
+  message.msg_iovlen = 1;
+  message.msg_control = control;
+  message.msg_controllen = sizeof control;
+  cmsghdr* header = CMSG_FIRSTHDR(&message);
+  header->cmsg_level = SOL_SOCKET;
+  header->cmsg_type = SCM_RIGHTS;
+  header->cmsg_len = CMSG_LEN(3 * sizeof(int));
+  const int fds[3] = {out.write_end, err.write_end, reports.write_end};
+  std::memcpy(CMSG_DATA(header), fds, sizeof fds);
+  ssize_t sent;
+  do {
+    sent = ::sendmsg(socket_, &message, MSG_NOSIGNAL);
+  } while (sent < 0 && errno == EINTR);
+  out.close_write();
+  err.close_write();
+  reports.close_write();
+  int copy = 0;
+  if (sent != static_cast<ssize_t>(sizeof go) || !read_int(socket_, &copy)) {
+    end();  // the server is gone: no copy was made
+    return std::nullopt;
+  }
+  if (copy < 0) {
+    throw std::runtime_error(
+        absl::StrCat("cannot start the program: fork: ", std::strerror(-copy)));
+  }
+  for (int fd : {out.read_end, err.read_end, reports.read_end})
+    ::fcntl(fd, F_SETFL, O_NONBLOCK);
+  const OutputPipes output = {{&out, &err, &reports}};
+  // Without a status word the server itself ended (and the copy with it):
+  // its keeper tells its status.
+  if (!watch_run(launch, copy, output, socket_, tree_->status.read_end, run)) {
+    end();
+  }
+  drain_rest(output, run);
   return run;
 }
 

@@ -24,7 +24,7 @@ inline constexpr const char* kEnvironmentVariable = "RACELAB_PROGRAM_CHANNEL";
 // The ELF section racelab::runtime puts in every program that links it, and
 // what it holds: racelab reads it from the file, never by running it.
 inline constexpr const char* kRuntimeSection = ".racelab_runtime";
-inline constexpr const char kRuntimeMark[] = "racelab-runtime 3";
+inline constexpr const char kRuntimeMark[] = "racelab-runtime 4";
 
 enum class Status : std::int32_t {
   kRunning = 0,      // not ended (or the program died)
@@ -136,6 +136,31 @@ struct ReplayHeader {
   std::int32_t spin_bound;
   std::int32_t count;  // decisions (int32) after the header
 };
+
+// The fork server (`racelab explore --fork-server`): the program is started
+// once, with the channel and a SOCK_SEQPACKET socket whose descriptor is in
+// kForkServerVariable. Its runtime stops where main would start, before any
+// thread of the run exists, and sends a ForkServerHello: ready, or why the
+// process cannot be copied there (threads a static constructor started, a
+// descriptor it opened). Ready, it waits for a ForkServerGo per schedule,
+// which carries the schedule's stdout, stderr and report pipes (SCM_RIGHTS),
+// forks, and sends two ForkServerWord messages: the copy's pid (or -errno),
+// then, once the copy and every process below it have ended, the copy's
+// wait status. The copy runs main under the channel as a fresh process
+// would. The end of racelab's socket ends the server.
+inline constexpr const char* kForkServerVariable = "RACELAB_FORK_SERVER";
+struct ForkServerHello {
+  static constexpr std::uint32_t kMagic = 0x31534652;  // "RFS1"
+  static constexpr std::size_t kWhyBytes = 512;
+  std::uint32_t magic;
+  std::int32_t ready;   // 1: the server waits for ForkServerGo
+  char why[kWhyBytes];  // when not ready, NUL-terminated
+};
+struct ForkServerGo {
+  static constexpr std::uint32_t kMagic = 0x31474652;  // "RFG1"
+  std::uint32_t magic;  // and three descriptors: stdout, stderr, reports
+};
+using ForkServerWord = std::int32_t;
 
 }  // namespace racelab::program_channel
 

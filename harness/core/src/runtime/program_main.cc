@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fork_server.h"
 #include "racelab/internal/sched/scheduler.h"
 #include "racelab/internal/sched/strategy.h"
 #include "racelab/internal/sched/trace.h"
@@ -41,7 +42,7 @@ extern "C" int __real_main(int argc, char** argv, char** envp);
 __attribute__((
     used, retain,
     section(".racelab_runtime"))) constexpr char racelab_runtime_mark[] =
-    "racelab-runtime 3";
+    "racelab-runtime 4";
 static_assert(std::string_view(racelab_runtime_mark) ==
               racelab::program_channel::kRuntimeMark);
 
@@ -234,19 +235,26 @@ void write_text(Channel* channel, const std::string& text) {
   __builtin_unreachable();
 }
 
-Channel* map_channel(const char* descriptor) {
+// A descriptor number from the environment, removed from it; -1 if absent.
+int descriptor_from(const char* variable, Channel* channel) {
+  const char* text = std::getenv(variable);
+  if (text == nullptr) return -1;
   char* end = nullptr;
-  const long fd = std::strtol(descriptor, &end, 10);
-  if (end == descriptor || *end != '\0' || fd < 0) {
-    fail(nullptr, std::string(program_channel::kEnvironmentVariable) +
-                      " is not a file descriptor: '" + descriptor + "'");
+  const long fd = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || fd < 0 || fd > 1 << 20) {
+    fail(channel,
+         std::string(variable) + " is not a file descriptor: '" + text + "'");
   }
-  void* memory = mmap(nullptr, sizeof(Channel), PROT_READ | PROT_WRITE,
-                      MAP_SHARED, static_cast<int>(fd), 0);
-  close(static_cast<int>(fd));
+  unsetenv(variable);
+  return static_cast<int>(fd);
+}
+
+Channel* map_channel(int fd) {
+  void* memory =
+      mmap(nullptr, sizeof(Channel), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
   if (memory == MAP_FAILED) {
-    fail(nullptr,
-         "cannot map the channel of descriptor " + std::string(descriptor));
+    fail(nullptr, "cannot map the channel of descriptor " + std::to_string(fd));
   }
   auto* channel = static_cast<Channel*>(memory);
   if (channel->magic != Channel::kMagic) {
@@ -415,11 +423,17 @@ int run_replay(LocalReplay* replay, int argc, char** argv, char** envp) {
 // The channel of this process under `racelab explore`, else nullptr. Set
 // once, before the program's own constructors, and only read after.
 Channel* g_channel = nullptr;
+// Where the sanitizer's reports go (-1: where they would go anyway), and the
+// fork server's socket (-1: every schedule is a fresh process).
+int g_report_fd = -1;
+int g_fork_server = -1;
+// The fork server's: the descriptors open before the program's constructors.
+std::vector<int>* g_inherited = nullptr;
 
 void send_reports_to_channel() {
-  if (g_channel->report_fd >= 0) {
-    __sanitizer_set_report_fd(reinterpret_cast<void*>(
-        static_cast<std::intptr_t>(g_channel->report_fd)));
+  if (g_report_fd >= 0) {
+    __sanitizer_set_report_fd(
+        reinterpret_cast<void*>(static_cast<std::intptr_t>(g_report_fd)));
   }
 }
 
@@ -435,12 +449,30 @@ __attribute__((constructor(101))) void attach_channel() {
     unsetenv(program_channel::kReplayVariable);
     return;
   }
-  const char* descriptor = std::getenv(program_channel::kEnvironmentVariable);
-  if (descriptor == nullptr) return;
-  g_channel = map_channel(descriptor);
-  unsetenv(program_channel::kEnvironmentVariable);
+  const int channel_fd =
+      descriptor_from(program_channel::kEnvironmentVariable, nullptr);
+  if (channel_fd < 0) return;
+  g_channel = map_channel(channel_fd);
+  g_report_fd = g_channel->report_fd;
+  g_fork_server =
+      descriptor_from(program_channel::kForkServerVariable, g_channel);
+  if (g_fork_server >= 0) {
+    g_inherited = new std::vector<int>(runtime_internal::open_descriptors());
+  }
   send_reports_to_channel();
   pthread_atfork(nullptr, nullptr, &after_fork_in_child);
+}
+
+// Under the fork server, main starts in a copy of this process made for
+// the schedule (fork_server.h); otherwise here.
+int run_explored(int argc, char** argv, char** envp) {
+  if (g_fork_server >= 0) {
+    g_report_fd =
+        runtime_internal::serve_forks(g_fork_server, *g_inherited).report_fd;
+    g_fork_server = -1;
+    send_reports_to_channel();
+  }
+  return run_controlled(g_channel, argc, argv, envp);
 }
 
 }  // namespace
@@ -451,5 +483,5 @@ extern "C" int __wrap_main(int argc, char** argv, char** envp) {
     return racelab::run_replay(racelab::g_replay, argc, argv, envp);
   }
   if (racelab::g_channel == nullptr) return __real_main(argc, argv, envp);
-  return racelab::run_controlled(racelab::g_channel, argc, argv, envp);
+  return racelab::run_explored(argc, argv, envp);
 }

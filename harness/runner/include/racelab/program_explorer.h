@@ -12,7 +12,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "racelab/defaults.h"
@@ -21,6 +23,15 @@
 #include "racelab/runner.h"
 
 namespace racelab {
+
+// How the schedules' processes start. kAuto: one process is started and
+// stopped before main, and every schedule runs in a copy of it (a fork
+// server), unless the program cannot be copied there (threads or open
+// descriptors before main): then a fresh process per schedule, said once
+// in the result's notes. kOn: the fork server or an InputError. kOff: a
+// fresh process per schedule.
+enum class ForkServerUse { kAuto, kOn, kOff };
+std::optional<ForkServerUse> fork_server_use_named(std::string_view name);
 
 struct ProgramExploreOptions {
   // The program (an absolute path after explore_program has resolved it)
@@ -44,6 +55,7 @@ struct ProgramExploreOptions {
   // Asked between and during schedules: true stops the search (SIGINT or
   // SIGTERM); the schedules so far are reported.
   std::function<bool()> stop_requested;
+  ForkServerUse fork_server = ForkServerUse::kAuto;
   // Replay: follow these decisions once instead of exploring.
   bool replay = false;
   std::vector<int> replay_decisions;
@@ -68,6 +80,9 @@ struct ProgramExploreResult {
   // program's text (untrusted, bounded); stacks_cut: it filled its room.
   std::string stacks;
   bool stacks_cut = false;
+  // Schedules run in copies of one started process (ForkServerUse); the
+  // rest, if any, in fresh processes.
+  int forked_schedules = 0;
 };
 
 // Checks every input first (the program, the output path), then explores
