@@ -20,6 +20,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "exec_signals.h"
+#include "program_tree.h"
 #include "racelab/child_registry.h"
 #include "racelab/process_tree.h"
 #include "racelab/program_channel.h"
@@ -224,49 +225,6 @@ __attribute__((no_sanitize("thread", "address"))) void keep_only_plan_fds(
   __builtin_unreachable();
 }
 
-// A pipe whose ends close on exec; the caller unsets that where needed.
-struct Pipe {
-  Pipe() {
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) {
-      throw std::runtime_error(absl::StrCat("pipe: ", std::strerror(errno)));
-    }
-    read_end = fds[0];
-    write_end = fds[1];
-  }
-  ~Pipe() {
-    close_read();
-    close_write();
-  }
-  Pipe(const Pipe&) = delete;
-  Pipe& operator=(const Pipe&) = delete;
-  void close_read() {
-    if (read_end >= 0) ::close(read_end);
-    read_end = -1;
-  }
-  void close_write() {
-    if (write_end >= 0) ::close(write_end);
-    write_end = -1;
-  }
-  int read_end = -1;
-  int write_end = -1;
-};
-
-// Reads what is there; false at end of file (or an error).
-bool drain(int fd, BoundedText& into) {
-  char buffer[16384];
-  for (;;) {
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n > 0) {
-      into.append(buffer, static_cast<std::size_t>(n));
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno == EAGAIN) return true;
-    return false;
-  }
-}
-
 // This process's children, from every thread's list.
 std::vector<pid_t> own_children() {
   std::vector<pid_t> children;
@@ -322,9 +280,22 @@ int end_tree(pid_t group) {
 
 void adopt_orphans() { ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 
-namespace {
+namespace program_tree {
 
-// Reads one int, waiting for it; false at end of file.
+bool drain(int fd, BoundedText& into) {
+  char buffer[16384];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n > 0) {
+      into.append(buffer, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) return true;
+    return false;
+  }
+}
+
 bool read_int(int fd, int* value) {
   ssize_t n;
   do {
@@ -333,17 +304,6 @@ bool read_int(int fd, int* value) {
   return n == static_cast<ssize_t>(sizeof *value);
 }
 
-// A program's process tree as racelab started it: the keeper, the program,
-// and racelab's ends of their pipes.
-struct StartedTree {
-  pid_t keeper = -1;
-  pid_t program = -1;
-  Pipe out, err, reports, exec_error, life, status;
-};
-
-// Starts the program below a keeper (with `server_fd`, as a fork server);
-// false when the keeper could not start it, with run.interrupted when
-// racelab was being stopped.
 bool start_tree(const ProgramLaunch& launch, int server_fd, StartedTree& tree,
                 ProgramRun& run) {
   if (launch.report_fd_slot != nullptr) {
@@ -403,18 +363,6 @@ bool start_tree(const ProgramLaunch& launch, int server_fd, StartedTree& tree,
   return true;
 }
 
-// The program's three output pipes: stdout, stderr, the sanitizer's reports.
-struct OutputPipes {
-  Pipe* pipes[3];
-};
-
-// Drains the run's pipes until `status_fd` gives the program's wait status
-// (end of file: whatever told it was killed, and so was the program); stops
-// the program (its process group) when racelab is asked to stop, and when
-// no decision was made for hang_seconds, after noting what its threads were
-// doing.
-// Returns false when `status_fd` ended with no status, or `ended_fd` (if
-// >= 0) became readable first: what gives the status ended.
 bool watch_run(const ProgramLaunch& launch, pid_t program, OutputPipes output,
                int status_fd, int ended_fd, ProgramRun& run) {
   auto stop = [program] {
@@ -472,7 +420,6 @@ bool watch_run(const ProgramLaunch& launch, pid_t program, OutputPipes output,
   }
 }
 
-// What is left in the pipes once every writer is gone.
 void drain_rest(OutputPipes output, ProgramRun& run) {
   BoundedText* into[3] = {&run.out, &run.err, &run.reports};
   for (int i = 0; i < 3; ++i) {
@@ -481,8 +428,6 @@ void drain_rest(OutputPipes output, ProgramRun& run) {
   }
 }
 
-// The keeper ends the tree and exits; whatever it could not reach (it was
-// killed) came back to racelab as the subreaper.
 void end_started_tree(StartedTree& tree, ProgramRun* run) {
   child_registry().remove(tree.keeper);
   while (::waitpid(tree.keeper, nullptr, 0) < 0 && errno == EINTR) {
@@ -491,7 +436,9 @@ void end_started_tree(StartedTree& tree, ProgramRun* run) {
   if (run != nullptr) run->leftover_processes = others;
 }
 
-}  // namespace
+}  // namespace program_tree
+
+using namespace program_tree;
 
 ProgramRun run_program(const ProgramLaunch& launch) {
   ProgramRun run;
@@ -501,148 +448,6 @@ ProgramRun run_program(const ProgramLaunch& launch) {
   const OutputPipes output = {{&tree.out, &tree.err, &tree.reports}};
   watch_run(launch, tree.program, output, tree.status.read_end, -1, run);
   end_started_tree(tree, &run);
-  drain_rest(output, run);
-  return run;
-}
-
-struct ForkServer::Tree : StartedTree {};
-
-std::unique_ptr<ForkServer> ForkServer::start(const ProgramLaunch& launch,
-                                              std::string* why_not) {
-  int ends[2];
-  if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ends) != 0) {
-    throw std::runtime_error(
-        absl::StrCat("socketpair: ", std::strerror(errno)));
-  }
-  std::unique_ptr<ForkServer> server(new ForkServer);
-  server->socket_ = ends[0];
-  server->tree_ = std::make_unique<Tree>();
-  ProgramRun prelude;
-  const bool started = start_tree(launch, ends[1], *server->tree_, prelude);
-  ::close(ends[1]);
-  if (!started || prelude.exec_errno != 0) {
-    *why_not = prelude.interrupted ? "racelab was stopped"
-                                   : "the program could not be started";
-    if (started) {
-      server->end();
-    } else {
-      server->tree_.reset();  // no keeper to end
-    }
-    return nullptr;
-  }
-  // Until the program stands before main: its constructors' output, then
-  // the hello (or the end of the program, which closes the socket).
-  Tree& tree = *server->tree_;
-  const OutputPipes output = {{&tree.out, &tree.err, &tree.reports}};
-  const Clock::time_point deadline =
-      Clock::now() + std::chrono::seconds(launch.hang_seconds);
-  program_channel::ForkServerHello hello{};
-  for (;;) {
-    pollfd fds[4] = {{tree.out.read_end, POLLIN, 0},
-                     {tree.err.read_end, POLLIN, 0},
-                     {tree.reports.read_end, POLLIN, 0},
-                     {server->socket_, POLLIN, 0}};
-    ::poll(fds, 4, 5);
-    BoundedText* into[3] = {&prelude.out, &prelude.err, &prelude.reports};
-    for (int i = 0; i < 3; ++i) {
-      if (output.pipes[i]->read_end >= 0 && fds[i].revents != 0 &&
-          !drain(output.pipes[i]->read_end, *into[i])) {
-        output.pipes[i]->close_read();
-      }
-    }
-    if (fds[3].revents != 0) {
-      ssize_t n;
-      do {
-        n = ::recv(server->socket_, &hello, sizeof hello, 0);
-      } while (n < 0 && errno == EINTR);
-      if (n != static_cast<ssize_t>(sizeof hello) ||
-          hello.magic != hello.kMagic) {
-        *why_not = "the program ended before main";
-      } else if (hello.ready != 1) {
-        hello.why[sizeof hello.why - 1] = '\0';
-        *why_not = hello.why;
-      }
-      break;
-    }
-    if ((launch.stop_requested && launch.stop_requested()) ||
-        Clock::now() > deadline) {
-      *why_not = absl::StrCat("the program did not reach main within ",
-                              launch.hang_seconds, " s");
-      break;
-    }
-  }
-  if (!why_not->empty()) {
-    server->end();
-    return nullptr;
-  }
-  drain_rest(output, prelude);
-  server->prelude_out_ = prelude.out.text();
-  server->prelude_err_ = prelude.err.text();
-  server->prelude_reports_ = prelude.reports.text();
-  return server;
-}
-
-ForkServer::~ForkServer() { end(); }
-
-void ForkServer::end() {
-  if (tree_ == nullptr) return;
-  // The server ends at the end of its socket (or now), the keeper at the
-  // end of its life pipe: it kills and reaps the whole tree.
-  ::close(socket_);
-  socket_ = -1;
-  ::kill(-tree_->program, SIGKILL);
-  ::kill(tree_->program, SIGKILL);
-  tree_->life.close_write();
-  end_started_tree(*tree_, nullptr);
-  tree_.reset();
-}
-
-std::optional<ProgramRun> ForkServer::run(const ProgramLaunch& launch) {
-  if (tree_ == nullptr) return std::nullopt;
-  ProgramRun run;
-  run.out = BoundedText(launch.out_head, 16 << 10);
-  run.out.append(prelude_out_.data(), prelude_out_.size());
-  run.err.append(prelude_err_.data(), prelude_err_.size());
-  run.reports.append(prelude_reports_.data(), prelude_reports_.size());
-  Pipe out, err, reports;
-  const program_channel::ForkServerGo go{program_channel::ForkServerGo::kMagic};
-  iovec io = {const_cast<program_channel::ForkServerGo*>(&go), sizeof go};
-  alignas(cmsghdr) char control[CMSG_SPACE(3 * sizeof(int))] = {};
-  msghdr message{};
-  message.msg_iov = &io;
-  message.msg_iovlen = 1;
-  message.msg_control = control;
-  message.msg_controllen = sizeof control;
-  cmsghdr* header = CMSG_FIRSTHDR(&message);
-  header->cmsg_level = SOL_SOCKET;
-  header->cmsg_type = SCM_RIGHTS;
-  header->cmsg_len = CMSG_LEN(3 * sizeof(int));
-  const int fds[3] = {out.write_end, err.write_end, reports.write_end};
-  std::memcpy(CMSG_DATA(header), fds, sizeof fds);
-  ssize_t sent;
-  do {
-    sent = ::sendmsg(socket_, &message, MSG_NOSIGNAL);
-  } while (sent < 0 && errno == EINTR);
-  out.close_write();
-  err.close_write();
-  reports.close_write();
-  int copy = 0;
-  if (sent != static_cast<ssize_t>(sizeof go) || !read_int(socket_, &copy)) {
-    end();  // the server is gone: no copy was made
-    return std::nullopt;
-  }
-  if (copy < 0) {
-    throw std::runtime_error(
-        absl::StrCat("cannot start the program: fork: ", std::strerror(-copy)));
-  }
-  for (int fd : {out.read_end, err.read_end, reports.read_end})
-    ::fcntl(fd, F_SETFL, O_NONBLOCK);
-  const OutputPipes output = {{&out, &err, &reports}};
-  // Without a status word the server itself ended (and the copy with it):
-  // its keeper tells its status.
-  if (!watch_run(launch, copy, output, socket_, tree_->status.read_end, run)) {
-    end();
-  }
   drain_rest(output, run);
   return run;
 }
