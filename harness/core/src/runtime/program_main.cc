@@ -2,9 +2,9 @@
 // ./program` can schedule it. The link option --wrap=main sends the C
 // runtime's call of main here; without the channel (a normal run) main is
 // called as it is. Under `racelab explore`, main runs as logical thread 0 of
-// one controlled run on real OS threads (a new OS thread, not the process's
-// initial one; static constructors ran before, uncontrolled), every thread it
-// starts is a logical thread, and the process exits with main's status once
+// one controlled run on real OS threads (on the process's own thread, as
+// without racelab; static constructors ran before, uncontrolled), every thread
+// it starts is a logical thread, and the process exits with main's status once
 // the run ends. Before any static constructor of the program, the channel is
 // mapped and the sanitizer's reports are sent to the descriptor it names,
 // so that what the program itself prints is never taken for a report. Under
@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -33,6 +34,7 @@
 #include "racelab/internal/sched/strategy.h"
 #include "racelab/internal/sched/trace.h"
 #include "racelab/program_channel.h"
+#include "racelab/raw_syscall.h"
 #include "racelab/remote_strategy.h"
 
 extern "C" int __real_main(int argc, char** argv, char** envp);
@@ -266,7 +268,8 @@ Channel* map_channel(int fd) {
 // How a controlled run ended, as the process ends it: main's status, an
 // abort for an exception main threw, or, for a run that did not complete
 // (its blocked threads hold locks and stacks), an exit without the static
-// destructors (TSan still gets to finish its reports).
+// destructors and without the sanitizer's end of the process (its reports
+// were written as they were made).
 int end_process(const sched::RunResult& run, Status end, int status) {
   if (!run.thread_errors.empty()) {
     // main threw: as an uncaught exception would.
@@ -275,8 +278,11 @@ int end_process(const sched::RunResult& run, Status end, int status) {
     std::abort();
   }
   if (end != Status::kCompleted) {
+    // Past the sanitizer's _exit, whose end of the process would report
+    // the run's finished, unjoined threads as leaked: a program stuck
+    // there never exits, and never gets that report, without racelab.
     std::fflush(nullptr);
-    _exit(0);
+    raw_syscall(SYS_exit_group, 0);
   }
   return status;
 }
@@ -303,17 +309,42 @@ std::string end_text(const sched::RunResult& run) {
   return text;
 }
 
-// main as logical thread 0 of one controlled run on OS threads, every
-// decision `strategy`'s; `channel` (null for a replay under a debugger) is
-// told of the run's unmodelled blocks and of a schedule that cannot be
-// followed.
-struct MainRun {
-  sched::RunResult run;
-  int status = 0;  // main's
+// How a run of main ends the process, given main's status (0 when main
+// could not go on): the channel's (run_controlled) or the debugger's
+// replay's (run_replay).
+using Finish = int (*)(const sched::RunResult& run, int status,
+                       Channel* channel);
+
+struct Stranded {
+  Finish finish;
+  Channel* channel;
 };
-MainRun run_main(sched::Strategy& strategy, int max_steps, int spin_bound,
-                 sched::SwitchObserver observer, void* context,
-                 Channel* channel, int argc, char** argv, char** envp) {
+
+// A run that ended with main unable to go on, on the thread that ended it.
+[[noreturn]] void end_stranded(sched::RunResult& run, std::exception_ptr error,
+                               void* context) {
+  const auto* stranded = static_cast<const Stranded*>(context);
+  if (error != nullptr) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      fail(stranded->channel,
+           std::string("the schedule cannot be followed: ") + e.what());
+    }
+  }
+  stranded->finish(run, 0, stranded->channel);
+  std::fflush(nullptr);
+  raw_syscall(SYS_exit_group, 0);
+  __builtin_unreachable();
+}
+
+// main as logical thread 0 of one controlled run, on the process's own
+// thread, every decision `strategy`'s; `channel` (null for a replay under a
+// debugger) is told of the run's unmodelled blocks and of a schedule that
+// cannot be followed. Returns what `finish` returns.
+int run_main(sched::Strategy& strategy, int max_steps, int spin_bound,
+             sched::SwitchObserver observer, void* context, Channel* channel,
+             Finish finish, int argc, char** argv, char** envp) {
   sched::SchedulerOptions options;
   options.substrate = sched::Substrate::kOsThreads;
   options.max_steps = std::max(1, max_steps);
@@ -321,23 +352,21 @@ MainRun run_main(sched::Strategy& strategy, int max_steps, int spin_bound,
   sched::ControlledScheduler scheduler(options);
   scheduler.set_switch_observer(observer, context);
   if (channel != nullptr) scheduler.set_block_observer(&record_block, channel);
-  MainRun main_run;
+  Stranded stranded{finish, channel};
+  int status = 0;
+  sched::RunResult run;
   try {
-    main_run.run = scheduler.run_program(
-        [&] { main_run.status = __real_main(argc, argv, envp); }, strategy);
+    run = scheduler.run_program_here(
+        [&] { status = __real_main(argc, argv, envp); }, strategy,
+        &end_stranded, &stranded);
   } catch (const std::exception& e) {
     fail(channel, std::string("the schedule cannot be followed: ") + e.what());
   }
-  return main_run;
+  return finish(run, status, channel);
 }
 
-int run_controlled(Channel* channel, int argc, char** argv, char** envp) {
-  // Every decision is racelab's (remote_strategy.h).
-  sched::RemoteStrategy strategy(&channel->mailbox,
-                                 channel->records_trace != 0);
-  const auto [run, status] =
-      run_main(strategy, channel->max_steps, channel->spin_bound,
-               &record_decision, channel, channel, argc, argv, envp);
+int finish_controlled(const sched::RunResult& run, int status,
+                      Channel* channel) {
   send_trace_rows(channel, run.trace);
   channel->fairness_cut = run.fairness_cut ? 1 : 0;
   write_text(channel, end_text(run));
@@ -345,6 +374,15 @@ int run_controlled(Channel* channel, int argc, char** argv, char** envp) {
   __atomic_store_n(&channel->status, static_cast<std::int32_t>(end),
                    __ATOMIC_RELEASE);
   return end_process(run, end, status);
+}
+
+int run_controlled(Channel* channel, int argc, char** argv, char** envp) {
+  // Every decision is racelab's (remote_strategy.h).
+  sched::RemoteStrategy strategy(&channel->mailbox,
+                                 channel->records_trace != 0);
+  return run_main(strategy, channel->max_steps, channel->spin_bound,
+                  &record_decision, channel, channel, &finish_controlled, argc,
+                  argv, envp);
 }
 
 // `racelab replay FILE --debug`: the schedule, read before the program's
@@ -410,14 +448,17 @@ void count_replayed(const sched::SwitchEvent& event, void* context) {
   racelab_failing_step(decision, event.from_thread, event.to_thread);
 }
 
-int run_replay(LocalReplay* replay, int argc, char** argv, char** envp) {
-  sched::ReplayStrategy strategy(replay->decisions, sched::ReplayMode::kStrict);
-  const auto [run, status] =
-      run_main(strategy, replay->max_steps, replay->spin_bound, &count_replayed,
-               replay, nullptr, argc, argv, envp);
+int finish_replay(const sched::RunResult& run, int status, Channel*) {
   const std::string text = end_text(run);
   if (!text.empty()) std::fprintf(stderr, "racelab: %s\n", text.c_str());
   return end_process(run, status_of(run), status);
+}
+
+int run_replay(LocalReplay* replay, int argc, char** argv, char** envp) {
+  sched::ReplayStrategy strategy(replay->decisions, sched::ReplayMode::kStrict);
+  return run_main(strategy, replay->max_steps, replay->spin_bound,
+                  &count_replayed, replay, nullptr, &finish_replay, argc, argv,
+                  envp);
 }
 
 // The channel of this process under `racelab explore`, else nullptr. Set

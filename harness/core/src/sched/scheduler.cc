@@ -298,7 +298,13 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   int first;
   const PinnedToOneCpu pinned(os_threads());
   run_cpu_ = pinned.cpu();
-  if (os_threads()) {
+  if (main_here()) {
+    os_.clear();
+    run_main_here();
+    stop_watch();
+    set_active_scheduling_hooks(nullptr);
+    end_os_threads();
+  } else if (os_threads()) {
     os_.clear();
     // Spawn: pthread_create makes the caller's past happen before each thread.
     for (std::size_t i = 0; i < count; ++i) {
@@ -348,6 +354,10 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
     std::exception_ptr error = std::exchange(error_, nullptr);
     std::rethrow_exception(error);
   }
+  return take_result(strategy);
+}
+
+RunResult SchedulerCore::take_result(Strategy& strategy) {
   last_decisions_ = decisions_.size();
   if (tracing_) last_rows_ = trace_.rows.size();
   RunResult result;

@@ -89,6 +89,20 @@ RunResult ControlledScheduler::run_program(const std::function<void()>& main,
   return core_->run({}, &main, strategy);
 }
 
+RunResult ControlledScheduler::run_program_here(
+    const std::function<void()>& main, Strategy& strategy, StrandedEnd stranded,
+    void* context) {
+  if (!core_->os_threads() || stranded == nullptr) {
+    throw std::logic_error(
+        "ControlledScheduler::run_program_here needs Substrate::kOsThreads "
+        "and a stranded end");
+  }
+  core_->set_stranded_end(stranded, context);
+  RunResult result = core_->run({}, &main, strategy);
+  core_->set_stranded_end(nullptr, nullptr);
+  return result;
+}
+
 void ControlledScheduler::set_switch_observer(SwitchObserver observer,
                                               void* context) {
   if (internal::t_active == core_.get()) {

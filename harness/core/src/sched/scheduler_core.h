@@ -132,6 +132,15 @@ class SchedulerCore {
     block_observer_ = observer;
     block_observer_context_ = context;
   }
+  // ControlledScheduler::run_program_here: set, run_program's main runs on
+  // the caller's thread and a run main cannot go on from ends here.
+  void set_stranded_end(ControlledScheduler::StrandedEnd end, void* context) {
+    stranded_ = end;
+    stranded_context_ = context;
+  }
+  // Around a fork of one of a run_program_here run's threads: stops the
+  // watcher of unmodelled blocks (pause) or starts it again.
+  void pause_watch(bool pause);
   bool os_threads() const {
     return options_.substrate == Substrate::kOsThreads;
   }
@@ -274,6 +283,15 @@ class SchedulerCore {
   // process exit ends them).
   void exit_program(int me);
   void end_os_threads();
+  // run_program_here: main is the caller's thread, not an OS thread of its
+  // own; kToCaller is the end of the process, not a hand-off.
+  bool main_here() const { return stranded_ != nullptr && program_ != nullptr; }
+  void run_main_here();
+  // Called with the turn held (or no watch) by the thread whose decision
+  // ended a main_here() run: builds the result and calls stranded_.
+  [[noreturn]] void end_stranded();
+  // The run's result, taken out of the run's state (the run is over).
+  RunResult take_result(Strategy& strategy);
   void add_row(int thread, TraceKind kind, std::string text);
   // A lock row: its text ("<verb> 'name'", " (shared)") and its lock fields.
   void add_lock_row(int thread, TraceKind kind, const char* verb,
@@ -321,6 +339,8 @@ class SchedulerCore {
   void* observer_context_ = nullptr;
   BlockObserver block_observer_ = nullptr;
   void* block_observer_context_ = nullptr;
+  ControlledScheduler::StrandedEnd stranded_ = nullptr;
+  void* stranded_context_ = nullptr;
 
   // Kept from run to run.
   std::vector<std::unique_ptr<Fiber>> fibers_;

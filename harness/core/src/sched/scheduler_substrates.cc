@@ -95,6 +95,7 @@ void SchedulerCore::switch_away(int me, int to, Turn* turn) {
     if (turn != nullptr) turn->release();
     return;
   }
+  if (to == kToCaller && main_here()) end_stranded();
   Baton* next;
   Baton* mine;
   {
@@ -195,6 +196,7 @@ void SchedulerCore::finish_os_thread(int me) {
     to = decide(me, "finish", PointKind::kThreadEnd, PointAccess::none());
     // A finished thread is not enabled: `to` is another thread, the caller
     // or kNobody (the threads that could run run free).
+    if (to == kToCaller && main_here()) end_stranded();
     next = to == kNobody ? nullptr : &baton_of(to);
   }
   set_active(nullptr);
@@ -222,7 +224,91 @@ void SchedulerCore::exit_program(int me) {
   pthread_setspecific(finish_key(), nullptr);
   set_active(nullptr);
   t_me = -1;
-  caller_baton_.post();
+  if (!main_here()) caller_baton_.post();
+}
+
+namespace {
+
+// A fork by a logical thread of a run_program_here run: the watcher, a
+// thread of racelab's, is not there at the fork (ThreadSanitizer lets the
+// child start threads only after a single-threaded fork), and the child
+// leaves the run: it is a process of its own, run uncontrolled.
+void pause_watch_before_fork() {
+  if (t_active != nullptr) t_active->pause_watch(true);
+}
+void resume_watch_after_fork() {
+  if (t_active != nullptr) t_active->pause_watch(false);
+}
+void leave_run_in_child() {
+  if (t_active == nullptr) return;
+  set_active_scheduling_hooks(nullptr);
+  set_active(nullptr);
+  t_me = -1;
+}
+
+}  // namespace
+
+void SchedulerCore::pause_watch(bool pause) {
+  if (!main_here()) return;
+  HarnessScope harness;
+  if (pause) {
+    stop_watch();
+  } else {
+    start_watch();
+  }
+}
+
+void SchedulerCore::run_main_here() {
+  static const bool fork_handlers = [] {
+    pthread_atfork(&pause_watch_before_fork, &resume_watch_after_fork,
+                   &leave_run_in_child);
+    return true;
+  }();
+  (void)fork_handlers;
+  {
+    auto os = std::make_unique<OsThread>();
+    os->core = this;
+    os->id = 0;
+    os->handle = pthread_self();
+    os->tid = syscall(SYS_gettid);
+    // Not `created`: the run neither joins nor parks the caller's thread.
+    HarnessScope harness;
+    os_.push_back(std::move(os));
+  }
+  t_me = 0;
+  t_generation = load_unseen(&generation_);
+  set_active_scheduling_hooks(hooks_);
+  int first;
+  {
+    HarnessScope harness;
+    first = decide(kToCaller, "start");
+  }
+  start_watch();
+  if (first != 0) {
+    Turn turn(this, 0);
+    end_stranded();
+  }
+  run_body(0);
+  exit_program(0);
+}
+
+void SchedulerCore::end_stranded() {
+  // A thread back from the kernel parks: the run is over.
+  store_unseen(&generation_, load_unseen(&generation_) + 1);
+  const ControlledScheduler::StrandedEnd end = stranded_;
+  void* const context = stranded_context_;
+  std::exception_ptr error;
+  RunResult result;
+  {
+    HarnessScope harness;
+    error = std::exchange(error_, nullptr);
+    result = take_result(*strategy_);
+  }
+  set_active_scheduling_hooks(nullptr);
+  set_active(nullptr);
+  t_me = -1;
+  end(result, error, context);
+  die("a stranded run's end returned");
 }
 
 void SchedulerCore::abandon_self([[maybe_unused]] int me) {

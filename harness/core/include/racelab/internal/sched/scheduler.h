@@ -49,6 +49,7 @@
 #define RACELAB_SCHED_SCHEDULER_H_
 
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -226,6 +227,23 @@ class ControlledScheduler final : public SchedulingHooks {
   // std::logic_error otherwise). The strategy is told kMaxProgramThreads
   // threads.
   RunResult run_program(const std::function<void()>& main, Strategy& strategy);
+
+  // A whole program's end of a run that main cannot go on from (a deadlock,
+  // a limit, a schedule that cannot be followed: `error`), called on the
+  // thread that ended it with the run's result. It ends the process and
+  // never returns.
+  using StrandedEnd = void (*)(RunResult& result, std::exception_ptr error,
+                               void* context);
+  // run_program for a whole program: `main` runs on the calling thread
+  // itself (logical thread 0), so the process holds no thread of racelab's
+  // waiting for it; a fork after the program joined its threads leaves the
+  // process as single-threaded as it would be without racelab (only the
+  // watch of unmodelled blocks pauses around it). Returns when main
+  // returns; a run that ends otherwise ends in `stranded`. A process the
+  // program forks leaves the run: it runs uncontrolled.
+  RunResult run_program_here(const std::function<void()>& main,
+                             Strategy& strategy, StrandedEnd stranded,
+                             void* context);
 
   // Installs (or, with nullptr, removes) the observer of every scheduling
   // decision, e.g. a fuzz target's interleaving coverage. Not during a run.
