@@ -74,6 +74,16 @@ struct OutputPipes {
   Pipe* pipes[3];
 };
 
+// Waits up to 5 ms for output or for `first_fd` or `second_fd` (-1: none)
+// to become readable, drains what came into `run`'s texts, and says which
+// of the two is readable.
+struct Ready {
+  bool first = false;
+  bool second = false;
+};
+Ready poll_run(OutputPipes output, ProgramRun& run, int first_fd,
+               int second_fd);
+
 // Drains the run's pipes until `status_fd` gives the program's wait status;
 // stops the program (its process group) when racelab is asked to stop, and
 // when no decision was made for hang_seconds, after noting what its threads

@@ -1,5 +1,4 @@
 // Copies of one started program, a schedule each; see program_process.h.
-#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -53,19 +52,7 @@ std::unique_ptr<ForkServer> ForkServer::start(const ProgramLaunch& launch,
       Clock::now() + std::chrono::seconds(launch.hang_seconds);
   program_channel::ForkServerHello hello{};
   for (;;) {
-    pollfd fds[4] = {{tree.out.read_end, POLLIN, 0},
-                     {tree.err.read_end, POLLIN, 0},
-                     {tree.reports.read_end, POLLIN, 0},
-                     {server->socket_, POLLIN, 0}};
-    ::poll(fds, 4, 5);
-    BoundedText* into[3] = {&prelude.out, &prelude.err, &prelude.reports};
-    for (int i = 0; i < 3; ++i) {
-      if (output.pipes[i]->read_end >= 0 && fds[i].revents != 0 &&
-          !drain(output.pipes[i]->read_end, *into[i])) {
-        output.pipes[i]->close_read();
-      }
-    }
-    if (fds[3].revents != 0) {
+    if (poll_run(output, prelude, server->socket_, -1).first) {
       ssize_t n;
       do {
         n = ::recv(server->socket_, &hello, sizeof hello, 0);

@@ -363,6 +363,24 @@ bool start_tree(const ProgramLaunch& launch, int server_fd, StartedTree& tree,
   return true;
 }
 
+Ready poll_run(OutputPipes output, ProgramRun& run, int first_fd,
+               int second_fd) {
+  pollfd fds[5] = {{output.pipes[0]->read_end, POLLIN, 0},
+                   {output.pipes[1]->read_end, POLLIN, 0},
+                   {output.pipes[2]->read_end, POLLIN, 0},
+                   {first_fd, POLLIN, 0},
+                   {second_fd, POLLIN, 0}};
+  ::poll(fds, second_fd >= 0 ? 5 : 4, 5);
+  BoundedText* into[3] = {&run.out, &run.err, &run.reports};
+  for (int i = 0; i < 3; ++i) {
+    if (output.pipes[i]->read_end >= 0 && fds[i].revents != 0 &&
+        !drain(output.pipes[i]->read_end, *into[i])) {
+      output.pipes[i]->close_read();
+    }
+  }
+  return {fds[3].revents != 0, second_fd >= 0 && fds[4].revents != 0};
+}
+
 bool watch_run(const ProgramLaunch& launch, pid_t program, OutputPipes output,
                int status_fd, int ended_fd, ProgramRun& run) {
   auto stop = [program] {
@@ -372,25 +390,13 @@ bool watch_run(const ProgramLaunch& launch, pid_t program, OutputPipes output,
   std::uint64_t beat = 0;
   Clock::time_point last_beat = Clock::now();
   for (;;) {
-    pollfd fds[5] = {{output.pipes[0]->read_end, POLLIN, 0},
-                     {output.pipes[1]->read_end, POLLIN, 0},
-                     {output.pipes[2]->read_end, POLLIN, 0},
-                     {status_fd, POLLIN, 0},
-                     {ended_fd, POLLIN, 0}};
-    ::poll(fds, ended_fd >= 0 ? 5 : 4, 5);
-    BoundedText* into[3] = {&run.out, &run.err, &run.reports};
-    for (int i = 0; i < 3; ++i) {
-      if (output.pipes[i]->read_end >= 0 && fds[i].revents != 0 &&
-          !drain(output.pipes[i]->read_end, *into[i])) {
-        output.pipes[i]->close_read();
-      }
-    }
-    if (fds[3].revents != 0) {
+    const Ready ready = poll_run(output, run, status_fd, ended_fd);
+    if (ready.first) {
       if (read_int(status_fd, &run.status)) return true;
       run.status = SIGKILL;
       return false;
     }
-    if (ended_fd >= 0 && fds[4].revents != 0) {
+    if (ready.second) {
       run.status = SIGKILL;
       return false;
     }
