@@ -38,16 +38,28 @@ void send_word(int socket, ForkServerWord word) {
   send_all(socket, &word, sizeof word);
 }
 
+// The numbered entries of a /proc folder: its threads, or (`descriptors`)
+// its open descriptors but the one that lists them.
+std::vector<int> numbered_entries(const char* folder, bool descriptors) {
+  std::vector<int> numbers;
+  DIR* list = opendir(folder);
+  if (list == nullptr) return numbers;
+  while (dirent* entry = readdir(list)) {
+    const int number = std::atoi(entry->d_name);
+    if (entry->d_name[0] != '.' && !(descriptors && number == dirfd(list))) {
+      numbers.push_back(number);
+    }
+  }
+  closedir(list);
+  return numbers;
+}
+
 // Why this process cannot be copied for every schedule, or "" when it can:
 // a copy shares every thread's absence (only the calling thread survives a
 // fork) and every open descriptor's offset, locks and peer with the server
 // and with every other copy; a fresh process shares none of them.
 std::string why_not_copyable(const std::vector<int>& inherited) {
-  int threads = 0;
-  if (DIR* tasks = opendir("/proc/self/task")) {
-    while (dirent* task = readdir(tasks)) threads += task->d_name[0] != '.';
-    closedir(tasks);
-  }
+  const std::size_t threads = numbered_entries("/proc/self/task", false).size();
   if (threads != 1) {
     return std::to_string(threads) +
            " threads run before main (a static constructor started them)";
@@ -116,15 +128,7 @@ ForkedCopy become_copy(int socket, pid_t server, const int fds[3]) {
 }  // namespace
 
 std::vector<int> open_descriptors() {
-  std::vector<int> fds;
-  DIR* list = opendir("/proc/self/fd");
-  if (list == nullptr) return fds;
-  while (dirent* entry = readdir(list)) {
-    const int fd = std::atoi(entry->d_name);
-    if (entry->d_name[0] != '.' && fd != dirfd(list)) fds.push_back(fd);
-  }
-  closedir(list);
-  return fds;
+  return numbered_entries("/proc/self/fd", true);
 }
 
 ForkedCopy serve_forks(int socket, const std::vector<int>& inherited) {

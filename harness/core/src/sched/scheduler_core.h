@@ -288,7 +288,8 @@ class SchedulerCore {
   bool main_here() const { return stranded_ != nullptr && program_ != nullptr; }
   void run_main_here();
   // Called with the turn held (or no watch) by the thread whose decision
-  // ended a main_here() run: builds the result and calls stranded_.
+  // ended a main_here() run, through baton_of(kToCaller): builds the result
+  // and calls stranded_.
   [[noreturn]] void end_stranded();
   // The run's result, taken out of the run's state (the run is over).
   RunResult take_result(Strategy& strategy);

@@ -79,6 +79,9 @@ Fiber* SchedulerCore::fiber_of(int thread) const {
 }
 
 Baton& SchedulerCore::baton_of(int thread) {
+  // A main_here() run has no caller waiting: handing the turn back to it is
+  // the end of the run, there and then.
+  if (thread == kToCaller && main_here()) end_stranded();
   return thread >= 0 ? os_[static_cast<std::size_t>(thread)]->baton
                      : caller_baton_;
 }
@@ -95,7 +98,6 @@ void SchedulerCore::switch_away(int me, int to, Turn* turn) {
     if (turn != nullptr) turn->release();
     return;
   }
-  if (to == kToCaller && main_here()) end_stranded();
   Baton* next;
   Baton* mine;
   {
@@ -196,7 +198,6 @@ void SchedulerCore::finish_os_thread(int me) {
     to = decide(me, "finish", PointKind::kThreadEnd, PointAccess::none());
     // A finished thread is not enabled: `to` is another thread, the caller
     // or kNobody (the threads that could run run free).
-    if (to == kToCaller && main_here()) end_stranded();
     next = to == kNobody ? nullptr : &baton_of(to);
   }
   set_active(nullptr);

@@ -36,7 +36,6 @@ void SchedulerCore::claim(int me) {
         thread.returned = true;  // readmitted by the next decision
         to = kNobody;
       }
-      if (to == kToCaller && main_here()) end_stranded();
       next = to == kNobody || to == me ? nullptr : &baton_of(to);
       mine = &baton_of(me);
       os = os_[static_cast<std::size_t>(me)].get();
@@ -140,7 +139,6 @@ void SchedulerCore::watch() {
     {
       HarnessScope harness;
       const int to = take_turn_of(holder, tid);
-      if (to == kToCaller && main_here()) end_stranded();
       if (to != kNobody) next = &baton_of(to);
     }
     unlock_unseen(&turn_);
