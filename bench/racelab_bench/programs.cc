@@ -1,7 +1,7 @@
 // `racelab bench`, section "programs": what a whole program's schedule costs
 // under `racelab explore`, side by side in one run: a fresh process per
 // schedule, copies of one process stopped before main (the fork server),
-// the bare start of the same program with no racelab, and the in-process
+// the same search split over two workers (--jobs 2), the bare start of the same program with no racelab, and the in-process
 // rate of the catalog's 2 x 8 state program on OS threads (the substrate a
 // whole program runs on). Median of alternating rounds.
 #include <fcntl.h>
@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_format.h"
@@ -71,7 +72,10 @@ void programs_section(const BenchOptions& options, std::ostream& out) {
       << " schedules a search, median of " << kRounds
       << " alternating rounds ==\n"
       << "fresh: a new process per schedule; fork server: copies of one "
-         "process stopped before main; plain start: the program run "
+         "process stopped before main; --jobs 2: the same search, two "
+         "schedules at once (a fork server each), on "
+      << std::thread::hardware_concurrency()
+      << " cores; plain start: the program run "
          "without racelab (process start and main); in process: the "
          "catalog's 2 x 8 state program, OS threads\n";
   std::error_code ec;
@@ -84,11 +88,12 @@ void programs_section(const BenchOptions& options, std::ostream& out) {
   explore.strategy = "random";
   explore.seed = options.seed;
   explore.budget = schedules;
-  std::vector<double> fresh, forked, plain, in_process;
+  std::vector<double> fresh, forked, two_jobs, plain, in_process;
   int problems = 0;
   std::string failure;
-  auto rate = [&](ForkServerUse use) {
+  auto rate = [&](ForkServerUse use, int jobs) {
     explore.fork_server = use;
+    explore.jobs = jobs;
     ProgramExploreResult result;
     const Measured m = measure_once([&] { result = explore_program(explore); });
     if (result.found()) ++problems;
@@ -99,8 +104,9 @@ void programs_section(const BenchOptions& options, std::ostream& out) {
     return result.search.schedules / m.wall_s;
   };
   for (int round = 0; round < kRounds; ++round) {
-    fresh.push_back(rate(ForkServerUse::kOff));
-    forked.push_back(rate(ForkServerUse::kOn));
+    fresh.push_back(rate(ForkServerUse::kOff, 1));
+    forked.push_back(rate(ForkServerUse::kOn, 1));
+    two_jobs.push_back(rate(ForkServerUse::kOn, 2));
     const Measured m = measure_once([&] {
       for (int i = 0; i < schedules; ++i) {
         if (!start_plainly(command)) failure = "a plain start failed";
@@ -118,11 +124,14 @@ void programs_section(const BenchOptions& options, std::ostream& out) {
   };
   row("fresh", fresh);
   row("fork server", forked);
+  row("--jobs 2", two_jobs);
   row("plain start", plain);
   row("in process", in_process);
   out << absl::StrFormat(
-      "  fork server / fresh = %.1f; in process / fork server = %.1f\n",
-      median(forked) / median(fresh), median(in_process) / median(forked));
+      "  fork server / fresh = %.1f; --jobs 2 / fork server = %.2f; in "
+      "process / fork server = %.1f\n",
+      median(forked) / median(fresh), median(two_jobs) / median(forked),
+      median(in_process) / median(forked));
   if (problems > 0) out << "  " << problems << " runs reported a finding\n";
   if (!failure.empty()) out << "  problem: " << failure << "\n";
   out << "\n";

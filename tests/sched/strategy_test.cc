@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -106,6 +107,54 @@ TEST(PctStrategyTest, ChangePointsPreemptAndTheEstimateIsLearned) {
   }
   EXPECT_GT(preempting_schedules, 0);
   EXPECT_EQ(pct.step_estimate(), 20);
+}
+
+// Numbered schedules: schedule i is the same whatever ran before it, in
+// which order and on which strategy object; that is what lets a search run
+// them on several workers or machines (controlled_runner.h).
+TEST(NumberedScheduleTest, ScheduleIDependsOnTheSeedAndIAlone) {
+  for (const char* name : {"random", "pct"}) {
+    SCOPED_TRACE(name);
+    std::unique_ptr<Strategy> in_order = make_strategy(name, 5, 3, 0);
+    ASSERT_TRUE(in_order->numbered());
+    std::vector<std::vector<int>> forwards;
+    for (std::uint64_t i = 0; i < 12; ++i) {
+      in_order->number_schedule(i, 30);
+      forwards.push_back(simulate(*in_order, 3, 5));
+    }
+    std::unique_ptr<Strategy> backwards = make_strategy(name, 5, 3, 0);
+    for (std::uint64_t i = 12; i-- > 0;) {
+      backwards->number_schedule(i, 30);
+      EXPECT_EQ(simulate(*backwards, 3, 5), forwards[i]) << "schedule " << i;
+    }
+    std::unique_ptr<Strategy> other_seed = make_strategy(name, 6, 3, 0);
+    std::set<std::vector<int>> distinct(forwards.begin(), forwards.end());
+    bool differs = false;
+    for (std::uint64_t i = 0; i < 12; ++i) {
+      other_seed->number_schedule(i, 30);
+      differs = differs || simulate(*other_seed, 3, 5) != forwards[i];
+    }
+    EXPECT_TRUE(differs);
+    EXPECT_GT(distinct.size(), 4u);
+  }
+}
+
+TEST(NumberedScheduleTest, PctTakesItsEstimateFromTheCalibration) {
+  PctStrategy pct(3, 3);
+  EXPECT_TRUE(pct.needs_calibration());
+  pct.number_schedule(0, 0);
+  simulate(pct, 2, 100);
+  EXPECT_EQ(pct.steps_taken(), 200);
+  EXPECT_EQ(pct.step_estimate(), 64);  // numbered: not learned by itself
+  pct.number_schedule(1, pct.steps_taken());
+  EXPECT_EQ(pct.step_estimate(), 200);
+  pct.number_schedule(2, 10);
+  EXPECT_EQ(pct.step_estimate(), 10);  // a short run: change points within it
+  pct.number_schedule(3, 0);
+  EXPECT_EQ(pct.step_estimate(), 64);  // no calibration yet: the initial one
+  EXPECT_FALSE(RandomStrategy(1).needs_calibration());
+  EXPECT_FALSE(DfsStrategy(2).numbered());
+  EXPECT_FALSE(PlainDfsStrategy(2).numbered());
 }
 
 TEST(PctStrategyTest, RejectsDepthZero) {

@@ -17,12 +17,15 @@ namespace racelab::cli_internal {
 // test of a test binary) into the claimed folder.
 // With --tests --shard K/N, the cases are the shard's: `total` tests in all,
 // each case at its position in the listing (`case_index`), so that
-// `racelab merge` joins the shards' folders as it joins a gate's.
+// `racelab merge` joins the shards' folders as it joins a gate's. A whole
+// program's --shard splits its search's schedules (ShardSplit::kSchedules):
+// every shard holds the one case.
 int write_program_reports(std::vector<CaseResult> cases,
                           const ProgramExploreOptions& options,
                           OutputFolder& out, const std::string& out_dir,
                           Shard shard = {}, std::size_t total = 0,
-                          std::vector<std::size_t> case_index = {}) {
+                          std::vector<std::size_t> case_index = {},
+                          ShardSplit split = ShardSplit::kCases) {
   GateResult all;
   all.run_id = make_run_id();
   all.cases_total = std::max(total, cases.size());
@@ -34,6 +37,7 @@ int write_program_reports(std::vector<CaseResult> cases,
   GateOptions gate_options;
   gate_options.shard_index = shard.index;
   gate_options.shard_count = shard.count;
+  gate_options.shard_split = split;
   gate_options.modes = {Mode::kControlled};
   gate_options.run.request.mode = Mode::kControlled;
   gate_options.run.request.strategy = options.strategy;
@@ -85,7 +89,9 @@ int explore_and_print(const ProgramExploreOptions& options,
   }
   if (out) {
     const int status = write_program_reports(
-        {program_case_result(result, options)}, options, *out, *out_dir);
+        {program_case_result(result, options)}, options, *out, *out_dir,
+        Shard{options.shard_index, options.shard_count}, 1, {0},
+        ShardSplit::kSchedules);
     if (status != kExitOk) return status;
   }
   return result.found() ? kExitMismatch : kExitOk;
@@ -371,16 +377,17 @@ Subcommand add_explore_command(CLI::App& app,
       ->needs(tests_flag)
       ->excludes("--list");
   add_number_option(cmd, "--jobs", tests->jobs, 1, 256,
-                    "--tests: explore this many tests at once (each test's "
-                    "search and the output are the same for any number)")
-      ->needs(tests_flag);
+                    "pct, random: run this many schedules at once (one "
+                    "process each); --tests: explore this many tests at "
+                    "once. The first finding, the verdict and the output "
+                    "are the same for any number");
   cmd->add_option_function<std::string>(
          "--shard",
          [tests](const std::string& text) { tests->shard = parse_shard(text); },
-         "--tests: explore shard K of N (K/N): the tests at positions i "
-         "with i % N == K-1 of the listing (racelab merge joins the "
-         "shards' --out folders)")
-      ->needs(tests_flag)
+         "shard K of N (K/N): pct, random: the schedules i with i % N == "
+         "K-1 of the search; --tests: the tests at positions i with i % N "
+         "== K-1 of the listing (racelab merge joins the shards' --out "
+         "folders into the report of one run)")
       ->excludes("--test")
       ->excludes("--list");
   auto out_dir = std::make_shared<std::string>();
@@ -399,6 +406,24 @@ Subcommand add_explore_command(CLI::App& app,
             }
             const std::string* out =
                 cmd->count("--out") > 0 ? out_dir.get() : nullptr;
+            if (!tests->on) {
+              const bool tree = options->strategy == "dfs" ||
+                                options->strategy == "plain-dfs";
+              if (tree && tests->shard.count > 1) {
+                throw UsageError(
+                    "--shard: a " + options->strategy +
+                    " search does not split into shards (each schedule "
+                    "depends on the ones before); use pct or random");
+              }
+              options->jobs = tests->jobs;
+              options->shard_index = tests->shard.index;
+              options->shard_count = tests->shard.count;
+              if (out == nullptr && tests->shard.count > 1) {
+                throw UsageError(
+                    "--shard: give --out, where the shard's results go for "
+                    "racelab merge");
+              }
+            }
             if (tests->on) {
               if (cmd->count("--save-schedule") > 0) {
                 throw UsageError(

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <deque>
 #include <map>
 #include <memory>
 
@@ -191,6 +192,44 @@ std::string shard_text(const GateOptions& o) {
   return absl::StrCat(o.shard_index, "/", o.shard_count);
 }
 
+// The shards of one split search (ShardSplit::kSchedules) each hold every
+// case, with what their part of the search found. A case's joined result is
+// the shard's with the lowest first failing schedule (the one a single
+// search meets first), or, when every shard is clean, the first shard's;
+// either way with the schedules all shards tried. `cases` is sorted by
+// position; each position must come once from every one of the `count`
+// shards. The joined cases are kept in `made`.
+std::vector<std::pair<std::size_t, const CaseResult*>> join_split_searches(
+    const std::vector<std::pair<std::size_t, const CaseResult*>>& cases,
+    int count, std::deque<CaseResult>& made) {
+  std::vector<std::pair<std::size_t, const CaseResult*>> joined;
+  for (std::size_t at = 0; at < cases.size();) {
+    std::size_t end = at;
+    while (end < cases.size() && cases[end].first == cases[at].first) ++end;
+    if (end - at != static_cast<std::size_t>(count)) {
+      throw InputError(absl::StrCat(
+          "merge: case ", cases[at].first, " is held by ", end - at, " of the ",
+          count, " shards of the split search (every shard holds every case)"));
+    }
+    const CaseResult* found = nullptr;
+    int schedules = 0;
+    for (std::size_t k = at; k < end; ++k) {
+      const CaseResult* c = cases[k].second;
+      schedules += c->schedules;
+      if (c->first_failing >= 0 &&
+          (found == nullptr || c->first_failing < found->first_failing)) {
+        found = c;
+      }
+    }
+    CaseResult& all =
+        made.emplace_back(found != nullptr ? *found : *cases[at].second);
+    all.schedules = schedules;
+    joined.emplace_back(cases[at].first, &all);
+    at = end;
+  }
+  return joined;
+}
+
 }  // namespace
 
 GateOutput read_gate_output(const fs::path& dir) {
@@ -290,6 +329,15 @@ GateOutput read_gate_output(const fs::path& dir) {
   }
   const GateOptions& o = out.options;
   for (std::size_t index : out.result.case_index) {
+    if (o.shard_split == ShardSplit::kSchedules) {
+      // Every shard of a split search holds every case.
+      if (index >= out.result.cases_total) {
+        throw InputError(absl::StrCat(file.string(), ": case index ", index,
+                                      " is past the ", out.result.cases_total,
+                                      " cases"));
+      }
+      continue;
+    }
     if (index >= out.result.cases_total ||
         index % static_cast<std::size_t>(o.shard_count) !=
             static_cast<std::size_t>(o.shard_index - 1)) {
@@ -387,6 +435,10 @@ GateOutput merge_gate_outputs(const std::vector<GateOutput>& shards) {
   }
   std::sort(cases.begin(), cases.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::deque<CaseResult> split_cases;
+  if (first.options.shard_split == ShardSplit::kSchedules) {
+    cases = join_split_searches(cases, count, split_cases);
+  }
   for (std::size_t i = 0; i < cases.size(); ++i) {
     if (cases[i].first != i) {
       throw InputError(

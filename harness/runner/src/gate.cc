@@ -258,7 +258,10 @@ nlohmann::json gate_settings(const GateOptions& options) {
           {"budget", r.budget},
           {"shrink", r.shrink},
           {"subject_filter", options.subject_filter},
-          {"scenario_filter", options.scenario_filter}};
+          {"scenario_filter", options.scenario_filter},
+          {"shard_split", options.shard_split == ShardSplit::kSchedules
+                              ? "schedules"
+                              : "cases"}};
 }
 
 void apply_gate_settings(const nlohmann::json& s, GateOptions& options) {
@@ -289,6 +292,13 @@ void apply_gate_settings(const nlohmann::json& s, GateOptions& options) {
   r.shrink = s.at("shrink").get<bool>();
   options.subject_filter = s.at("subject_filter").get<std::string>();
   options.scenario_filter = s.at("scenario_filter").get<std::string>();
+  const std::string split = s.value("shard_split", std::string("cases"));
+  if (split != "cases" && split != "schedules") {
+    throw nlohmann::json::other_error::create(
+        501, "shard_split must be cases or schedules", &s);
+  }
+  options.shard_split =
+      split == "schedules" ? ShardSplit::kSchedules : ShardSplit::kCases;
 }
 
 }  // namespace racelab

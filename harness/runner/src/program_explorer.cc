@@ -14,8 +14,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "program_process.h"
@@ -298,6 +300,12 @@ struct Processes {
   int forked = 0;
 };
 
+// What one worker of a search runs its schedules with.
+struct Worker {
+  ChannelFile file;
+  Processes processes;
+};
+
 RunObservation run_schedule(const ProgramExploreOptions& options,
                             const CheckedProgram& program, ChannelFile& file,
                             Processes& processes, sched::Strategy& strategy,
@@ -319,7 +327,7 @@ RunObservation run_schedule(const ProgramExploreOptions& options,
   const ProgramRun run = copied ? std::move(*copied) : run_program(launch);
   server.stop();
   if (run.interrupted) throw Interrupted{};
-  if (options.stacks) {
+  if (options.stacks && result_out != nullptr) {
     const std::uint64_t size =
         std::min<std::uint64_t>(channel->stacks_size, Channel::kStacksBytes);
     result_out->stacks.assign(channel->stacks, size);
@@ -379,6 +387,21 @@ RunObservation run_schedule(const ProgramExploreOptions& options,
   return observation;
 }
 
+// "st", "nd", "rd" or "th", as after `n` in "1st", "22nd", "13th".
+const char* ordinal_suffix(int n) {
+  if (n % 100 >= 11 && n % 100 <= 13) return "th";
+  switch (n % 10) {
+    case 1:
+      return "st";
+    case 2:
+      return "nd";
+    case 3:
+      return "rd";
+    default:
+      return "th";
+  }
+}
+
 }  // namespace
 
 std::optional<ForkServerUse> fork_server_use_named(std::string_view name) {
@@ -407,6 +430,9 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
   request.replay = options.replay;
   request.replay_decisions = options.replay_decisions;
   request.stop_requested = options.stop_requested;
+  request.jobs = options.jobs;
+  request.shard_index = options.shard_index;
+  request.shard_count = options.shard_count;
   // Throws std::invalid_argument naming a bad strategy or parameter.
   if (!options.replay) {
     sched::make_strategy(options.strategy, options.seed, options.depth,
@@ -414,49 +440,83 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
   }
 
   adopt_orphans();
-  ChannelFile file;
-  ProgramExploreResult result;
-  Processes processes;
-  if (options.fork_server != ForkServerUse::kOff) {
-    prepare(file.get(), options, false);
-    processes.server = ForkServer::start(program_launch(options, program, file),
-                                         &processes.fresh_why);
-    if (processes.server == nullptr &&
-        options.fork_server == ForkServerUse::kOn) {
-      throw InputError(absl::StrCat(options.command.front(),
-                                    ": --fork-server on: the program cannot "
-                                    "be copied before main: ",
-                                    processes.fresh_why));
+  // One worker per job: a channel and processes of its own. The first
+  // also shrinks and replays.
+  std::vector<std::unique_ptr<Worker>> workers;
+  auto add_worker = [&]() -> Worker& {
+    Worker& worker = *workers.emplace_back(std::make_unique<Worker>());
+    if (options.fork_server != ForkServerUse::kOff) {
+      prepare(worker.file.get(), options, false);
+      worker.processes.server =
+          ForkServer::start(program_launch(options, program, worker.file),
+                            &worker.processes.fresh_why);
+      if (worker.processes.server == nullptr &&
+          options.fork_server == ForkServerUse::kOn) {
+        throw InputError(absl::StrCat(options.command.front(),
+                                      ": --fork-server on: the program "
+                                      "cannot be copied before main: ",
+                                      worker.processes.fresh_why));
+      }
     }
-  }
-  int runs = 0;
+    return worker;
+  };
+  Worker& first = add_worker();
+  ProgramExploreResult result;
+  std::atomic<int> runs = 0;
   const controlled_internal::ScheduleRunner runner =
       [&](std::uint64_t, const std::vector<std::string>*,
           sched::Strategy& strategy) {
         ++runs;
-        return run_schedule(options, program, file, processes, strategy,
-                            &result);
+        return run_schedule(options, program, first.file, first.processes,
+                            strategy, &result);
       };
+  const std::function<controlled_internal::WorkerRunner()> more_workers =
+      [&]() -> controlled_internal::WorkerRunner {
+    Worker& worker = add_worker();
+    return [&options, &program, &worker, &runs](std::uint64_t,
+                                                sched::Strategy& strategy) {
+      ++runs;
+      return run_schedule(options, program, worker.file, worker.processes,
+                          strategy, nullptr);
+    };
+  };
   const controlled_internal::ProgramEncoder no_program = [](std::uint64_t) {
     return std::vector<std::string>{};
   };
   try {
     // A whole program does not depend on racelab's seed: one program.
-    result.search =
-        controlled_internal::explore(runner, no_program, request, false);
+    result.search = controlled_internal::explore(runner, no_program, request,
+                                                 false, more_workers);
   } catch (const Interrupted&) {
     result.interrupted = true;
-    result.search.schedules = runs - 1;
+    result.search.schedules = std::max(0, runs - static_cast<int>(workers.size()));
   }
   result.interrupted = result.interrupted || result.search.interrupted;
-  result.forked_schedules = processes.forked;
-  processes.server.reset();
-  if (!processes.fresh_why.empty() && !result.interrupted) {
+  std::string fresh_why;
+  bool server_ended = false;
+  for (const std::unique_ptr<Worker>& worker : workers) {
+    result.forked_schedules += worker->processes.forked;
+    worker->processes.server.reset();
+    if (fresh_why.empty()) fresh_why = worker->processes.fresh_why;
+    if (!worker->processes.fresh_why.empty() && worker->processes.forked > 0) {
+      server_ended = true;
+    }
+  }
+  if (options.jobs > 1 && !options.replay &&
+      !sched::make_strategy(options.strategy, options.seed, options.depth,
+                            options.preemptions)
+           ->numbered()) {
     result.search.warnings.push_back(absl::StrCat(
-        processes.forked == 0 ? "every schedule started a fresh process"
-                              : "schedules after the fork server ended "
-                                "started fresh processes",
-        " (no fork server: ", processes.fresh_why, ")"));
+        "--jobs ", options.jobs, ": a ", options.strategy,
+        " search runs one schedule at a time (each depends on the ones "
+        "before); pct and random run --jobs at once"));
+  }
+  if (!fresh_why.empty() && !result.interrupted) {
+    result.search.warnings.push_back(absl::StrCat(
+        server_ended ? "schedules after the fork server ended "
+                       "started fresh processes"
+                     : "every schedule started a fresh process",
+        " (no fork server: ", fresh_why, ")"));
   }
   if (options.replay && !result.interrupted) {
     result.search.schedules = 1;
@@ -520,6 +580,10 @@ std::string describe(const ProgramExploreResult& result,
                          ? std::string("no preemption bound")
                          : absl::StrCat(options.preemptions, " preemptions"))
                : absl::StrCat(options.strategy, ", seed ", options.seed);
+    if (options.shard_count > 1) {
+      absl::StrAppend(&how, ", shard ", options.shard_index, "/",
+                      options.shard_count);
+    }
   }
   const std::string& program = options.command.front();
   if (!result.inconclusive.empty() && !result.found()) {
@@ -541,9 +605,15 @@ std::string describe(const ProgramExploreResult& result,
         result.interrupted ? ": interrupted, clean over " : ": clean over ",
         search.schedules, " schedules (", how, ")\n", notes);
   }
-  std::string text = absl::StrCat(
-      "racelab explore: ", program, ": found at schedule ",
-      search.first_failing + 1, " of ", search.schedules, " (", how, ")\n");
+  std::string text =
+      options.shard_count > 1 && !options.replay
+          ? absl::StrCat("racelab explore: ", program, ": found at schedule ",
+                         search.first_failing + 1, " (", how, ": its ",
+                         search.schedules, ordinal_suffix(search.schedules),
+                         " schedule)\n")
+          : absl::StrCat("racelab explore: ", program, ": found at schedule ",
+                         search.first_failing + 1, " of ", search.schedules,
+                         " (", how, ")\n");
   if (!result.inconclusive.empty()) {
     absl::StrAppend(&text, "  inconclusive replay: ", result.inconclusive,
                     "\n");

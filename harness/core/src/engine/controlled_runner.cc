@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "racelab/internal/input_error.h"
 #include "racelab/internal/progress.h"
+#include "racelab/internal/schedule_pool.h"
 #include "racelab/internal/sched/shrink.h"
 #include "racelab/internal/sched/trace.h"
 #include "racelab/session_state.h"
@@ -207,7 +208,8 @@ RunObservation minimize_failure(const ProgramRunner& run,
 
 RunObservation explore(const ScheduleRunner& run_schedule,
                        const ProgramEncoder& encode, const RunRequest& request,
-                       bool seeded) {
+                       bool seeded,
+                       const std::function<WorkerRunner()>& more_workers) {
   RunObservation obs;
   if (request.replay || !request.replay_program.empty()) {
     sched::ReplayStrategy replay(request.replay_decisions,
@@ -260,7 +262,59 @@ RunObservation explore(const ScheduleRunner& run_schedule,
     }
     return false;
   };
-  for (int i = 0; i < request.budget; ++i) {
+  // A numbered search runs schedules first, first + step, ... (its shard's),
+  // each numbered with its index and the calibration (the steps of schedule
+  // 0, run first, by a shard without it too), from the second on by the
+  // pool when there is more than one job.
+  const bool numbered = strategy->numbered();
+  if (!numbered && request.shard_count > 1) {
+    throw std::invalid_argument(
+        "--shard: only a pct or random search splits into shards (a dfs "
+        "search's schedules depend on the ones before)");
+  }
+  NumberedSchedules schedules;
+  schedules.end = static_cast<std::uint64_t>(request.budget);
+  if (numbered) {
+    schedules.first = static_cast<std::uint64_t>(request.shard_index - 1);
+    schedules.step = static_cast<std::uint64_t>(request.shard_count);
+  }
+  int calibration = 0;
+  if (numbered && strategy->needs_calibration() && schedules.first != 0 &&
+      !(request.stop_requested && request.stop_requested())) {
+    strategy->number_schedule(0, 0);
+    run_schedule(request.seed, nullptr, *strategy);
+    calibration = strategy->steps_taken();
+  }
+  std::unique_ptr<SchedulePool> pool;
+  // nullopt: a stop request kept the schedule from starting.
+  auto run_numbered = [&](std::uint64_t position, std::uint64_t index)
+      -> std::optional<RunObservation> {
+    if (position == 0 || request.jobs <= 1 || !more_workers) {
+      strategy->number_schedule(index, calibration);
+      RunObservation outcome =
+          run_schedule(request.seed + index, nullptr, *strategy);
+      if (index == 0) calibration = strategy->steps_taken();
+      return outcome;
+    }
+    if (pool == nullptr) {
+      std::vector<WorkerRunner> workers = {
+          [&](std::uint64_t seed, sched::Strategy& s) {
+            return run_schedule(seed, nullptr, s);
+          }};
+      for (int w = 1; w < request.jobs; ++w) workers.push_back(more_workers());
+      pool = std::make_unique<SchedulePool>(
+          std::move(workers), make,
+          [&](std::uint64_t i) { return request.seed + i; }, schedules,
+          position, calibration, request.stop_requested);
+    }
+    return pool->take(position);
+  };
+  // Ends the pool (waiting for the schedules it runs) before the failing
+  // schedule is shrunk on this worker.
+  auto end_pool = [&] { pool.reset(); };
+  for (std::uint64_t position = 0; schedules.contains_position(position);
+       ++position) {
+    const int i = static_cast<int>(schedules.at(position));
     if (request.stop_requested && request.stop_requested()) {
       obs.interrupted = true;
       break;
@@ -268,7 +322,14 @@ RunObservation explore(const ScheduleRunner& run_schedule,
     note_progress();
     if (!one_program)
       program_seed = request.seed + static_cast<std::uint64_t>(i);
-    RunObservation outcome = run_schedule(program_seed, nullptr, *strategy);
+    std::optional<RunObservation> ran =
+        numbered ? run_numbered(position, static_cast<std::uint64_t>(i))
+                 : run_schedule(program_seed, nullptr, *strategy);
+    if (!ran) {
+      obs.interrupted = true;
+      break;
+    }
+    RunObservation outcome = std::move(*ran);
     ++obs.schedules;
     obs.operations += outcome.operations;
     obs.inner_points += outcome.inner_points;
@@ -290,7 +351,8 @@ RunObservation explore(const ScheduleRunner& run_schedule,
           continue;
         }
       }
-      const bool last = i + 1 == request.budget || !outcome.more_schedules;
+      const bool last = !schedules.contains_position(position + 1) ||
+                        !outcome.more_schedules;
       if (last) {  // keep the last clean schedule, for --save-schedule
         obs.schedule = std::move(outcome.schedule);
         obs.schedule.program = encode(program_seed);
@@ -325,6 +387,7 @@ RunObservation explore(const ScheduleRunner& run_schedule,
       }
       continue;
     }
+    end_pool();
     obs.first_failing = i;
     const std::vector<Finding> first_findings =
         request.keep_first_kinds ? outcome.findings : std::vector<Finding>{};

@@ -58,9 +58,18 @@ int fallback_choice(const std::vector<int>& enabled, int current) {
   return contains(enabled, current) ? current : enabled.front();
 }
 
+std::uint64_t schedule_seed(std::uint64_t seed, std::uint64_t index) {
+  // Two rounds of splitmix64 over the pair: neighbouring seeds and
+  // neighbouring indices give unrelated streams.
+  SeededRandom mix(seed ^ (index * 0xD1B54A32D192ED03ULL));
+  mix.next();
+  return mix.next() ^ index;
+}
+
 // --- random ---------------------------------------------------------------
 
 int RandomStrategy::pick(const std::vector<int>& enabled, int /*current*/) {
+  ++steps_;
   return enabled[random_.below(static_cast<int>(enabled.size()))];
 }
 
@@ -68,10 +77,18 @@ int RandomStrategy::pick(const std::vector<int>& enabled, int /*current*/) {
 
 PctStrategy::PctStrategy(std::uint64_t seed, int depth,
                          int initial_step_estimate)
-    : random_(seed),
+    : seed_(seed),
+      random_(seed),
       depth_(depth),
-      step_estimate_(std::max(initial_step_estimate, 1)) {
+      initial_estimate_(std::max(initial_step_estimate, 1)),
+      step_estimate_(initial_estimate_) {
   if (depth < 1) throw std::invalid_argument("pct: depth must be at least 1");
+}
+
+void PctStrategy::number_schedule(std::uint64_t index, int calibration) {
+  numbered_ = true;
+  random_ = SeededRandom(schedule_seed(seed_, index));
+  step_estimate_ = calibration > 0 ? calibration : initial_estimate_;
 }
 
 void PctStrategy::begin_schedule(int thread_count) {
@@ -122,7 +139,7 @@ int PctStrategy::pick(const std::vector<int>& enabled, int current) {
 }
 
 bool PctStrategy::end_schedule() {
-  step_estimate_ = std::max(step_estimate_, step_);
+  if (!numbered_) step_estimate_ = std::max(step_estimate_, step_);
   return true;
 }
 

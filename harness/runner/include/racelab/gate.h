@@ -16,6 +16,12 @@
 
 namespace racelab {
 
+// What the shards of a run split: its cases (a gate, a test binary's tests),
+// or the schedules of one search (`racelab explore --shard` of a whole
+// program: every shard holds the one case, and its first failing schedule is
+// the schedule's index in the whole search).
+enum class ShardSplit { kCases, kSchedules };
+
 struct GateOptions {
   std::vector<Mode> modes = {Mode::kStress};
   RunOptions run;           // mode is set per case
@@ -33,6 +39,7 @@ struct GateOptions {
   // i % N == K - 1. 1/1: all.
   int shard_index = 1;
   int shard_count = 1;
+  ShardSplit shard_split = ShardSplit::kCases;
   // Polled before each case; true stops the gate: no case starts any more,
   // and a case still running when it turned true counts as not run.
   std::function<bool()> stop_requested;

@@ -56,6 +56,13 @@ struct ProgramExploreOptions {
   // SIGTERM); the schedules so far are reported.
   std::function<bool()> stop_requested;
   ForkServerUse fork_server = ForkServerUse::kAuto;
+  // pct, random: schedules run at once (one process each, a fork server
+  // each), and the shard K/N of the search to run (schedules i with
+  // i % N == K - 1). The first failing schedule, the verdict and the saved
+  // schedule are the same for any number of jobs.
+  int jobs = 1;
+  int shard_index = 1;
+  int shard_count = 1;
   // Replay: follow these decisions once instead of exploring.
   bool replay = false;
   std::vector<int> replay_decisions;

@@ -75,6 +75,14 @@ struct RunRequest {
   // failing schedule showed (in-process checks: TSan reports each racing pair
   // once per process, so the shrinking reruns may not report it again).
   bool keep_first_kinds = false;
+  // A numbered search (pct, random; Strategy::numbered) split in parts:
+  // `jobs` schedules at once (when the caller gives a way to make more
+  // workers), and of the search's schedules only those of shard K of N
+  // (index i with i % N == K - 1). Either way schedule i is the one it is
+  // in a whole search on one worker, and the first failing one is found.
+  int jobs = 1;
+  int shard_index = 1;
+  int shard_count = 1;
 };
 
 // A controlled request with the search settings every door's options share

@@ -30,6 +30,7 @@
 #include "racelab/internal/op_context.h"
 #include "racelab/internal/op_text.h"
 #include "racelab/internal/scenario.h"
+#include "racelab/internal/schedule_pool.h"
 #include "racelab/internal/sched/scheduler.h"
 #include "racelab/internal/sched/strategy.h"
 #include "racelab/sync.h"
@@ -137,10 +138,16 @@ RunObservation minimize_failure(const ProgramRunner& run,
 // never exhaustive (it covers some programs of the scenario, not all).
 // When kSameProgramTries seeds in a row give programs already searched, the
 // search ends there.
+// A numbered search (pct, random) runs the schedules of the request's shard
+// only, and with `more_workers` (makes one more worker: a runner of its own)
+// runs request.jobs of them at once (SchedulePool); its observation is the
+// same for any number of jobs. A shard's first_failing is the schedule's
+// index in the whole search.
 inline constexpr int kSameProgramTries = 64;
 RunObservation explore(const ScheduleRunner& run_schedule,
                        const ProgramEncoder& encode, const RunRequest& request,
-                       bool seeded);
+                       bool seeded,
+                       const std::function<WorkerRunner()>& more_workers = {});
 
 // Keeps a store whose threads were abandoned in a deadlock: its locks are still
 // held, so destroying it would be undefined behaviour. Reachable, never freed.

@@ -95,6 +95,26 @@ class Strategy {
   // (false once dfs has exhausted its tree, and for replay).
   virtual bool end_schedule() = 0;
 
+  // Numbered schedules (pct, random): schedule i of a search is a function
+  // of the seed, i and a calibration alone, never of the schedules run
+  // before it, so a search may run them in any order, on several workers or
+  // machines, and still meet the same first failing schedule.
+  virtual bool numbered() const { return false; }
+  // Whether the schedules need the calibration: the steps (picks) of
+  // schedule 0, which the engine runs first (pct's estimate of a schedule's
+  // length).
+  virtual bool needs_calibration() const { return false; }
+  // The next schedule is schedule `index` of the search; `calibration` is
+  // the steps schedule 0 took (0 for schedule 0 itself). Called before
+  // begin_schedule by a search; a strategy never numbered runs its
+  // schedules as one stream.
+  virtual void number_schedule(std::uint64_t index, int calibration) {
+    static_cast<void>(index);
+    static_cast<void>(calibration);
+  }
+  // The picks of the schedule that ended last.
+  virtual int steps_taken() const { return 0; }
+
   // Whether the scheduler keeps the trace (RunResult::trace) of the schedules
   // this strategy picks; on by default. A search turns it off: only a failing
   // schedule's trace is ever read, and the search replays that one with the
@@ -117,23 +137,35 @@ class SeededRandom {
   std::uint64_t state_;
 };
 
+// The seed of numbered schedule `index` of a search seeded `seed`.
+std::uint64_t schedule_seed(std::uint64_t seed, std::uint64_t index);
+
 class RandomStrategy final : public Strategy {
  public:
-  explicit RandomStrategy(std::uint64_t seed) : random_(seed) {}
+  explicit RandomStrategy(std::uint64_t seed) : seed_(seed), random_(seed) {}
   std::string_view name() const override { return "random"; }
-  void begin_schedule(int) override {}
+  void begin_schedule(int) override { steps_ = 0; }
   int pick(const std::vector<int>& enabled, int current) override;
   bool end_schedule() override { return true; }
+  bool numbered() const override { return true; }
+  void number_schedule(std::uint64_t index, int) override {
+    random_ = SeededRandom(schedule_seed(seed_, index));
+  }
+  int steps_taken() const override { return steps_; }
 
  private:
+  std::uint64_t seed_;
   SeededRandom random_;
+  int steps_ = 0;
 };
 
 // PCT with depth d: threads get random distinct priorities d..d+n-1 and the
 // highest-priority enabled thread always runs; at d-1 change points, drawn
 // uniformly over the estimated number of steps k, the running thread drops to
 // priority d-i (below every initial one). k starts at
-// `initial_step_estimate` and becomes the longest schedule seen so far.
+// `initial_step_estimate`; in a numbered search, from schedule 1 on, it is
+// the steps of schedule 0 (the calibration: change points past a run's end
+// would be wasted), else the longest schedule seen so far.
 class PctStrategy final : public Strategy {
  public:
   PctStrategy(std::uint64_t seed, int depth, int initial_step_estimate = 64);
@@ -141,13 +173,20 @@ class PctStrategy final : public Strategy {
   void begin_schedule(int thread_count) override;
   int pick(const std::vector<int>& enabled, int current) override;
   bool end_schedule() override;
+  bool numbered() const override { return true; }
+  bool needs_calibration() const override { return true; }
+  void number_schedule(std::uint64_t index, int calibration) override;
+  int steps_taken() const override { return step_; }
 
   int step_estimate() const { return step_estimate_; }
 
  private:
+  std::uint64_t seed_;
   SeededRandom random_;
   int depth_;
+  int initial_estimate_;
   int step_estimate_;
+  bool numbered_ = false;
   int step_ = 0;
   std::vector<int> priority_;       // by thread
   std::vector<int> change_points_;  // ascending steps, 1-based

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# One search split over workers and machines: `racelab explore --jobs N`
+# and `--shard K/N` + `racelab merge` meet the same first failing schedule as
+# the search on one worker, save the very same schedule and give the same
+# verdict; a fixed twin stays clean over the same schedules. A dfs search
+# refuses --shard (exit 2, one line) and says --jobs does not split it.
+#   split_search_test.sh <racelab> <racelab_native_program> <racelab_unit_tests_program>
+set -u
+racelab=$1 program=$2 unit_tests=$3
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+first_line() { head -1 <<<"$1"; }
+failing() { python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['cases'][0]; print(c.get('first_failing_schedule', -1), c['observed'])" "$1"; }
+
+# pct (seed 6) meets the check-then-act of the GoogleTest binary's
+# Slot.CheckThenActTakesTwice at schedule 21, random meets unlocked_notify at
+# schedule 6: the workers run schedules past the first failing one before
+# the search reaches it. Each line: a name, the strategy and seed, the
+# command.
+while read -r name strategy seed command <&3; do
+  one=$("$racelab" explore --strategy $strategy --seed $seed --budget 300 --save-schedule "$dir/$name.$strategy.1" \
+        --out "$dir/$name.$strategy.out" -- $command 2>&1); rc=$?
+  [[ $rc == 1 ]] || fail "$name $strategy, one job: exit $rc, want 1: $one"
+  for jobs in 2 3; do
+    many=$("$racelab" explore --strategy $strategy --seed $seed --budget 300 --jobs $jobs \
+           --save-schedule "$dir/$name.$strategy.$jobs" -- $command 2>&1); rc=$?
+    [[ $rc == 1 && $(first_line "$many") == $(first_line "$one") ]] ||
+      fail "$name $strategy: --jobs $jobs found '$(first_line "$many")' (exit $rc), one job '$(first_line "$one")'"
+    cmp -s "$dir/$name.$strategy.1" "$dir/$name.$strategy.$jobs" ||
+      fail "$name $strategy: --jobs $jobs saved another schedule than one job"
+  done
+  shards=()
+  for k in 1 2 3; do
+    out=$("$racelab" explore --strategy $strategy --seed $seed --budget 300 --shard $k/3 --jobs 2 \
+          --out "$dir/$name.$strategy.shard$k" -- $command 2>&1); rc=$?
+    [[ $rc == 0 || $rc == 1 ]] || fail "$name $strategy shard $k/3: exit $rc: $out"
+    [[ $rc == 0 || $out == *", shard $k/3: its "* ]] ||
+      fail "$name $strategy shard $k/3: the finding does not name the shard: $out"
+    shards+=("$dir/$name.$strategy.shard$k")
+  done
+  "$racelab" merge --out "$dir/$name.$strategy.merged" "${shards[@]}" >/dev/null 2>&1
+  whole=$(failing "$dir/$name.$strategy.out/results.json")
+  merged=$(failing "$dir/$name.$strategy.merged/results.json")
+  [[ -n $whole && $merged == "$whole" ]] ||
+    fail "$name $strategy: merged shards say '$merged', one machine '$whole'"
+  echo "ok: $name $strategy ($(first_line "$one" | grep -o 'schedule [0-9]*'))"
+done 3<<LIST
+check_then_act pct 6 $unit_tests --gtest_filter=Slot.CheckThenActTakesTwice
+unlocked_notify random 1 $program unlocked_notify buggy
+LIST
+
+# A fixed twin: clean over the same schedules, split or not.
+for args in "--jobs 1" "--jobs 2" "--jobs 2 --shard 2/2 --out $dir/fixed.shard2"; do
+  out=$("$racelab" explore --strategy pct --budget 40 $args -- "$program" lost_update fixed 2>&1); rc=$?
+  [[ $rc == 0 && $out == *"clean over"* ]] || fail "lost_update fixed, $args: exit $rc: $out"
+done
+"$racelab" explore --strategy pct --budget 40 --shard 1/2 --out "$dir/fixed.shard1" \
+  -- "$program" lost_update fixed >/dev/null 2>&1
+"$racelab" merge --out "$dir/fixed.merged" "$dir/fixed.shard1" "$dir/fixed.shard2" >/dev/null 2>&1; rc=$?
+[[ $rc == 0 ]] || fail "merging the fixed twin's shards: exit $rc"
+schedules=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['cases'][0]['schedules'])" \
+            "$dir/fixed.merged/results.json" 2>&1)
+[[ $schedules == 40 ]] || fail "the fixed twin's merged shards tried $schedules schedules, want 40"
+
+# Shards of one split search are not a gate's shards: a merge of one shard
+# with a shard of another search is refused.
+"$racelab" explore --strategy pct --budget 41 --shard 2/2 --out "$dir/other.shard2" \
+  -- "$program" lost_update fixed >/dev/null 2>&1
+out=$("$racelab" merge --out "$dir/bad.merged" "$dir/fixed.shard1" "$dir/other.shard2" 2>&1); rc=$?
+[[ $rc == 2 && $(wc -l <<<"$out") == 1 ]] || fail "merging shards of two searches: exit $rc, want 2 and one line: $out"
+[[ ! -e $dir/bad.merged ]] || fail "a refused merge left its --out folder"
+
+# dfs: --shard is refused, --jobs said not to apply.
+out=$("$racelab" explore --strategy dfs --shard 1/2 --out "$dir/dfs" -- "$program" lost_update fixed 2>&1); rc=$?
+[[ $rc == 2 && $(wc -l <<<"$out") == 1 && $out == *"--shard"* ]] || fail "dfs --shard: exit $rc, want 2 and one line: $out"
+out=$("$racelab" explore --strategy dfs --jobs 2 --budget 500 -- "$program" lost_update fixed 2>&1); rc=$?
+[[ $rc == 0 && $out == *"verified"* && $out == *"note: --jobs 2: a dfs search runs one schedule at a time"* ]] ||
+  fail "dfs --jobs 2: exit $rc: $out"
+out=$("$racelab" explore --strategy pct --shard 1/2 -- "$program" lost_update fixed 2>&1); rc=$?
+[[ $rc == 2 && $(wc -l <<<"$out") == 1 ]] || fail "--shard without --out: exit $rc, want 2 and one line: $out"
+
+if ((failures > 0)); then
+  echo "$failures failures"
+  exit 1
+fi
+echo "all split searches agree"
