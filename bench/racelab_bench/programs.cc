@@ -1,9 +1,10 @@
 // `racelab bench`, section "programs": what a whole program's schedule costs
 // under `racelab explore`, side by side in one run: a fresh process per
 // schedule, copies of one process stopped before main (the fork server),
-// the same search split over two workers (--jobs 2), the bare start of the same program with no racelab, and the in-process
-// rate of the catalog's 2 x 8 state program on OS threads (the substrate a
-// whole program runs on). Median of alternating rounds.
+// the same search split over two workers (--jobs 2), the bare start of the same
+// program with no racelab, and the in-process rate of the catalog's 2 x 8 state
+// program on OS threads (the substrate a whole program runs on). Median of
+// alternating rounds.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>

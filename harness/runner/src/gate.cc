@@ -246,22 +246,22 @@ void print_gate_table(const GateResult& result, std::ostream& out) {
 nlohmann::json gate_settings(const GateOptions& options) {
   const RunOptions& run = options.run;
   const RunRequest& r = run.request;
-  return {{"controlled_runs", options.controlled_runs},
-          {"jitter", run.request.jitter},
-          {"pause_us", run.request.pause_us},
-          {"run_timeout_ms", run.run_timeout_ms},
-          {"oracles", to_string(run.request.oracles)},
-          {"strategy", r.strategy},
-          {"threads", sched::to_string(r.threads)},
-          {"depth", r.depth},
-          {"preemptions", r.preemptions},
-          {"budget", r.budget},
-          {"shrink", r.shrink},
-          {"subject_filter", options.subject_filter},
-          {"scenario_filter", options.scenario_filter},
-          {"shard_split", options.shard_split == ShardSplit::kSchedules
-                              ? "schedules"
-                              : "cases"}};
+  return {
+      {"controlled_runs", options.controlled_runs},
+      {"jitter", run.request.jitter},
+      {"pause_us", run.request.pause_us},
+      {"run_timeout_ms", run.run_timeout_ms},
+      {"oracles", to_string(run.request.oracles)},
+      {"strategy", r.strategy},
+      {"threads", sched::to_string(r.threads)},
+      {"depth", r.depth},
+      {"preemptions", r.preemptions},
+      {"budget", r.budget},
+      {"shrink", r.shrink},
+      {"subject_filter", options.subject_filter},
+      {"scenario_filter", options.scenario_filter},
+      {"shard_split",
+       options.shard_split == ShardSplit::kSchedules ? "schedules" : "cases"}};
 }
 
 void apply_gate_settings(const nlohmann::json& s, GateOptions& options) {

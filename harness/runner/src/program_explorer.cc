@@ -489,7 +489,8 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
                                                  false, more_workers);
   } catch (const Interrupted&) {
     result.interrupted = true;
-    result.search.schedules = std::max(0, runs - static_cast<int>(workers.size()));
+    result.search.schedules =
+        std::max(0, runs - static_cast<int>(workers.size()));
   }
   result.interrupted = result.interrupted || result.search.interrupted;
   std::string fresh_why;
@@ -512,11 +513,11 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
         "before); pct and random run --jobs at once"));
   }
   if (!fresh_why.empty() && !result.interrupted) {
-    result.search.warnings.push_back(absl::StrCat(
-        server_ended ? "schedules after the fork server ended "
-                       "started fresh processes"
-                     : "every schedule started a fresh process",
-        " (no fork server: ", fresh_why, ")"));
+    result.search.warnings.push_back(
+        absl::StrCat(server_ended ? "schedules after the fork server ended "
+                                    "started fresh processes"
+                                  : "every schedule started a fresh process",
+                     " (no fork server: ", fresh_why, ")"));
   }
   if (options.replay && !result.interrupted) {
     result.search.schedules = 1;

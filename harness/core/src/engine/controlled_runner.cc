@@ -8,9 +8,9 @@
 #include "absl/strings/str_cat.h"
 #include "racelab/internal/input_error.h"
 #include "racelab/internal/progress.h"
-#include "racelab/internal/schedule_pool.h"
 #include "racelab/internal/sched/shrink.h"
 #include "racelab/internal/sched/trace.h"
+#include "racelab/internal/schedule_pool.h"
 #include "racelab/session_state.h"
 
 namespace racelab::controlled_internal {
@@ -287,8 +287,9 @@ RunObservation explore(const ScheduleRunner& run_schedule,
   }
   std::unique_ptr<SchedulePool> pool;
   // nullopt: a stop request kept the schedule from starting.
-  auto run_numbered = [&](std::uint64_t position, std::uint64_t index)
-      -> std::optional<RunObservation> {
+  auto run_numbered =
+      [&](std::uint64_t position,
+          std::uint64_t index) -> std::optional<RunObservation> {
     if (position == 0 || request.jobs <= 1 || !more_workers) {
       strategy->number_schedule(index, calibration);
       RunObservation outcome =
@@ -351,8 +352,8 @@ RunObservation explore(const ScheduleRunner& run_schedule,
           continue;
         }
       }
-      const bool last = !schedules.contains_position(position + 1) ||
-                        !outcome.more_schedules;
+      const bool last =
+          !schedules.contains_position(position + 1) || !outcome.more_schedules;
       if (last) {  // keep the last clean schedule, for --save-schedule
         obs.schedule = std::move(outcome.schedule);
         obs.schedule.program = encode(program_seed);

@@ -30,9 +30,9 @@
 #include "racelab/internal/op_context.h"
 #include "racelab/internal/op_text.h"
 #include "racelab/internal/scenario.h"
-#include "racelab/internal/schedule_pool.h"
 #include "racelab/internal/sched/scheduler.h"
 #include "racelab/internal/sched/strategy.h"
+#include "racelab/internal/schedule_pool.h"
 #include "racelab/sync.h"
 
 namespace racelab {

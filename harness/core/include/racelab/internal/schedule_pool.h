@@ -24,8 +24,8 @@ namespace racelab::controlled_internal {
 
 // Runs one schedule on one worker (a ScheduleRunner bound to the worker's own
 // process, channel or store).
-using WorkerRunner = std::function<RunObservation(
-    std::uint64_t program_seed, sched::Strategy& strategy)>;
+using WorkerRunner = std::function<RunObservation(std::uint64_t program_seed,
+                                                  sched::Strategy& strategy)>;
 
 // The schedules a search (or its shard) runs: schedule first + k * step for
 // k = 0, 1, ... below `end`.
@@ -51,8 +51,8 @@ class SchedulePool {
   SchedulePool(std::vector<WorkerRunner> runners,
                std::function<std::unique_ptr<sched::Strategy>()> make_strategy,
                std::function<std::uint64_t(std::uint64_t)> program_seed,
-               NumberedSchedules schedules, std::uint64_t from,
-               int calibration, std::function<bool()> stop_requested);
+               NumberedSchedules schedules, std::uint64_t from, int calibration,
+               std::function<bool()> stop_requested);
   // Starts no schedule any more and waits for those running.
   ~SchedulePool();
   SchedulePool(const SchedulePool&) = delete;
