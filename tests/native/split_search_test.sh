@@ -2,8 +2,10 @@
 # One search split over workers and machines: `racelab explore --jobs N`
 # and `--shard K/N` + `racelab merge` meet the same first failing schedule as
 # the search on one worker, save the very same schedule and give the same
-# verdict; a fixed twin stays clean over the same schedules. A dfs search
-# refuses --shard (exit 2, one line) and says --jobs does not split it.
+# verdict; a fixed twin stays clean over the same schedules. dfs with
+# --jobs splits its tree at the first branching decision: the same for any
+# number of jobs from 2 on, and the verdicts of one job; dfs refuses --shard
+# (exit 2, one line).
 #   split_search_test.sh <racelab> <racelab_native_program> <racelab_unit_tests_program>
 set -u
 racelab=$1 program=$2 unit_tests=$3
@@ -72,12 +74,35 @@ out=$("$racelab" merge --out "$dir/bad.merged" "$dir/fixed.shard1" "$dir/other.s
 [[ $rc == 2 && $(wc -l <<<"$out") == 1 ]] || fail "merging shards of two searches: exit $rc, want 2 and one line: $out"
 [[ ! -e $dir/bad.merged ]] || fail "a refused merge left its --out folder"
 
-# dfs: --shard is refused, --jobs said not to apply.
+# dfs with --jobs: split at the tree's first branching decision, the same
+# for any number of jobs from 2 on (first line, saved schedule, verified and
+# its count), with the verdicts of one job.
+for name in lost_update lost_wakeup; do
+  lines=()
+  for jobs in 1 2 3; do
+    out=$("$racelab" explore --strategy dfs --budget 500 --jobs $jobs \
+          --save-schedule "$dir/dfs.$name.$jobs" -- "$program" "$name" buggy 2>&1); rc=$?
+    [[ $rc == 1 ]] || fail "$name buggy, dfs --jobs $jobs: exit $rc, want 1: $out"
+    lines+=("$(sed -n 2p <<<"$out")")
+    [[ $jobs == 1 ]] || first[$jobs]=$(first_line "$out")
+  done
+  [[ ${first[2]} == "${first[3]}" ]] || fail "$name buggy, dfs: --jobs 2 '${first[2]}', --jobs 3 '${first[3]}'"
+  [[ ${lines[0]} == "${lines[1]}" && ${lines[1]} == "${lines[2]}" ]] ||
+    fail "$name buggy, dfs: the findings differ between 1, 2 and 3 jobs: ${lines[*]}"
+  cmp -s "$dir/dfs.$name.2" "$dir/dfs.$name.3" || fail "$name buggy, dfs: --jobs 2 and 3 saved other schedules"
+  two=$("$racelab" explore --strategy dfs --budget 2000 --jobs 2 -- "$program" "$name" fixed 2>&1)
+  three=$("$racelab" explore --strategy dfs --budget 2000 --jobs 3 -- "$program" "$name" fixed 2>&1)
+  [[ $two == *": verified: every schedule that matters"* && $(first_line "$two") == $(first_line "$three") ]] ||
+    fail "$name fixed, dfs: --jobs 2 '$(first_line "$two")', --jobs 3 '$(first_line "$three")'"
+  echo "ok: $name dfs ($(first_line "$two" | grep -o '[0-9]* in all'))"
+done
+
+# dfs refuses --shard; plain-dfs says --jobs does not split it.
 out=$("$racelab" explore --strategy dfs --shard 1/2 --out "$dir/dfs" -- "$program" lost_update fixed 2>&1); rc=$?
 [[ $rc == 2 && $(wc -l <<<"$out") == 1 && $out == *"--shard"* ]] || fail "dfs --shard: exit $rc, want 2 and one line: $out"
-out=$("$racelab" explore --strategy dfs --jobs 2 --budget 500 -- "$program" lost_update fixed 2>&1); rc=$?
-[[ $rc == 0 && $out == *"verified"* && $out == *"note: --jobs 2: a dfs search runs one schedule at a time"* ]] ||
-  fail "dfs --jobs 2: exit $rc: $out"
+out=$("$racelab" explore --strategy plain-dfs --jobs 2 --budget 500 -- "$program" lost_update fixed 2>&1); rc=$?
+[[ $rc == 0 && $out == *"note: --jobs 2: a plain-dfs search runs one schedule at a time"* ]] ||
+  fail "plain-dfs --jobs 2: exit $rc: $out"
 out=$("$racelab" explore --strategy pct --shard 1/2 -- "$program" lost_update fixed 2>&1); rc=$?
 [[ $rc == 2 && $(wc -l <<<"$out") == 1 ]] || fail "--shard without --out: exit $rc, want 2 and one line: $out"
 

@@ -171,6 +171,56 @@ int expect_one_schedule_per_trace(const Program& program) {
   return found.schedules;
 }
 
+// A search split at its first choice (what `racelab explore --jobs N` runs
+// for dfs): the first schedule, then one search rooted at each choice of its
+// first branching decision, each run to its end on its own strategy. The
+// searches together meet every trace; each root's schedules begin with it.
+void expect_the_split_covers_every_trace(const Program& program, int bound) {
+  DfsStrategy probe(bound);
+  probe.record_decisions(true);
+  std::set<std::vector<int>> met = {
+      normal_form(program, simulate(probe, program))};
+  const std::vector<std::vector<int>> roots =
+      DfsStrategy::split_roots(probe.last_decisions());
+  for (const std::vector<int>& root : roots) {
+    DfsStrategy rooted(bound);
+    rooted.root_at(root);
+    bool more = true;
+    for (int runs = 0; more && runs < 10000; ++runs) {
+      const std::vector<int> picks = simulate(rooted, program, &more);
+      EXPECT_TRUE(std::equal(root.begin(), root.end(), picks.begin()));
+      met.insert(normal_form(program, picks));
+    }
+    EXPECT_FALSE(more);
+  }
+  // Unbounded: every trace. Bounded: every trace the unsplit search meets.
+  if (bound < 0) {
+    EXPECT_EQ(met, traces_of(program));
+  } else {
+    DfsStrategy whole(bound);
+    for (const std::vector<int>& trace : search(whole, program).traces) {
+      EXPECT_TRUE(met.contains(trace));
+    }
+  }
+}
+
+TEST(DfsStrategyTest, ASearchSplitAtItsFirstChoiceMeetsEveryTrace) {
+  const std::vector<Program> programs = {
+      {{{kWriteX}, {kWriteY}}, {{kWriteY}, {kWriteX}}},
+      {{{kReadX}}, {{kReadX}}, {{kWriteX}}},
+      {{{kWriteX}, {kWriteX}}, {{kWriteX}, {kWriteX}}},
+      {{{kNone}, {kWriteX}}, {{kNone}, {kWriteX}}, {{kWriteZ}, {kWriteX}}},
+      {{{kLockA}, {kWriteX}, {kLockA}}, {{kLockA}, {kWriteX}, {kLockA}}},
+      {{{kWriteX}, {kWriteY}}, {{kWriteY}}, {{kWriteZ}, {kWriteX}}}};
+  for (std::size_t p = 0; p < programs.size(); ++p) {
+    for (int bound : {DfsStrategy::kUnbounded, 0, 1, 2}) {
+      SCOPED_TRACE("program " + std::to_string(p) + ", bound " +
+                   std::to_string(bound));
+      expect_the_split_covers_every_trace(programs[p], bound);
+    }
+  }
+}
+
 TEST(DfsStrategyTest, TwoThreadsOnDifferentLocksNeedOneSchedule) {
   EXPECT_EQ(expect_one_schedule_per_trace({{{kLockA}}, {{kLockB}}}), 1);
   // Plain dfs runs both orders.

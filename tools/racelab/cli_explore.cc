@@ -378,9 +378,11 @@ Subcommand add_explore_command(CLI::App& app,
       ->excludes("--list");
   add_number_option(cmd, "--jobs", tests->jobs, 1, 256,
                     "pct, random: run this many schedules at once (one "
-                    "process each); --tests: explore this many tests at "
-                    "once. The first finding, the verdict and the output "
-                    "are the same for any number");
+                    "process each); dfs: split the tree at its first "
+                    "choice and search each branch on its own worker; "
+                    "--tests: explore this many tests at once. The first "
+                    "finding, the verdict and the output are the same for "
+                    "any number (dfs: from 2 on)");
   cmd->add_option_function<std::string>(
          "--shard",
          [tests](const std::string& text) { tests->shard = parse_shard(text); },
@@ -413,7 +415,8 @@ Subcommand add_explore_command(CLI::App& app,
                 throw UsageError(
                     "--shard: a " + options->strategy +
                     " search does not split into shards (each schedule "
-                    "depends on the ones before); use pct or random");
+                    "depends on the ones before; --jobs splits a dfs "
+                    "tree); use pct or random");
               }
               options->jobs = tests->jobs;
               options->shard_index = tests->shard.index;

@@ -503,14 +503,11 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
       server_ended = true;
     }
   }
-  if (options.jobs > 1 && !options.replay &&
-      !sched::make_strategy(options.strategy, options.seed, options.depth,
-                            options.preemptions)
-           ->numbered()) {
+  if (options.jobs > 1 && !options.replay && options.strategy == "plain-dfs") {
     result.search.warnings.push_back(absl::StrCat(
-        "--jobs ", options.jobs, ": a ", options.strategy,
-        " search runs one schedule at a time (each depends on the ones "
-        "before); pct and random run --jobs at once"));
+        "--jobs ", options.jobs,
+        ": a plain-dfs search runs one schedule at a time (each depends on "
+        "the ones before); pct, random and dfs run --jobs at once"));
   }
   if (!fresh_why.empty() && !result.interrupted) {
     result.search.warnings.push_back(

@@ -10,8 +10,9 @@
 #include "racelab/internal/progress.h"
 #include "racelab/internal/sched/shrink.h"
 #include "racelab/internal/sched/trace.h"
-#include "racelab/internal/schedule_pool.h"
+#include "racelab/schedule_pool.h"
 #include "racelab/session_state.h"
+#include "racelab/split_tree_pool.h"
 
 namespace racelab::controlled_internal {
 namespace {
@@ -310,9 +311,46 @@ RunObservation explore(const ScheduleRunner& run_schedule,
     }
     return pool->take(position);
   };
-  // Ends the pool (waiting for the schedules it runs) before the failing
+  // A dfs search of a whole program with more than one job splits at its
+  // tree's first branching decision: its first schedule finds that decision
+  // here, then one search rooted at each choice runs on the workers
+  // (SplitTreePool), their schedules taken in one fixed order.
+  const bool split_tree = kind == sched::StrategyKind::kDfs && !seeded &&
+                          request.jobs > 1 && more_workers;
+  std::vector<std::vector<int>> roots;
+  std::unique_ptr<SplitTreePool> tree_pool;
+  auto run_tree = [&](std::uint64_t position) -> std::optional<RunObservation> {
+    if (position == 0) {
+      auto* dfs = dynamic_cast<sched::DfsStrategy*>(strategy.get());
+      if (dfs != nullptr) dfs->record_decisions(true);
+      RunObservation outcome = run_schedule(program_seed, nullptr, *strategy);
+      if (dfs != nullptr)
+        roots = sched::DfsStrategy::split_roots(dfs->last_decisions());
+      return outcome;
+    }
+    if (tree_pool == nullptr) {
+      std::vector<WorkerRunner> workers = {
+          [&](std::uint64_t seed, sched::Strategy& s) {
+            return run_schedule(seed, nullptr, s);
+          }};
+      for (int w = 1; w < request.jobs; ++w) workers.push_back(more_workers());
+      tree_pool = std::make_unique<SplitTreePool>(
+          std::move(workers),
+          [&] {
+            auto made = std::make_unique<sched::DfsStrategy>(bound);
+            made->set_records_trace(false);
+            return made;
+          },
+          program_seed, roots, request.budget - 1, request.stop_requested);
+    }
+    return tree_pool->take(position - 1);
+  };
+  // Ends the pools (waiting for the schedules they run) before the failing
   // schedule is shrunk on this worker.
-  auto end_pool = [&] { pool.reset(); };
+  auto end_pool = [&] {
+    pool.reset();
+    tree_pool.reset();
+  };
   for (std::uint64_t position = 0; schedules.contains_position(position);
        ++position) {
     const int i = static_cast<int>(schedules.at(position));
@@ -324,8 +362,9 @@ RunObservation explore(const ScheduleRunner& run_schedule,
     if (!one_program)
       program_seed = request.seed + static_cast<std::uint64_t>(i);
     std::optional<RunObservation> ran =
-        numbered ? run_numbered(position, static_cast<std::uint64_t>(i))
-                 : run_schedule(program_seed, nullptr, *strategy);
+        numbered     ? run_numbered(position, static_cast<std::uint64_t>(i))
+        : split_tree ? run_tree(position)
+                     : run_schedule(program_seed, nullptr, *strategy);
     if (!ran) {
       obs.interrupted = true;
       break;

@@ -1,5 +1,5 @@
 // The workers of a numbered search; see schedule_pool.h.
-#include "racelab/internal/schedule_pool.h"
+#include "racelab/schedule_pool.h"
 
 #include <utility>
 

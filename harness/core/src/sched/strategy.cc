@@ -233,6 +233,7 @@ void DfsStrategy::begin_schedule(int /*thread_count*/) {
   step_ = 0;
   preemptions_ = 0;
   blocked_ = false;
+  decisions_.clear();
 }
 
 DfsStrategy::Steps DfsStrategy::identify(const Footprint& footprint) {
@@ -379,9 +380,34 @@ int DfsStrategy::pick(const std::vector<int>& enabled, int current) {
     } else {
       choice = contains(awake, current) ? current : awake.front();
     }
+    if (step_ < root_.size()) {
+      // The root's decision, whatever this search would choose: the
+      // alternatives are the searches rooted at its siblings'.
+      choice = root_[step_];
+      if (!contains(enabled, choice)) {
+        throw ScheduleError(
+            "dfs: the program does not behave the same when rerun: at step " +
+            std::to_string(step_) + " thread " + std::to_string(choice) +
+            " of the search's root is not enabled; enabled threads: {" +
+            join(enabled) + "}");
+      }
+      node.rooted = true;
+      node.sleep.clear();
+    }
     node.chosen = choice;
     node.backtrack.push_back(choice);
     path_.push_back(std::move(node));
+  }
+  if (recording_) {
+    Decision decision;
+    decision.chosen = choice;
+    if (current_enabled) decision.choices.push_back(current);
+    if (!current_enabled || bound_ < 0 || preemptions_ < bound_) {
+      for (int thread : enabled) {
+        if (thread != current) decision.choices.push_back(thread);
+      }
+    }
+    decisions_.push_back(std::move(decision));
   }
   if (current_enabled && choice != current) ++preemptions_;
   ++step_;
@@ -446,6 +472,7 @@ void DfsStrategy::reverse_race(std::size_t i, std::size_t j,
                                const std::vector<std::vector<int>>& clocks,
                                const std::vector<int>& clock_j) {
   Node& at = path_[i];
+  if (at.rooted) return;  // the siblings' searches reorder the root
   const auto ti = static_cast<std::size_t>(at.chosen);
   auto after_i = [&](std::size_t k) {
     return clocks[k][ti] >= static_cast<int>(i);
@@ -503,6 +530,7 @@ void DfsStrategy::reverse_race(std::size_t i, std::size_t j,
     // Musuvathi and McKinley, OOPSLA 2013).
     for (std::size_t k = i; k-- > 0;) {
       Node& earlier = path_[k];
+      if (earlier.rooted) return;
       for (int u : initials) {
         if (!contains(earlier.enabled, u) || !allowed(earlier, u)) continue;
         if (!contains(earlier.backtrack, u)) earlier.backtrack.push_back(u);
@@ -525,6 +553,10 @@ bool DfsStrategy::end_schedule() {
   find_races();
   while (!path_.empty()) {
     Node& node = path_.back();
+    if (node.rooted) {  // below the root, every schedule is explored
+      path_.clear();
+      break;
+    }
     node.done.push_back({node.chosen, node.footprint, node.known});
     int next = -1;
     for (int thread : node.backtrack) {
@@ -545,6 +577,23 @@ bool DfsStrategy::end_schedule() {
   replay_ = 0;
   exhausted_ = true;
   return false;
+}
+
+std::vector<std::vector<int>> DfsStrategy::split_roots(
+    const std::vector<Decision>& first) {
+  std::vector<std::vector<int>> roots;
+  std::vector<int> prefix;
+  for (const Decision& decision : first) {
+    if (decision.choices.size() > 1) {
+      for (int choice : decision.choices) {
+        roots.push_back(prefix);
+        roots.back().push_back(choice);
+      }
+      return roots;
+    }
+    prefix.push_back(decision.chosen);
+  }
+  return roots;
 }
 
 // --- replay ---------------------------------------------------------------

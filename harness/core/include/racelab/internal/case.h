@@ -80,6 +80,8 @@ struct RunRequest {
   // workers), and of the search's schedules only those of shard K of N
   // (index i with i % N == K - 1). Either way schedule i is the one it is
   // in a whole search on one worker, and the first failing one is found.
+  // A dfs search with `jobs` of 2 or more splits its tree instead
+  // (controlled_internal::explore).
   int jobs = 1;
   int shard_index = 1;
   int shard_count = 1;

@@ -32,7 +32,6 @@
 #include "racelab/internal/scenario.h"
 #include "racelab/internal/sched/scheduler.h"
 #include "racelab/internal/sched/strategy.h"
-#include "racelab/internal/schedule_pool.h"
 #include "racelab/sync.h"
 
 namespace racelab {
@@ -88,6 +87,10 @@ using ScheduleRunner = std::function<RunObservation(
     std::uint64_t program_seed,
     const std::vector<std::string>* recorded_program,
     sched::Strategy& strategy)>;
+// Runs one schedule on one worker of a search split over workers (a
+// ScheduleRunner bound to the worker's own process, channel or store).
+using WorkerRunner = std::function<RunObservation(std::uint64_t program_seed,
+                                                  sched::Strategy& strategy)>;
 // The encoded program for a seed: setup line, one line per thread, finale line.
 using ProgramEncoder =
     std::function<std::vector<std::string>(std::uint64_t program_seed)>;
@@ -142,7 +145,9 @@ RunObservation minimize_failure(const ProgramRunner& run,
 // only, and with `more_workers` (makes one more worker: a runner of its own)
 // runs request.jobs of them at once (SchedulePool); its observation is the
 // same for any number of jobs. A shard's first_failing is the schedule's
-// index in the whole search.
+// index in the whole search. An unseeded dfs search with more than one job
+// splits its tree at the first branching decision (SplitTreePool); its
+// observation is the same for any number of jobs from 2 on.
 inline constexpr int kSameProgramTries = 64;
 RunObservation explore(const ScheduleRunner& run_schedule,
                        const ProgramEncoder& encode, const RunRequest& request,

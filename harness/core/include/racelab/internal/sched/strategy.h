@@ -292,6 +292,29 @@ class DfsStrategy final : public Strategy {
   // repeat a class already explored and were run to their end anyway.
   int sleep_blocked() const { return sleep_blocked_; }
 
+  // Roots the search at `prefix` (before its first schedule): every schedule
+  // begins with these decisions, and the search covers the classes of
+  // schedules that begin with them. A race that would reorder a step of the
+  // prefix is left to the searches rooted at the prefix's siblings: a split
+  // search (split_tree.h) roots one search at each choice of the tree's
+  // first branching decision.
+  void root_at(std::vector<int> prefix) { root_ = std::move(prefix); }
+  // With record_decisions(true), the threads each decision of the last
+  // schedule could pick within the bound, in the order dfs tries them (the
+  // one it tries first at the front), and the one it picked.
+  struct Decision {
+    std::vector<int> choices;
+    int chosen = -1;
+  };
+  void record_decisions(bool on) { recording_ = on; }
+  const std::vector<Decision>& last_decisions() const { return decisions_; }
+  // The roots of a split search: for the first of `first` (a schedule's
+  // recorded decisions) with more than one choice, the decisions before it
+  // followed by each of its choices, in the order dfs tries them. Empty when
+  // no decision had a choice (the tree is that one schedule).
+  static std::vector<std::vector<int>> split_roots(
+      const std::vector<Decision>& first);
+
  private:
   // One access of a step, with its object known by id (see above): the
   // order of first use in the schedule for objects in memory, the object
@@ -320,6 +343,7 @@ class DfsStrategy final : public Strategy {
     std::vector<int> backtrack;  // threads to explore here (chosen included)
     std::vector<Asleep> sleep;   // asleep on arrival
     std::vector<Asleep> done;    // explored here, with the step each took
+    bool rooted = false;         // a decision of the root (root_at)
   };
   // Whether `step` (its touches from index `from` on) depends on `other`, a
   // step of this schedule; `fresh`: ids from here on in `step` stand for any
@@ -351,6 +375,9 @@ class DfsStrategy final : public Strategy {
   bool blocked_ = false;
   int explored_ = 0;
   int sleep_blocked_ = 0;
+  std::vector<int> root_;
+  bool recording_ = false;
+  std::vector<Decision> decisions_;
   bool exhausted_ = false;
 };
 

@@ -18,14 +18,10 @@
 #include <vector>
 
 #include "racelab/internal/case.h"
+#include "racelab/internal/controlled_runner.h"
 #include "racelab/internal/sched/strategy.h"
 
 namespace racelab::controlled_internal {
-
-// Runs one schedule on one worker (a ScheduleRunner bound to the worker's own
-// process, channel or store).
-using WorkerRunner = std::function<RunObservation(std::uint64_t program_seed,
-                                                  sched::Strategy& strategy)>;
 
 // The schedules a search (or its shard) runs: schedule first + k * step for
 // k = 0, 1, ... below `end`.
