@@ -286,6 +286,15 @@ RunObservation explore(const ScheduleRunner& run_schedule,
     run_schedule(request.seed, nullptr, *strategy);
     calibration = strategy->steps_taken();
   }
+  // The workers of a split search: this one, and request.jobs - 1 more.
+  auto workers = [&] {
+    std::vector<WorkerRunner> all = {
+        [&](std::uint64_t seed, sched::Strategy& s) {
+          return run_schedule(seed, nullptr, s);
+        }};
+    for (int w = 1; w < request.jobs; ++w) all.push_back(more_workers());
+    return all;
+  };
   std::unique_ptr<SchedulePool> pool;
   // nullopt: a stop request kept the schedule from starting.
   auto run_numbered =
@@ -299,15 +308,9 @@ RunObservation explore(const ScheduleRunner& run_schedule,
       return outcome;
     }
     if (pool == nullptr) {
-      std::vector<WorkerRunner> workers = {
-          [&](std::uint64_t seed, sched::Strategy& s) {
-            return run_schedule(seed, nullptr, s);
-          }};
-      for (int w = 1; w < request.jobs; ++w) workers.push_back(more_workers());
       pool = std::make_unique<SchedulePool>(
-          std::move(workers), make,
-          [&](std::uint64_t i) { return request.seed + i; }, schedules,
-          position, calibration, request.stop_requested);
+          workers(), make, [&](std::uint64_t i) { return request.seed + i; },
+          schedules, position, calibration, request.stop_requested);
     }
     return pool->take(position);
   };
@@ -329,13 +332,8 @@ RunObservation explore(const ScheduleRunner& run_schedule,
       return outcome;
     }
     if (tree_pool == nullptr) {
-      std::vector<WorkerRunner> workers = {
-          [&](std::uint64_t seed, sched::Strategy& s) {
-            return run_schedule(seed, nullptr, s);
-          }};
-      for (int w = 1; w < request.jobs; ++w) workers.push_back(more_workers());
       tree_pool = std::make_unique<SplitTreePool>(
-          std::move(workers),
+          workers(),
           [&] {
             auto made = std::make_unique<sched::DfsStrategy>(bound);
             made->set_records_trace(false);
