@@ -329,6 +329,10 @@ Subcommand add_explore_command(CLI::App& app,
          },
          "dfs: no preemption bound (every class of schedules)")
       ->excludes("--preemptions");
+  cmd->add_flag("--memory-model", options->memory_model,
+                "let an atomic load read any store the C++ memory model "
+                "allows (relaxed, acquire/release), not only the latest: "
+                "which one is a decision of the schedule");
   cmd->add_flag("--no-shrink{false}", options->shrink,
                 "report the failing schedule as found, without shrinking it");
   add_number_option(cmd, "--budget", options->budget, 1, 1000000,

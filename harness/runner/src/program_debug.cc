@@ -41,6 +41,7 @@ void debug_program(ProgramExploreOptions options) {
   header.magic = program_channel::ReplayHeader::kMagic;
   header.max_steps = options.max_steps;
   header.spin_bound = options.spin_bound;
+  header.memory_model = options.memory_model ? 1 : 0;
   header.count = static_cast<std::int32_t>(options.replay_decisions.size());
   const auto bytes = static_cast<ssize_t>(options.replay_decisions.size() *
                                           sizeof(std::int32_t));

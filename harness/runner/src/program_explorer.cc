@@ -111,6 +111,7 @@ void prepare(Channel* channel, const ProgramExploreOptions& options,
   channel->magic = Channel::kMagic;
   channel->max_steps = options.max_steps;
   channel->spin_bound = options.spin_bound;
+  channel->memory_model = options.memory_model ? 1 : 0;
   channel->records_trace = records_trace ? 1 : 0;
   channel->status = static_cast<std::int32_t>(Status::kRunning);
   channel->threads = 0;

@@ -129,6 +129,7 @@ std::string program_schedule_text(const ProgramExploreOptions& options,
   }
   file.extra.emplace_back("max_steps", absl::StrCat(options.max_steps));
   file.extra.emplace_back("spin_bound", absl::StrCat(options.spin_bound));
+  if (options.memory_model) file.extra.emplace_back("memory_model", "on");
   file.extra.emplace_back("hang_seconds", absl::StrCat(options.hang_seconds));
   if (options.strategy == "pct")
     file.extra.emplace_back("depth", absl::StrCat(options.depth));
@@ -196,6 +197,11 @@ void program_schedule_options(const std::string& path,
   }
   if (options.command.front().empty() || options.command.front()[0] != '/') {
     fail("'arg.0' is not an absolute path");
+  }
+  if (auto mode = keys.find("memory_model"); mode != keys.end()) {
+    if (mode->second != "on") fail("'memory_model' is not 'on'");
+    options.memory_model = true;
+    keys.erase(mode);
   }
   number("max_steps", 1, 100000000, options.max_steps);
   number("spin_bound", 1, 1000000, options.spin_bound);

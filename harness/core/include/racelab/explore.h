@@ -52,6 +52,10 @@ struct ExploreOptions {
   int budget = defaults::kBudget;  // schedules at most
   int max_steps = 20000;           // decisions without progress: a livelock
   int spin_bound = 64;  // scheduler fairness (sched::SchedulerOptions)
+  // An atomic load may read any store the C++ memory model allows, not only
+  // the latest (relaxed, acquire/release; docs/controlled-mode.md); which
+  // one is a decision of the schedule. Needs a TSan build.
+  bool memory_model = false;
   // A schedule that makes no scheduling decision for this long is a hang
   // (a thread blocked in code the scheduler cannot see, or an endless loop
   // without scheduling points). Never the verdict of a loaded machine alone:
@@ -72,7 +76,7 @@ struct ExploreResult {
   std::vector<Finding> findings;  // kinds as in docs/findings.md
   int schedules = 0;              // schedules tried
   int first_failing = -1;         // 0-based, -1 when clean
-  bool exhausted = false;  // dfs: every schedule that matters was run
+  bool exhausted = false;         // dfs: every schedule that matters was run
   std::vector<int> decisions;     // of the failing (or last) schedule
   std::string trace;              // its trace table (sched::format_trace)
   std::string schedule_file;      // the saved failing schedule, or ""

@@ -48,9 +48,9 @@ struct BlockNote {
 // writes a batch of records into `words` (sched::Strategy calls in the order
 // the scheduler made them: begin, step finished, next accesses, pick, end),
 // sets `size` and bumps `request`; racelab plays them on its strategy, writes
-// the answer of the last one (the thread picked; whether more schedules
-// remain) and bumps `answer` to the same number. Both counters are futex
-// words on the shared file.
+// the answer of the last one (the thread or store picked; whether more
+// schedules remain) and bumps `answer` to the same number. Both counters are
+// futex words on the shared file.
 struct Mailbox {
   static constexpr int kWords = 1 << 16;
   enum Record : std::int64_t {
@@ -59,6 +59,7 @@ struct Mailbox {
     kNextAccesses = 3,  // n, n x (object kind, object, access)
     kPick = 4,          // current, n, n x enabled thread
     kEnd = 5,           //
+    kPickValue = 6,     // n stores (Strategy::pick_value)
   };
   std::uint32_t request;
   std::uint32_t answer;
@@ -88,6 +89,7 @@ struct Channel {
   std::uint32_t magic;
   std::int32_t max_steps;
   std::int32_t spin_bound;
+  std::int32_t memory_model;   // sched::SchedulerOptions::memory_model
   std::int32_t records_trace;  // sched::Strategy::records_trace
   // The descriptor the sanitizer writes its reports to (a pipe the parent
   // reads), never the program's stderr; -1: leave them where they go.
@@ -134,6 +136,7 @@ struct ReplayHeader {
   std::uint32_t magic;
   std::int32_t max_steps;
   std::int32_t spin_bound;
+  std::int32_t memory_model;
   std::int32_t count;  // decisions (int32) after the header
 };
 

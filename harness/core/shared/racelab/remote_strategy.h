@@ -31,6 +31,7 @@ class RemoteStrategy final : public Strategy {
   std::string_view name() const override { return "remote"; }
   void begin_schedule(int thread_count) override;
   int pick(const std::vector<int>& enabled, int current) override;
+  int pick_value(int count) override;
   void step_finished(int thread, const Footprint& footprint) override;
   bool wants_next_accesses() const override { return wants_next_accesses_; }
   void next_accesses(const std::vector<PointAccess>& by_thread) override;

@@ -35,6 +35,7 @@ RunObservation search(const std::function<void()>& body,
   scheduler_options.max_steps = options.max_steps;
   scheduler_options.substrate = sched::Substrate::kOsThreads;
   scheduler_options.spin_bound = options.spin_bound;
+  scheduler_options.memory_model = options.memory_model;
   sched::ControlledScheduler scheduler(scheduler_options);
   isolation::observe_decisions(scheduler);
   take_tsan_findings();  // whatever the parent saw before the fork
@@ -84,6 +85,7 @@ std::string save(const ExploreOptions& options,
                             options.strategy, options.seed, decisions);
   file.extra = {{"depth", std::to_string(options.depth)},
                 {"preemptions", std::to_string(options.preemptions)}};
+  if (options.memory_model) file.extra.emplace_back("memory_model", "on");
   const std::string path = schedule_path(options);
   if (path.empty()) {
     std::fprintf(stderr,

@@ -55,7 +55,7 @@ void record_decision(const sched::SwitchEvent& event, void* context) {
   auto* channel = static_cast<Channel*>(context);
   const int count = __atomic_load_n(&channel->count, __ATOMIC_RELAXED);
   if (count < Channel::kMaxDecisions)
-    channel->decisions[count] = event.to_thread;
+    channel->decisions[count] = event.decision();
   __atomic_store_n(&channel->count, count + 1, __ATOMIC_RELEASE);
   __atomic_add_fetch(&channel->heartbeat, 1, __ATOMIC_RELAXED);
 }

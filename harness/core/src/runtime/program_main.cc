@@ -195,7 +195,7 @@ void record_decision(const sched::SwitchEvent& event, void* context) {
   if (channel->want_stacks != 0) send_stack(channel, event);
   if (event.preemption) ++channel->preemptions;
   if (channel->count < Channel::kMaxDecisions) {
-    channel->decisions[channel->count] = event.to_thread;
+    channel->decisions[channel->count] = event.decision();
   }
   ++channel->count;
   channel->threads = std::max(channel->threads, event.to_thread + 1);
@@ -343,12 +343,14 @@ struct Stranded {
 // debugger) is told of the run's unmodelled blocks and of a schedule that
 // cannot be followed. Returns what `finish` returns.
 int run_main(sched::Strategy& strategy, int max_steps, int spin_bound,
-             sched::SwitchObserver observer, void* context, Channel* channel,
-             Finish finish, int argc, char** argv, char** envp) {
+             bool memory_model, sched::SwitchObserver observer, void* context,
+             Channel* channel, Finish finish, int argc, char** argv,
+             char** envp) {
   sched::SchedulerOptions options;
   options.substrate = sched::Substrate::kOsThreads;
   options.max_steps = std::max(1, max_steps);
   options.spin_bound = spin_bound;
+  options.memory_model = memory_model;
   sched::ControlledScheduler scheduler(options);
   scheduler.set_switch_observer(observer, context);
   if (channel != nullptr) scheduler.set_block_observer(&record_block, channel);
@@ -381,8 +383,8 @@ int run_controlled(Channel* channel, int argc, char** argv, char** envp) {
   sched::RemoteStrategy strategy(&channel->mailbox,
                                  channel->records_trace != 0);
   return run_main(strategy, channel->max_steps, channel->spin_bound,
-                  &record_decision, channel, channel, &finish_controlled, argc,
-                  argv, envp);
+                  channel->memory_model != 0, &record_decision, channel,
+                  channel, &finish_controlled, argc, argv, envp);
 }
 
 // `racelab replay FILE --debug`: the schedule, read before the program's
@@ -391,6 +393,7 @@ struct LocalReplay {
   std::vector<int> decisions;
   int max_steps = 1;
   int spin_bound = 0;
+  bool memory_model = false;
   int made = 0;  // decisions made so far
 };
 LocalReplay* g_replay = nullptr;
@@ -418,6 +421,7 @@ LocalReplay* read_replay(const char* descriptor) {
   close(static_cast<int>(fd));
   replay->max_steps = std::max(1, header.max_steps);
   replay->spin_bound = header.spin_bound;
+  replay->memory_model = header.memory_model != 0;
   return replay;
 }
 
@@ -457,8 +461,8 @@ int finish_replay(const sched::RunResult& run, int status, Channel*) {
 int run_replay(LocalReplay* replay, int argc, char** argv, char** envp) {
   sched::ReplayStrategy strategy(replay->decisions, sched::ReplayMode::kStrict);
   return run_main(strategy, replay->max_steps, replay->spin_bound,
-                  &count_replayed, replay, nullptr, &finish_replay, argc, argv,
-                  envp);
+                  replay->memory_model, &count_replayed, replay, nullptr,
+                  &finish_replay, argc, argv, envp);
 }
 
 // The channel of this process under `racelab explore`, else nullptr. Set

@@ -23,6 +23,9 @@ using program_channel::Mailbox;
 // A record's words at most, besides its footprint or thread list: type,
 // thread or current, count.
 constexpr int kRecordHead = 3;
+// The most stores a load may choose from (MemoryModel::kKeptStores, with
+// room): a larger count is a corrupt record.
+constexpr std::int64_t kMaxStores = 64;
 // Words per access.
 constexpr int kAccessWords = 3;
 
@@ -112,6 +115,13 @@ int RemoteStrategy::pick(const std::vector<int>& enabled, int current) {
   put(current);
   put(static_cast<std::int64_t>(enabled.size()));
   for (int thread : enabled) put(thread);
+  return send();
+}
+
+int RemoteStrategy::pick_value(int count) {
+  reserve(kRecordHead);
+  put(Mailbox::kPickValue);
+  put(count);
   return send();
 }
 
@@ -242,6 +252,14 @@ int StrategyServer::play(int size) {
           throw ScheduleError("the program sent a bad set of enabled threads");
         }
         answer = strategy_->pick(enabled, current);
+        break;
+      }
+      case Mailbox::kPickValue: {
+        const std::int64_t stores = next();
+        if (stores < 2 || stores > kMaxStores) {
+          throw ScheduleError("the program sent a bad count of stores");
+        }
+        answer = strategy_->pick_value(static_cast<int>(stores));
         break;
       }
       case Mailbox::kEnd:

@@ -99,6 +99,8 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
     strategy_->step_finished(me, running.step);
     running.step.assign(1, at);
   }
+  // A decision inside the step (which store a load read) failed.
+  if (error_ != nullptr) return end_run();
   enabled_.clear();
   bool all_finished = true;
   bool any_fresh = false;  // an enabled thread under the fairness bound
@@ -216,7 +218,8 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
                             threads_[static_cast<std::size_t>(next)].site,
                             me_enabled && next != me,
                             me >= 0 && kind == PointKind::kOperationStart,
-                            tracing_ ? &trace_ : nullptr};
+                            tracing_ ? &trace_ : nullptr,
+                            -1};
     observer_(event, observer_context_);
   }
   decisions_.push_back(next);
@@ -284,6 +287,7 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   if (tracing_) trace_.rows.reserve(last_rows_);
   thread_errors_.clear();
   error_ = nullptr;
+  memory_ = options_.memory_model ? std::make_unique<MemoryModel>() : nullptr;
   blocks_.clear();
   for (int& word : free_) store_unseen(&word, 0);
   store_unseen(&watching_, os_threads() && options_.block_polls > 0 &&
@@ -370,6 +374,7 @@ RunResult SchedulerCore::take_result(Strategy& strategy) {
   result.preemptions = preemptions_;
   result.inner_points = inner_points_;
   result.fairness_cut = fairness_cut_;
+  result.stale_reads = memory_ != nullptr ? memory_->stale_reads() : 0;
   result.trace = std::move(trace_);
   result.thread_errors = std::move(thread_errors_);
   result.unmodelled_blocks = std::move(blocks_);
@@ -387,6 +392,7 @@ void SchedulerCore::finished(int me) {
   threads_[static_cast<std::size_t>(me)].step.push_back(
       {ObjectKind::kThread, thread_object(me), AccessKind::kWrite});
   add_row(me, TraceKind::kSwitch, "finished");
+  if (memory_) memory_->release_on(me, thread_object(me));
   note_run_progress();
   for (LogicalThread& thread : threads_) {
     if (thread.status != Status::kFinished && thread.wait == Wait::kJoin &&

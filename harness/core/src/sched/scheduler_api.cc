@@ -177,6 +177,29 @@ void ControlledScheduler::touch(PointAccess access) {
 }
 
 void ControlledScheduler::progressed() { core_->progressed(); }
+bool ControlledScheduler::models_memory() const {
+  return core_->models_memory();
+}
+unsigned long long ControlledScheduler::atomic_loaded(
+    const volatile void* address, int size, unsigned long long latest,
+    MemoryOrder order) {
+  return core_->atomic_loaded(address, size, latest, order);
+}
+void ControlledScheduler::atomic_stored(const volatile void* address, int size,
+                                        unsigned long long previous,
+                                        unsigned long long value,
+                                        MemoryOrder order) {
+  core_->atomic_stored(address, size, previous, value, order);
+}
+void ControlledScheduler::atomic_updated(const volatile void* address, int size,
+                                         unsigned long long old, bool wrote,
+                                         unsigned long long value,
+                                         MemoryOrder order) {
+  core_->atomic_updated(address, size, old, wrote, value, order);
+}
+void ControlledScheduler::atomic_fence(MemoryOrder order) {
+  core_->atomic_fence(order);
+}
 
 bool ControlledScheduler::block_on(const void* lock, const char* lock_name,
                                    LockMode mode, bool timed) {

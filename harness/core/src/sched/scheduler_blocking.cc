@@ -44,6 +44,7 @@ void SchedulerCore::acquired(const void* lock, const char* lock_name,
   state.holders.push_back(Holder{me, mode});
   if (state.last_owner != me) note_run_progress();  // it changed hands
   state.last_owner = me;
+  if (memory_) memory_->acquire_on(me, lock);
   add_lock_row(me, TraceKind::kLockAcquired, "acquired", state.name, mode);
 }
 
@@ -147,6 +148,7 @@ void SchedulerCore::released(const void* lock, LockMode mode) {
     mode = holder->mode;
     state.holders.erase(holder);
   }
+  if (memory_) memory_->release_on(me, lock);
   add_lock_row(me, TraceKind::kLockReleased, "released", state.name, mode);
   LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
   thread.step.push_back(lock_access(lock, mode));
@@ -177,7 +179,9 @@ bool SchedulerCore::cond_wait(const void* cond, bool timed) {
     to = decide(me, "wait", PointKind::kInner, access);
   }
   switch_away(me, to, &turn);
-  return end_wait(me, Wait::kCond);
+  const bool timed_out = end_wait(me, Wait::kCond);
+  model_acquire(me, cond);
+  return timed_out;
 }
 
 void SchedulerCore::cond_notify(const void* cond, bool all) {
@@ -186,6 +190,7 @@ void SchedulerCore::cond_notify(const void* cond, bool all) {
   HarnessScope harness;
   threads_[static_cast<std::size_t>(me)].step.push_back(
       {ObjectKind::kCondition, cond, AccessKind::kWrite});
+  if (memory_) memory_->release_on(me, cond);
   std::vector<int> woken;
   for (;;) {
     int oldest = -1;
@@ -257,6 +262,7 @@ bool SchedulerCore::spawn(pthread_t* thread, const pthread_attr_t* attr,
     created.arg = arg;
     threads_.push_back(created);
     trace_.thread_count = id + 1;
+    if (memory_) memory_->spawned(me, id);
     add_row(me, TraceKind::kOperation, "creates thread " + std::to_string(id));
   }
   try {
@@ -296,13 +302,16 @@ bool SchedulerCore::object_wait(PointAccess object, bool timed) {
     to = decide(me, "wait", PointKind::kInner, object);
   }
   switch_away(me, to, &turn);
-  return end_wait(me, Wait::kObject);
+  const bool timed_out = end_wait(me, Wait::kObject);
+  model_acquire(me, object.object);
+  return timed_out;
 }
 
 int SchedulerCore::wake_object(const void* object, int at_most) {
   const int me = enter_hook("wake_object");
   Turn turn(this, me);
   HarnessScope harness;
+  if (memory_) memory_->release_on(me, object);
   std::string woken;
   int count = 0;
   for (int t = 0; t < static_cast<int>(threads_.size()) && count < at_most;
@@ -398,6 +407,7 @@ bool SchedulerCore::join(pthread_t thread, JoinWait wait, bool* joined) {
     ++threads_[static_cast<std::size_t>(me)].spin;  // a poll: no progress
   }
   if (done) os_[static_cast<std::size_t>(target)]->joined = true;
+  if (done && memory_) memory_->acquire_on(me, thread_object(target));
   if (joined != nullptr) *joined = done;
   return true;
 }

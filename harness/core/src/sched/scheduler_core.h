@@ -50,6 +50,7 @@
 #include "racelab/baton.h"
 #include "racelab/internal/progress.h"
 #include "racelab/internal/sched/scheduler.h"
+#include "racelab/memory_model.h"
 #include "racelab/syscall_name.h"
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
@@ -105,6 +106,18 @@ class SchedulerCore {
                    PointKind kind);
   void touched(PointAccess access);
   void progressed();
+  // The memory-model mode (scheduler_memory.cc).
+  bool models_memory() const { return memory_ != nullptr; }
+  unsigned long long atomic_loaded(const volatile void* address, int size,
+                                   unsigned long long latest,
+                                   MemoryOrder order);
+  void atomic_stored(const volatile void* address, int size,
+                     unsigned long long previous, unsigned long long value,
+                     MemoryOrder order);
+  void atomic_updated(const volatile void* address, int size,
+                      unsigned long long old, bool wrote,
+                      unsigned long long value, MemoryOrder order);
+  void atomic_fence(MemoryOrder order);
   bool block_on(const void* lock, const char* lock_name, LockMode mode,
                 bool timed);
   void acquired(const void* lock, const char* lock_name, LockMode mode);
@@ -318,6 +331,11 @@ class SchedulerCore {
   }
   bool runnable_besides(int me) const;
   bool end_wait(int me, Wait kind);
+  // The memory-model mode: `me` acquires what was released on `object`
+  // (takes its own HarnessScope); which store a load reads (a decision of
+  // the schedule, recorded as thread picks are).
+  void model_acquire(int me, const void* object);
+  int decide_value(int me, int count);
   void finished(int me);
   const std::string& object_name(PointAccess object);
   // The name object_name() gave `object`, or "?".
@@ -383,6 +401,9 @@ class SchedulerCore {
   bool tracing_ = true;  // the run's strategy records its trace
   std::vector<std::string> thread_errors_;
   std::exception_ptr error_;
+  // The memory-model mode's stores and views (SchedulerOptions::
+  // memory_model), made anew for every run; null when the mode is off.
+  std::unique_ptr<MemoryModel> memory_;
   int current_ = -1;  // atomic through current() and set_current()
   // Unmodelled blocks (OS threads): whether this run is watched, the turn
   // word, the decisions so far (read by the watcher), the run's number (a

@@ -66,6 +66,12 @@ std::uint64_t schedule_seed(std::uint64_t seed, std::uint64_t index) {
   return mix.next() ^ index;
 }
 
+int Strategy::pick_value(int count) {
+  std::vector<int> stores(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) stores[static_cast<std::size_t>(i)] = i;
+  return pick(stores, count - 1);
+}
+
 // --- random ---------------------------------------------------------------
 
 int RandomStrategy::pick(const std::vector<int>& enabled, int /*current*/) {
@@ -193,6 +199,29 @@ int PlainDfsStrategy::pick(const std::vector<int>& enabled, int current) {
     path_.push_back(std::move(point));
   }
   if (current_enabled && choice != current) ++preemptions_;
+  ++step_;
+  return choice;
+}
+
+int PlainDfsStrategy::pick_value(int count) {
+  std::vector<int> stores(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) stores[static_cast<std::size_t>(i)] = i;
+  int choice;
+  if (step_ < path_.size()) {
+    const Point& point = path_[step_];
+    if (point.current != kValuePoint || point.enabled != stores) {
+      throw ScheduleError(
+          "dfs: the program does not behave the same when rerun: at step " +
+          std::to_string(step_) + " a load may read " + std::to_string(count) +
+          " stores, where the last run made another decision");
+    }
+    choice = point.choices[point.chosen];
+  } else {
+    Point point{stores, kValuePoint, {}, 0};
+    for (int i = count; i-- > 0;) point.choices.push_back(i);
+    choice = point.choices.front();
+    path_.push_back(std::move(point));
+  }
   ++step_;
   return choice;
 }
@@ -347,11 +376,17 @@ int DfsStrategy::pick(const std::vector<int>& enabled, int current) {
     node.current = current;
     node.preemptions = preemptions_;
     node.known = ids_.size();
-    if (step_ > 0 && !blocked_) {
+    // The parent: the last thread's step (a value node belongs to it: a
+    // thread asleep there sleeps through every store the step's load may
+    // read, as the load reads the same stores after the sleeper's
+    // independent step, where all of them are explored).
+    std::size_t at = step_;
+    while (at > 0 && path_[at - 1].value) --at;
+    if (at > 0 && !blocked_) {
       // A thread asleep at the parent, or explored there before the step
       // just taken, stays asleep while the steps taken since are independent
       // of its own.
-      const Node& parent = path_[step_ - 1];
+      const Node& parent = path_[at - 1];
       auto inherit = [&](const std::vector<Asleep>& from) {
         for (const Asleep& a : from) {
           if (a.thread == parent.chosen) continue;
@@ -414,10 +449,65 @@ int DfsStrategy::pick(const std::vector<int>& enabled, int current) {
   return choice;
 }
 
+int DfsStrategy::pick_value(int count) {
+  std::vector<int> stores(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) stores[static_cast<std::size_t>(i)] = i;
+  int choice;
+  if (step_ < replay_) {
+    const Node& node = path_[step_];
+    if (!node.value || node.enabled != stores) {
+      throw ScheduleError(
+          "dfs: the program does not behave the same when rerun: at step " +
+          std::to_string(step_) + " a load may read " + std::to_string(count) +
+          " stores, where the last run made another decision");
+    }
+    choice = node.chosen;
+  } else {
+    path_.resize(step_);
+    Node node;
+    node.value = true;
+    node.enabled = stores;
+    node.current = count - 1;
+    node.preemptions = preemptions_;
+    node.known = ids_.size();
+    for (int i = count; i-- > 0;) node.backtrack.push_back(i);
+    choice = count - 1;
+    if (step_ < root_.size()) {
+      choice = root_[step_];
+      if (choice < 0 || choice >= count) {
+        throw ScheduleError(
+            "dfs: the program does not behave the same when rerun: at step " +
+            std::to_string(step_) + " the search's root reads store " +
+            std::to_string(choice) + " of " + std::to_string(count));
+      }
+      node.rooted = true;
+    }
+    node.chosen = choice;
+    path_.push_back(std::move(node));
+  }
+  if (recording_) {
+    Decision decision;
+    decision.chosen = choice;
+    for (int i = count; i-- > 0;) decision.choices.push_back(i);
+    decisions_.push_back(std::move(decision));
+  }
+  ++step_;
+  return choice;
+}
+
+std::size_t DfsStrategy::next_step(std::size_t i) const {
+  std::size_t k = i + 1;
+  while (k < path_.size() && path_[k].value) ++k;
+  return k;
+}
+
 void DfsStrategy::step_finished(int thread, const Footprint& footprint) {
   if (step_ == 0 || step_ > path_.size()) return;
+  std::size_t at = step_;
+  while (at > 0 && path_[at - 1].value) --at;  // the step's own node
+  if (at == 0) return;
   Steps identified = identify(footprint);
-  Node& node = path_[step_ - 1];
+  Node& node = path_[at - 1];
   if (node.chosen == thread) {
     node.footprint = std::move(identified);
     node.raw = footprint;
@@ -433,11 +523,14 @@ void DfsStrategy::find_races() {
   // Only the threads the schedule ran have clocks (a program's run is told
   // racelab's thread limit, most of which it never creates).
   int count = 1;
-  for (const Node& node : path_) count = std::max(count, node.chosen + 1);
+  for (const Node& node : path_) {
+    if (!node.value) count = std::max(count, node.chosen + 1);
+  }
   std::vector<std::vector<int>> clocks(n);
   std::vector<int> last(static_cast<std::size_t>(count), -1);
   std::vector<int> clock;
   for (std::size_t j = 0; j < n; ++j) {
+    if (path_[j].value) continue;  // no step of its own
     const auto t = static_cast<std::size_t>(path_[j].chosen);
     if (last[t] >= 0) {
       clock = clocks[static_cast<std::size_t>(last[t])];
@@ -446,7 +539,7 @@ void DfsStrategy::find_races() {
     }
     for (std::size_t k = j; k-- > 0;) {
       const Node& earlier = path_[k];
-      if (earlier.chosen == path_[j].chosen) continue;
+      if (earlier.value || earlier.chosen == path_[j].chosen) continue;
       const auto u = static_cast<std::size_t>(earlier.chosen);
       if (clock[u] >= static_cast<int>(k)) continue;  // already ordered
       if (!depends(earlier.footprint, 0, path_[j].footprint, SIZE_MAX)) {
@@ -479,7 +572,7 @@ void DfsStrategy::reverse_race(std::size_t i, std::size_t j,
   };
   std::vector<std::size_t> v;
   for (std::size_t k = i + 1; k < j; ++k) {
-    if (!after_i(k)) v.push_back(k);
+    if (!path_[k].value && !after_i(k)) v.push_back(k);
   }
   v.push_back(j);
   std::vector<int> initials;
@@ -515,8 +608,9 @@ void DfsStrategy::reverse_race(std::size_t i, std::size_t j,
     return;
   }
   const int tj = path_[j].chosen;
-  if (!contains(at.enabled, tj) && i + 1 < path_.size() &&
-      contains(path_[i + 1].enabled, tj)) {
+  const std::size_t after = next_step(i);
+  if (!contains(at.enabled, tj) && after < path_.size() &&
+      contains(path_[after].enabled, tj)) {
     return;  // step i enabled step j's thread (a release, a notify)
   }
   bool any_initial_enabled = false;
@@ -531,6 +625,7 @@ void DfsStrategy::reverse_race(std::size_t i, std::size_t j,
     for (std::size_t k = i; k-- > 0;) {
       Node& earlier = path_[k];
       if (earlier.rooted) return;
+      if (earlier.value) continue;
       for (int u : initials) {
         if (!contains(earlier.enabled, u) || !allowed(earlier, u)) continue;
         if (!contains(earlier.backtrack, u)) earlier.backtrack.push_back(u);
@@ -556,6 +651,17 @@ bool DfsStrategy::end_schedule() {
     if (node.rooted) {  // below the root, every schedule is explored
       path_.clear();
       break;
+    }
+    if (node.value) {  // the next store to read here
+      const auto tried =
+          std::find(node.backtrack.begin(), node.backtrack.end(), node.chosen);
+      if (tried != node.backtrack.end() && tried + 1 != node.backtrack.end()) {
+        node.chosen = *(tried + 1);
+        replay_ = path_.size();
+        return true;
+      }
+      path_.pop_back();
+      continue;
     }
     node.done.push_back({node.chosen, node.footprint, node.known});
     int next = -1;

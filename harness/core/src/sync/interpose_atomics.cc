@@ -8,6 +8,8 @@
 //
 // This file is compiled without sanitizer instrumentation: it runs inside the
 // primitives TSan models and must add no accesses or edges of its own.
+#include <type_traits>
+
 #include "interpose_common.h"
 #include "racelab/internal/scheduling_hooks.h"
 
@@ -68,6 +70,25 @@ inline void after_cas(SchedulingHooks* hooks, bool succeeded) {
 // asks only for atomics of up to 8 bytes (`if constexpr`): __int128 always
 // goes to TSan, natively it would need libatomic.
 bool native_in_harness() { return t_unwatched_depth > 0; }
+
+// The memory-model mode (SchedulingHooks::models_memory): the hooks when
+// this run's atomics go through the model, else nullptr. Atomics of up to 8
+// bytes only; their access is then done relaxed (kRelaxed below), the model
+// adding the happens-before of what was actually read.
+SchedulingHooks* modelling() {
+  SchedulingHooks* hooks = controlling();
+  return hooks != nullptr && hooks->models_memory() ? hooks : nullptr;
+}
+constexpr morder kRelaxed = 0;
+template <class T>
+unsigned long long bits(T value) {
+  return static_cast<unsigned long long>(
+      static_cast<std::make_unsigned_t<T>>(value));
+}
+template <class T>
+T from_bits(unsigned long long value) {
+  return static_cast<T>(static_cast<std::make_unsigned_t<T>>(value));
+}
 }  // namespace
 
 #define RACELAB_ATOMIC_SIZE(T, N)                                             \
@@ -76,6 +97,12 @@ bool native_in_harness() { return t_unwatched_depth > 0; }
                                               morder mo) {                    \
     if constexpr (sizeof(T) <= 8) {                                           \
       if (native_in_harness()) return __atomic_load_n(a, __ATOMIC_SEQ_CST);   \
+      if (SchedulingHooks* model = modelling()) {                             \
+        before_atomic("atomic load", PointEffect::kNoProgress, a, true);      \
+        const T latest = __real___tsan_atomic##N##_load(a, kRelaxed);         \
+        return from_bits<T>(model->atomic_loaded(a, sizeof(T), bits(latest),  \
+                                                 racelab::memory_order(mo))); \
+      }                                                                       \
     }                                                                         \
     before_atomic("atomic load", PointEffect::kNoProgress, a, true);          \
     return __real___tsan_atomic##N##_load(a, mo);                             \
@@ -86,6 +113,14 @@ bool native_in_harness() { return t_unwatched_depth > 0; }
     if constexpr (sizeof(T) <= 8) {                                           \
       if (native_in_harness()) {                                              \
         __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                             \
+        return;                                                               \
+      }                                                                       \
+      if (SchedulingHooks* model = modelling()) {                             \
+        before_atomic("atomic store", PointEffect::kProgress, a, false);      \
+        const T previous = __atomic_load_n(a, __ATOMIC_RELAXED);              \
+        __real___tsan_atomic##N##_store(a, v, kRelaxed);                      \
+        model->atomic_stored(a, sizeof(T), bits(previous), bits(v),           \
+                             racelab::memory_order(mo));                      \
         return;                                                               \
       }                                                                       \
     }                                                                         \
@@ -111,6 +146,16 @@ bool native_in_harness() { return t_unwatched_depth > 0; }
                                     __ATOMIC_SEQ_CST);                        \
         return c;                                                             \
       }                                                                       \
+      if (SchedulingHooks* model = modelling()) {                             \
+        before_cas(a);                                                        \
+        const T seen = __real___tsan_atomic##N##_compare_exchange_val(        \
+            a, c, v, kRelaxed, kRelaxed);                                     \
+        after_cas(model, seen == c);                                          \
+        model->atomic_updated(                                                \
+            a, sizeof(T), bits(seen), seen == c, bits(v),                     \
+            racelab::memory_order(seen == c ? mo : fail_mo));                 \
+        return seen;                                                          \
+      }                                                                       \
     }                                                                         \
     SchedulingHooks* hooks = before_cas(a);                                   \
     const T seen =                                                            \
@@ -125,6 +170,14 @@ bool native_in_harness() { return t_unwatched_depth > 0; }
   extern "C" T __wrap___tsan_atomic##N##_##op(volatile T* a, T v, morder mo) { \
     if constexpr (sizeof(T) <= 8) {                                            \
       if (native_in_harness()) return native(a, v, __ATOMIC_SEQ_CST);          \
+      if (SchedulingHooks* model = modelling()) {                              \
+        before_atomic("atomic " #op, PointEffect::kProgress, a, false);        \
+        const T old = __real___tsan_atomic##N##_##op(a, v, kRelaxed);          \
+        const T now = __atomic_load_n(a, __ATOMIC_RELAXED);                    \
+        model->atomic_updated(a, sizeof(T), bits(old), true, bits(now),        \
+                              racelab::memory_order(mo));                      \
+        return old;                                                            \
+      }                                                                        \
     }                                                                          \
     before_atomic("atomic " #op, PointEffect::kProgress, a, false);            \
     return __real___tsan_atomic##N##_##op(a, v, mo);                           \
@@ -139,6 +192,17 @@ bool native_in_harness() { return t_unwatched_depth > 0; }
       if (native_in_harness()) {                                              \
         return __atomic_compare_exchange_n(a, c, v, weak, __ATOMIC_SEQ_CST,   \
                                            __ATOMIC_SEQ_CST);                 \
+      }                                                                       \
+      if (SchedulingHooks* model = modelling()) {                             \
+        before_cas(a);                                                        \
+        const T expected = *c;                                                \
+        const int swapped =                                                   \
+            __real___tsan_atomic##N##_##op(a, c, v, kRelaxed, kRelaxed);      \
+        after_cas(model, swapped != 0);                                       \
+        model->atomic_updated(                                                \
+            a, sizeof(T), bits(swapped != 0 ? expected : *c), swapped != 0,   \
+            bits(v), racelab::memory_order(swapped != 0 ? mo : fail_mo));     \
+        return swapped;                                                       \
       }                                                                       \
     }                                                                         \
     SchedulingHooks* hooks = before_cas(a);                                   \
@@ -160,11 +224,31 @@ extern "C" void __wrap___tsan_atomic_thread_fence(morder mo) {
     return;
   }
   if (SchedulingHooks* hooks = controlling()) {
-    hooks->yield_point("atomic fence", PointEffect::kNoProgress);
+    if (hooks->models_memory()) {
+      // Only a seq_cst fence touches what other threads see (the model's
+      // seq_cst order); the others change this thread's view alone.
+      const racelab::MemoryOrder order = racelab::memory_order(mo);
+      hooks->access_point("atomic fence", PointEffect::kNoProgress,
+                          order == racelab::MemoryOrder::kSeqCst
+                              ? racelab::seq_cst_order_access()
+                              : racelab::PointAccess::none(),
+                          racelab::PointKind::kInner);
+      hooks->atomic_fence(order);
+    } else {
+      // Interleavings are sequentially consistent and TSan orders nothing
+      // by a fence: it touches nothing another thread sees.
+      hooks->access_point("atomic fence", PointEffect::kNoProgress,
+                          racelab::PointAccess::none(),
+                          racelab::PointKind::kInner);
+    }
   }
   __real___tsan_atomic_thread_fence(mo);
 }
 #endif  // RACELAB_INTERPOSE_TSAN_ATOMICS
+
+namespace racelab {
+const char kSeqCstOrder = 0;
+}  // namespace racelab
 
 // Referenced by the link options of racelab_sync, so this object is always
 // part of the executable even where nothing else pulls it from the archive.

@@ -47,6 +47,8 @@ struct ProgramExploreOptions {
   int budget = defaults::kProgramBudget;  // schedules (processes) at most
   int max_steps = 20000;
   int spin_bound = 64;
+  // The memory-model mode (sched::SchedulerOptions::memory_model).
+  bool memory_model = false;
   int hang_seconds = defaults::kHangSeconds;  // no decision this long: hang
   // Where the failing schedule is saved; empty: a new file in racelab's
   // per-user folder ($XDG_STATE_HOME/racelab/schedules, else

@@ -70,6 +70,33 @@ struct PointAccess {
   friend bool operator==(const PointAccess&, const PointAccess&) = default;
 };
 
+// The C++ memory orders, numbered as TSan's atomic entry points number them
+// (the memory-model mode, SchedulerOptions::memory_model).
+enum class MemoryOrder {
+  kRelaxed = 0,
+  kConsume = 1,
+  kAcquire = 2,
+  kRelease = 3,
+  kAcqRel = 4,
+  kSeqCst = 5
+};
+// A TSan memory-order argument as a MemoryOrder (anything else is seq_cst,
+// the strongest).
+constexpr MemoryOrder memory_order(int tsan_order) {
+  return tsan_order >= 0 && tsan_order <= 5
+             ? static_cast<MemoryOrder>(tsan_order)
+             : MemoryOrder::kSeqCst;
+}
+
+// The memory-model mode's total order of seq_cst operations, as an object
+// steps touch: a seq_cst fence reads and writes it, a seq_cst store or
+// read-modify-write writes it (strategies that reason about which steps
+// commute see them ordered; other fences touch nothing another thread sees).
+extern const char kSeqCstOrder;
+inline PointAccess seq_cst_order_access() {
+  return {ObjectKind::kAtomic, &kSeqCstOrder, AccessKind::kWrite};
+}
+
 // How a join waits: until the thread finished (pthread_join), until then or
 // a timeout the scheduler chooses (pthread_timedjoin_np), or not at all
 // (pthread_tryjoin_np).
@@ -138,6 +165,45 @@ class SchedulingHooks {
   // What the last no-progress point did changed something after all (a
   // compare-and-swap that succeeded).
   virtual void progressed() {}
+
+  // The memory-model mode (sched/memory_model.h): whether the atomics of
+  // this run go through it. The interposed atomics then do their access
+  // relaxed and tell the hooks, which choose what a load reads and add
+  // ThreadSanitizer's happens-before edges. Values are the access's bytes
+  // (`size` of them, 1 to 8) as an unsigned number.
+  virtual bool models_memory() const { return false; }
+  // A load whose memory holds `latest`: returns the value it reads.
+  virtual unsigned long long atomic_loaded(const volatile void* address,
+                                           int size, unsigned long long latest,
+                                           MemoryOrder order) {
+    static_cast<void>(address);
+    static_cast<void>(size);
+    static_cast<void>(order);
+    return latest;
+  }
+  // A store of `value` over `previous` (what the memory held before it).
+  virtual void atomic_stored(const volatile void* address, int size,
+                             unsigned long long previous,
+                             unsigned long long value, MemoryOrder order) {
+    static_cast<void>(previous);
+    static_cast<void>(address);
+    static_cast<void>(size);
+    static_cast<void>(value);
+    static_cast<void>(order);
+  }
+  // A read-modify-write that read `old` (the latest store) and, when
+  // `wrote`, stored `value` (a failed compare-and-swap only read).
+  virtual void atomic_updated(const volatile void* address, int size,
+                              unsigned long long old, bool wrote,
+                              unsigned long long value, MemoryOrder order) {
+    static_cast<void>(address);
+    static_cast<void>(size);
+    static_cast<void>(old);
+    static_cast<void>(wrote);
+    static_cast<void>(value);
+    static_cast<void>(order);
+  }
+  virtual void atomic_fence(MemoryOrder order) { static_cast<void>(order); }
 
   // The current logical thread failed to take `lock`: mark it blocked on the
   // lock and switch away. Returns when the lock may be free again (the caller

@@ -99,6 +99,12 @@ struct SchedulerOptions {
   // (see the top of this file); 0 polls: do not watch.
   int block_poll_ms = 20;
   int block_polls = 10;
+  // The memory-model mode (docs/controlled-mode.md): an atomic load may read
+  // any store the C++ memory model allows (within the fragment of
+  // memory_model.h), which one being a decision of the schedule
+  // (Strategy::pick_value). Needs the atomics seen through TSan's entry
+  // points (a TSan build); elsewhere it changes nothing.
+  bool memory_model = false;
 };
 
 // racelab's limits on a run_program() run, the first thread included: the
@@ -147,6 +153,8 @@ struct RunResult {
   // then one of fewer schedules than the program has, so a search that met
   // it is not exhaustive (a lost wake-up behind a sleep is one it can miss).
   bool fairness_cut = false;
+  // The memory-model mode: loads that read a store older than the latest.
+  int stale_reads = 0;
   Trace trace;
   std::vector<std::string> thread_errors;  // "thread 1 threw: boom"
   bool more_schedules = false;             // what strategy.end_schedule() said
@@ -182,6 +190,12 @@ struct SwitchEvent {
   // keeps none (Strategy::records_trace). A whole program streams it, so
   // that a run that crashes later still tells its trace.
   const Trace* trace;
+  // The memory-model mode: a decision of which store from_thread's load
+  // reads (Strategy::pick_value), its index; to_thread is then from_thread.
+  // -1 for the pick of a thread.
+  int store = -1;
+  // What the run's decision list records: the store, or the thread picked.
+  int decision() const { return store >= 0 ? store : to_thread; }
 };
 
 // Called at every decision of a run, after the strategy picked; must not
@@ -288,6 +302,17 @@ class ControlledScheduler final : public SchedulingHooks {
                     PointKind kind) override;
   void touched(PointAccess access) override;
   void progressed() override;
+  bool models_memory() const override;
+  unsigned long long atomic_loaded(const volatile void* address, int size,
+                                   unsigned long long latest,
+                                   MemoryOrder order) override;
+  void atomic_stored(const volatile void* address, int size,
+                     unsigned long long previous, unsigned long long value,
+                     MemoryOrder order) override;
+  void atomic_updated(const volatile void* address, int size,
+                      unsigned long long old, bool wrote,
+                      unsigned long long value, MemoryOrder order) override;
+  void atomic_fence(MemoryOrder order) override;
   bool block_on(const void* lock, const char* lock_name, LockMode mode,
                 bool timed) override;
   void acquired(const void* lock, const char* lock_name,

@@ -75,6 +75,14 @@ class Strategy {
   // preemption.
   virtual int pick(const std::vector<int>& enabled, int current) = 0;
 
+  // The memory-model mode (memory_model.h): which of `count` stores (> 1)
+  // the running thread's atomic load reads, 0 the oldest it may read,
+  // count-1 the latest. A decision like a pick (recorded, replayed, saved),
+  // taken inside the thread's step. The default picks as among threads 0 to
+  // count-1 with the latest current, so a replay follows it and falls back
+  // to the latest.
+  virtual int pick_value(int count);
+
   // The step `thread` ran since it was last picked touched `footprint`.
   // Called at every scheduling point reached by a running thread, before
   // pick(), and at the end of the last step of a run.
@@ -146,6 +154,7 @@ class RandomStrategy final : public Strategy {
   std::string_view name() const override { return "random"; }
   void begin_schedule(int) override { steps_ = 0; }
   int pick(const std::vector<int>& enabled, int current) override;
+  int pick_value(int count) override { return random_.below(count); }
   bool end_schedule() override { return true; }
   bool numbered() const override { return true; }
   void number_schedule(std::uint64_t index, int) override {
@@ -172,6 +181,8 @@ class PctStrategy final : public Strategy {
   std::string_view name() const override { return "pct"; }
   void begin_schedule(int thread_count) override;
   int pick(const std::vector<int>& enabled, int current) override;
+  // Uniform over the stores: a stale read is no change of priority.
+  int pick_value(int count) override { return random_.below(count); }
   bool end_schedule() override;
   bool numbered() const override { return true; }
   bool needs_calibration() const override { return true; }
@@ -205,12 +216,15 @@ class PlainDfsStrategy final : public Strategy {
   bool searches_one_program() const override { return true; }
   void begin_schedule(int thread_count) override;
   int pick(const std::vector<int>& enabled, int current) override;
+  // Every store, the latest first; no preemption.
+  int pick_value(int count) override;
   bool end_schedule() override;
 
   int schedules_explored() const { return explored_; }
   bool exhausted() const { return exhausted_; }
 
  private:
+  static constexpr int kValuePoint = -2;  // Point::current of pick_value
   struct Point {
     std::vector<int> enabled;
     int current;
@@ -278,6 +292,11 @@ class DfsStrategy final : public Strategy {
   bool searches_one_program() const override { return true; }
   void begin_schedule(int thread_count) override;
   int pick(const std::vector<int>& enabled, int current) override;
+  // A node of its own inside the thread's step: every store is explored,
+  // the latest first, whatever the bound. Sleep sets pass through it: a
+  // thread asleep at the step's node slept because its own step is
+  // independent of this one, so this load reads the same stores after it.
+  int pick_value(int count) override;
   void step_finished(int thread, const Footprint& footprint) override;
   bool wants_next_accesses() const override { return true; }
   void next_accesses(const std::vector<PointAccess>& by_thread) override {
@@ -344,7 +363,12 @@ class DfsStrategy final : public Strategy {
     std::vector<Asleep> sleep;   // asleep on arrival
     std::vector<Asleep> done;    // explored here, with the step each took
     bool rooted = false;         // a decision of the root (root_at)
+    // A pick_value node: `enabled` lists the stores, `backtrack` every one
+    // in the order tried; no thread, no step, no sleep set.
+    bool value = false;
   };
+  // The first node after `i` that is a thread's step (not a value node).
+  std::size_t next_step(std::size_t i) const;
   // Whether `step` (its touches from index `from` on) depends on `other`, a
   // step of this schedule; `fresh`: ids from here on in `step` stand for any
   // object first used after the point where `step` was taken (a step of an
