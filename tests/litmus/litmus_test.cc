@@ -13,7 +13,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
+#include <thread>
 
 #include "litmus_tests.h"
 #include "racelab/explore.h"
@@ -123,3 +125,104 @@ INSTANTIATE_TEST_SUITE_P(Suite, Litmus, testing::ValuesIn(all_cases()),
                          case_name);
 
 }  // namespace
+
+// ThreadSanitizer's happens-before under the mode follows the store each
+// load actually read: a race behind a stale read is reported, and an acquire
+// that did synchronize hides none it should not.
+racelab::ExploreResult explore_dfs(const std::function<void()>& body,
+                                   bool memory_model) {
+  racelab::ExploreOptions options;
+  options.strategy = "dfs";
+  options.preemptions = -1;
+  options.budget = 100000;
+  options.memory_model = memory_model;
+  options.schedule_dir = testing::TempDir();
+  options.name = "litmus-hb";
+  return racelab::explore(body, options);
+}
+
+bool has(const racelab::ExploreResult& result, racelab::FindingKind kind) {
+  for (const racelab::Finding& f : result.findings) {
+    if (f.kind == kind) return true;
+  }
+  return false;
+}
+
+// Message passing of plain data through a release/acquire flag: every
+// schedule and every store read is race-free.
+void publish_plain_data() {
+  int data = 0;
+  std::atomic<int> flag{0};
+  std::thread writer([&] {
+    data = 1;
+    flag.store(1, std::memory_order_release);
+  });
+  std::thread reader([&] {
+    if (flag.load(std::memory_order_acquire) == 1 && data != 1) std::abort();
+  });
+  writer.join();
+  reader.join();
+}
+
+TEST(LitmusHappensBefore, AnAcquireOfTheStoreReadOrdersThePlainData) {
+  const racelab::ExploreResult with = explore_dfs(publish_plain_data, true);
+  EXPECT_FALSE(with.found()) << with.message;
+  EXPECT_TRUE(with.exhausted) << with.message;
+}
+
+// The reader sees `done` (relaxed: no synchronization) and then the flag's
+// first store, which a plain write follows. Sequentially consistent, `done`
+// set means the flag holds its second store, so the reader never touches
+// the data. Under the model the flag's load may read its first store: its
+// acquire orders only what came before that store, and the data's write
+// after it races with the read. An acquire of the latest store instead
+// would hide the race.
+void stale_acquire_then_plain_read() {
+  int data = 0;
+  std::atomic<int> flag{0}, done{0};
+  std::thread writer([&] {
+    flag.store(1, std::memory_order_release);
+    data = 5;
+    flag.store(2, std::memory_order_release);
+    done.store(1, std::memory_order_relaxed);
+  });
+  std::thread reader([&] {
+    if (done.load(std::memory_order_relaxed) == 1 &&
+        flag.load(std::memory_order_acquire) == 1) {
+      static_cast<void>(*static_cast<volatile int*>(&data));
+    }
+  });
+  writer.join();
+  reader.join();
+}
+
+TEST(LitmusHappensBefore, AStaleAcquireReportsTheRaceBehindIt) {
+  const racelab::ExploreResult with =
+      explore_dfs(stale_acquire_then_plain_read, true);
+  EXPECT_TRUE(has(with, racelab::FindingKind::kDataRace)) << with.message;
+  const racelab::ExploreResult without =
+      explore_dfs(stale_acquire_then_plain_read, false);
+  EXPECT_FALSE(without.found()) << without.message;
+  EXPECT_TRUE(without.exhausted) << without.message;
+}
+
+// A relaxed flag orders nothing: the race is there in both modes.
+TEST(LitmusHappensBefore, ARelaxedFlagOrdersNothing) {
+  auto body = [] {
+    int data = 0;
+    std::atomic<int> flag{0};
+    std::thread writer([&] {
+      data = 1;
+      flag.store(1, std::memory_order_relaxed);
+    });
+    std::thread reader([&] {
+      if (flag.load(std::memory_order_relaxed) == 1) {
+        static_cast<void>(*static_cast<volatile int*>(&data));
+      }
+    });
+    writer.join();
+    reader.join();
+  };
+  EXPECT_TRUE(has(explore_dfs(body, true), racelab::FindingKind::kDataRace));
+  EXPECT_TRUE(has(explore_dfs(body, false), racelab::FindingKind::kDataRace));
+}

@@ -231,3 +231,75 @@ TEST(MakeStrategyTest, RejectsUnknownNamesAndBadParameters) {
 
 }  // namespace
 }  // namespace racelab::sched
+
+namespace racelab::sched {
+namespace {
+
+// A fake program for pick_value: one thread whose step loads twice, from 3
+// and then 2 stores, then a second thread's step. Returns the values read.
+std::vector<int> load_twice(Strategy& strategy) {
+  strategy.begin_schedule(2);
+  std::vector<int> read;
+  int current = strategy.pick({0, 1}, -1);
+  if (current == 0) {
+    read.push_back(strategy.pick_value(3));
+    read.push_back(strategy.pick_value(2));
+    strategy.step_finished(
+        0, {PointAccess{ObjectKind::kAtomic, &read, AccessKind::kRead}});
+    strategy.pick({1}, 0);
+  } else {
+    strategy.step_finished(1, {PointAccess::none()});
+    current = strategy.pick({0}, 1);
+    read.push_back(strategy.pick_value(3));
+    read.push_back(strategy.pick_value(2));
+  }
+  return read;
+}
+
+// Every store a load may read is a branch of its own, the latest first, for
+// both searches, and the search then ends.
+TEST(PickValueTest, SearchesTryEveryStoreTheLatestFirst) {
+  for (const char* name : {"dfs", "plain-dfs"}) {
+    std::unique_ptr<Strategy> strategy =
+        make_strategy(name, 1, 3, std::string_view(name) == "dfs" ? -1 : 2);
+    std::set<std::vector<int>> seen;
+    std::vector<int> first;
+    bool more = true;
+    int schedules = 0;
+    while (more && schedules < 100) {
+      const std::vector<int> read = load_twice(*strategy);
+      if (schedules == 0) first = read;
+      seen.insert(read);
+      more = strategy->end_schedule();
+      ++schedules;
+    }
+    EXPECT_FALSE(more) << name;
+    EXPECT_EQ(first, (std::vector<int>{2, 1})) << name;
+    EXPECT_EQ(seen.size(), 6u) << name;  // 3 x 2 stores, whatever the order
+  }
+}
+
+TEST(PickValueTest, RandomAndPctPickEveryStoreAndReplayFollows) {
+  for (const char* name : {"random", "pct"}) {
+    std::unique_ptr<Strategy> strategy = make_strategy(name, 7);
+    std::set<int> picked;
+    for (int i = 0; i < 200; ++i) {
+      const int store = strategy->pick_value(4);
+      ASSERT_GE(store, 0);
+      ASSERT_LT(store, 4);
+      picked.insert(store);
+    }
+    EXPECT_EQ(picked.size(), 4u) << name;
+  }
+  ReplayStrategy replay({1, 0}, ReplayMode::kStrict);
+  replay.begin_schedule(1);
+  EXPECT_EQ(replay.pick_value(3), 1);
+  EXPECT_EQ(replay.pick_value(2), 0);
+  EXPECT_EQ(replay.pick_value(2), 1);  // out of decisions: the latest
+  ReplayStrategy impossible({5}, ReplayMode::kStrict);
+  impossible.begin_schedule(1);
+  EXPECT_THROW(impossible.pick_value(3), ScheduleError);
+}
+
+}  // namespace
+}  // namespace racelab::sched
