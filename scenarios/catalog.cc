@@ -45,10 +45,19 @@ void register_family(Registry& registry, const Spec<Store, Model>& spec,
         {family, scenario.name, scenario.description, "", false});
     for (const auto& s : subjects) {
       const SpecRef subject = Spec<Store, Model>(spec).make(s.make);
-      registry.add_case(
-          {family, absl::StrCat(family, "/", s.variant), scenario.name,
-           spec_case_runner(subject, scenario.name), scenario.modes,
-           spec_program_line_checker(subject), std::string(s.source)});
+      std::function<RunObservation(const RunRequest&)> run =
+          spec_case_runner(subject, scenario.name);
+      if (s.memory_model) {
+        run = [run](const RunRequest& request) {
+          RunRequest with_model = request;
+          with_model.memory_model = true;
+          return run(with_model);
+        };
+      }
+      registry.add_case({family, absl::StrCat(family, "/", s.variant),
+                         scenario.name, std::move(run), scenario.modes,
+                         spec_program_line_checker(subject),
+                         std::string(s.source)});
     }
   }
 }

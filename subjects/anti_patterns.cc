@@ -78,6 +78,26 @@ const std::vector<AntiPatternText>& anti_pattern_texts() {
        "lies between two atomic operations inside one commit, so a "
        "controlled scheduler finds it only by preempting at an atomic, and "
        "free-running threads only when the OS happens to preempt there."},
+      {"unfenced-seqlock", "checkpoint/seqlock_unfenced", "checkpoint/seqlock",
+       "index_reader_vs_committer", "BUG",
+       "a sequence lock whose writer publishes with release stores only "
+       "(a wrong value, no race)",
+       "retrieve_index() copies the session's index without a lock and "
+       "retries when the sequence number moved. commit() makes the number "
+       "odd, writes the id and the count, and makes it even with a release "
+       "store. Nothing orders the odd store before the data stores: the "
+       "reader can see the new count, read the slot before its id lands, and "
+       "still read the old even number after its copy, so it returns an "
+       "index with a wrong id.",
+       "Every field is an atomic, so nothing races and TSan is silent. No "
+       "interleaving shows the bug either: in every sequentially consistent "
+       "order, a reader that saw the new count sees the odd number after "
+       "it, and dfs verifies the buggy store clean; x86 keeps stores in "
+       "order, so stress runs never show it. Only the C++ memory model lets "
+       "a load read an older store: racelab's memory-model mode makes which "
+       "store each load reads a decision of the schedule, the trace shows "
+       "the stale read, and linearizability and the invariants catch the "
+       "wrong index."},
       {"lock-held-across-callback", "state/hold_lock", "state/snapshot",
        "reentrant_yield", "held across every callback",
        "the read lock held while user callbacks run (deadlocks on re-entry)",

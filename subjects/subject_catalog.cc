@@ -155,6 +155,44 @@ constexpr ExpectationRow kLockFree[] = {
      "a failed CAS recomputes the id from the new top"},
 };
 
+constexpr ModeList kStressOnly = {Mode::kStress};
+
+// checkpoint/seqlock_unfenced: the writer's odd sequence store unfenced; a
+// wrong index, no race. Controlled mode runs it with the memory-model mode.
+constexpr ExpectationRow kSeqlockUnfenced[] = {
+    {"seed_concurrent_sessions", kBoth, kClean, kClean,
+     "one commit per session, read back after the joins"},
+    {"same_session_first_commit", kBoth, kClean, kClean,
+     "commits serialize on the table's mutex; reads come after the joins"},
+    {"index_reader_vs_committer", kStressOnly, kClean, kClean,
+     "x86 keeps stores in order (TSO): no run shows the count before the odd "
+     "sequence number"},
+    {"index_reader_vs_committer",
+     kControlledOnly,
+     {kNotLinearizable, kInvariantViolation},
+     kFallout,
+     "the reader sees the new count, reads the slot before its id and an old "
+     "even sequence number after its copy"},
+    {"generated",
+     kControlledOnly,
+     {kNotLinearizable, kInvariantViolation},
+     kFallout,
+     "an index read meets a commit to the same session"},
+};
+
+// checkpoint/seqlock: the writer fences after its odd sequence store.
+constexpr ExpectationRow kSeqlock[] = {
+    {"seed_concurrent_sessions", kBoth, kClean, kClean,
+     "one commit per session, read back after the joins"},
+    {"same_session_first_commit", kBoth, kClean, kClean,
+     "commits serialize on the table's mutex"},
+    {"index_reader_vs_committer", kBoth, kClean, kClean,
+     "a copy that saw a store after the fence sees the odd number and "
+     "retries"},
+    {"generated", kControlledOnly, kClean, kClean,
+     "fences order the sequence number around the data"},
+};
+
 // state/unlock_during_iteration: the seed bug.
 constexpr ExpectationRow kUnlockDuringIteration[] = {
     {"seed_slow_reader",
@@ -249,6 +287,14 @@ checkpoint_subjects() {
       {"lock_free", "subjects/checkpoint/lock_free.cc", false,
        "Treiber stacks: a failed CAS recomputes the id from the new top",
        checkpoint::make_lock_free, kLockFree},
+      {"seqlock_unfenced", "subjects/checkpoint/seqlock_unfenced.cc", true,
+       "a sequence lock whose writer does not fence its odd store: a torn "
+       "index, every access atomic",
+       checkpoint::make_seqlock_unfenced, kSeqlockUnfenced,
+       /*memory_model=*/true},
+      {"seqlock", "subjects/checkpoint/seqlock.cc", false,
+       "a sequence lock with the writer's release fence",
+       checkpoint::make_seqlock, kSeqlock, /*memory_model=*/true},
   };
   return *entries;
 }

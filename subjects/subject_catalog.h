@@ -24,6 +24,9 @@ struct SubjectEntry {
   std::unique_ptr<Store> (*make)();
   // One row per scenario of the family (and mode set).
   std::span<const ExpectationRow> expectations;
+  // Its bug or its fix is a memory order: controlled mode explores it with
+  // the memory-model mode (RunRequest::memory_model), whatever was asked.
+  bool memory_model = false;
 };
 
 const std::vector<SubjectEntry<checkpoint::CheckpointStore>>&

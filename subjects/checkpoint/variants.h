@@ -8,13 +8,15 @@
 
 namespace racelab::checkpoint {
 
-std::unique_ptr<CheckpointStore> make_unsynchronized();  // buggy
-std::unique_ptr<CheckpointStore> make_mutex();           // fixed
-std::unique_ptr<CheckpointStore> make_escaping_index();  // buggy
-std::unique_ptr<CheckpointStore> make_split_lock();      // buggy
-std::unique_ptr<CheckpointStore> make_sharded();         // fixed
-std::unique_ptr<CheckpointStore> make_stale_cas();       // buggy
-std::unique_ptr<CheckpointStore> make_lock_free();       // fixed
+std::unique_ptr<CheckpointStore> make_unsynchronized();    // buggy
+std::unique_ptr<CheckpointStore> make_mutex();             // fixed
+std::unique_ptr<CheckpointStore> make_escaping_index();    // buggy
+std::unique_ptr<CheckpointStore> make_split_lock();        // buggy
+std::unique_ptr<CheckpointStore> make_sharded();           // fixed
+std::unique_ptr<CheckpointStore> make_stale_cas();         // buggy
+std::unique_ptr<CheckpointStore> make_lock_free();         // fixed
+std::unique_ptr<CheckpointStore> make_seqlock_unfenced();  // buggy
+std::unique_ptr<CheckpointStore> make_seqlock();           // fixed
 
 }  // namespace racelab::checkpoint
 

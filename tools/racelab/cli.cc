@@ -226,6 +226,10 @@ void add_controlled_options(CLI::App* cmd, RunOptions& run) {
          [&r](std::int64_t) { r.preemptions = sched::DfsStrategy::kUnbounded; },
          "dfs: no preemption bound (every class of schedules)")
       ->excludes("--preemptions");
+  cmd->add_flag("--memory-model", r.memory_model,
+                "controlled mode: an atomic load may read any store the C++ "
+                "memory model allows, not only the latest (a subject of the "
+                "memory-order pair runs so anyway)");
   add_number_option(cmd, "--budget", r.budget, 1, 100000000,
                     "controlled mode: schedules to try");
   cmd->add_flag("--no-shrink{false}", r.shrink,

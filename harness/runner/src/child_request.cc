@@ -45,6 +45,7 @@ std::string write_child_request(const ChildRequest& request) {
       {"threads", sched::to_string(r.threads)},
       {"depth", r.depth},
       {"preemptions", r.preemptions},
+      {"memory_model", r.memory_model},
       {"budget", r.budget},
       {"shrink", r.shrink},
       {"runs", request.runs},
@@ -116,6 +117,7 @@ ChildRequest parse_child_request(std::string_view text) {
     get("threads", threads);
     get("depth", r.depth);
     get("preemptions", r.preemptions);
+    get("memory_model", r.memory_model);
     get("budget", r.budget);
     get("shrink", r.shrink);
     get("runs", request.runs);

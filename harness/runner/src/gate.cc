@@ -256,6 +256,7 @@ nlohmann::json gate_settings(const GateOptions& options) {
       {"threads", sched::to_string(r.threads)},
       {"depth", r.depth},
       {"preemptions", r.preemptions},
+      {"memory_model", r.memory_model},
       {"budget", r.budget},
       {"shrink", r.shrink},
       {"subject_filter", options.subject_filter},
@@ -288,6 +289,7 @@ void apply_gate_settings(const nlohmann::json& s, GateOptions& options) {
   }
   r.depth = s.at("depth").get<int>();
   r.preemptions = s.at("preemptions").get<int>();
+  r.memory_model = s.value("memory_model", false);
   r.budget = s.at("budget").get<int>();
   r.shrink = s.at("shrink").get<bool>();
   options.subject_filter = s.at("subject_filter").get<std::string>();

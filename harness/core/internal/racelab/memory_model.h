@@ -58,7 +58,12 @@ class MemoryModel {
                      std::uint64_t memory);
 
   // How many stores a load of `location` by `thread` with `order` may read
-  // (at least 1), oldest first: index count-1 is the latest.
+  // (at least 1), oldest first: index count-1 is the latest. A thread that
+  // loads one location over and over with nothing else in between (a poll)
+  // may read an older store in its first kStalePolls loads only, then the
+  // latest: a poll's tree stays finite, and a poll that must see a store
+  // sees it.
+  static constexpr int kStalePolls = 2;
   int candidates(int thread, const Location& location, MemoryOrder order);
   // The load reads candidate `index`: returns its value, updates the view
   // and synchronizes (acquire) or notes the heads for a later acquire fence.
@@ -82,6 +87,10 @@ class MemoryModel {
   void acquire_on(int thread, const void* object);
   // `child` starts with what `parent` has seen.
   void spawned(int parent, int child);
+  // `thread` sees the latest store of every location from now on (it
+  // yielded, or the fairness bound let the others run while it spun): as
+  // if it read each of them, which the model allows; a poll then ends.
+  void catch_up(int thread);
 
   // Stale reads in this run: loads that read a store older than the latest.
   int stale_reads() const { return stale_reads_; }
@@ -119,6 +128,8 @@ class MemoryModel {
     std::shared_ptr<const Release> fence;  // the last release fence
     Heads pending;                         // read relaxed, for acquire fences
     std::uint64_t releases = 0;
+    std::size_t polled = SIZE_MAX;  // the location of the last loads in a row
+    int polls = 0;                  // how many
   };
   Thread& thread(int index);
   std::uint64_t& floor(View& view, std::size_t id);

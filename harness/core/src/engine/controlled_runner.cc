@@ -123,6 +123,7 @@ RunObservation observe_schedule(sched::RunResult run,
   obs.schedule.decisions = std::move(run.decisions);
   obs.schedule.decision_operations = std::move(run.decision_operations);
   obs.schedule.preemptions = run.preemptions;
+  obs.schedule.memory_model = run.memory_model;
   obs.inner_points = run.inner_points;
   obs.fairness_cut = run.fairness_cut;
   obs.unmodelled_blocks = static_cast<int>(run.unmodelled_blocks.size());

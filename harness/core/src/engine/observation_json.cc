@@ -20,6 +20,7 @@ json schedule_to_json(const RecordedSchedule& s) {
             {"preemptions", s.preemptions},
             {"status", static_cast<int>(s.status)},
             {"trace", to_json(s.trace)}};
+  if (s.memory_model) j["memory_model"] = true;
   return j;
 }
 
@@ -28,6 +29,7 @@ RecordedSchedule schedule_from_json(const json& j) {
   s.program = j.at("program").get<std::vector<std::string>>();
   s.decisions = j.at("decisions").get<std::vector<int>>();
   s.preemptions = j.at("preemptions").get<int>();
+  s.memory_model = j.value("memory_model", false);
   const int status = j.value("status", 0);
   if (status < 0 ||
       status > static_cast<int>(sched::RunResult::Status::kLengthLimit)) {

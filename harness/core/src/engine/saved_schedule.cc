@@ -79,6 +79,7 @@ sched::ScheduleFile schedule_file_for(const RecordedSchedule& schedule,
   file.seed = origin.seed;
   file.set_program_lines(schedule.program);
   file.decisions = schedule.decisions;
+  if (schedule.memory_model) file.extra.emplace_back("memory_model", "on");
   file.extra.emplace_back(kDigestKey, program_digest(file));
   return file;
 }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "racelab/internal/sched/schedule_file.h"
+
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
 #define RACELAB_MEMORY_MODEL_TSAN 1
@@ -12,6 +14,10 @@
 #endif
 
 namespace racelab::sched {
+
+static_assert(MemoryModel::kKeptStores <= ScheduleFile::kMaxStoreChoices,
+              "a saved schedule must hold any store a load may read");
+
 namespace {
 
 bool acquires(MemoryOrder order) {
@@ -81,6 +87,7 @@ int MemoryModel::candidates(int thread_index, const Location& location,
                             MemoryOrder order) {
   if (order == MemoryOrder::kSeqCst) return 1;
   Thread& me = thread(thread_index);
+  if (me.polled == location.id && me.polls >= kStalePolls) return 1;
   const std::uint64_t from = floor(me.view, location.id);
   int count = 0;
   for (const Store& store : location.stores) {
@@ -98,6 +105,8 @@ std::uint64_t MemoryModel::read(int thread_index, Location& location, int index,
   Thread& me = thread(thread_index);
   std::uint64_t& seen = floor(me.view, location.id);
   seen = std::max(seen, store.number);
+  me.polls = me.polled == location.id ? me.polls + 1 : 1;
+  me.polled = location.id;
   if (acquires(order)) {
     acquire(me, store.heads);
   } else {
@@ -140,6 +149,7 @@ std::shared_ptr<const MemoryModel::Release> MemoryModel::make_release(
 
 void MemoryModel::append(int thread_index, Location& location,
                          std::uint64_t value, Heads heads) {
+  thread(thread_index).polled = SIZE_MAX;
   const std::uint64_t number = location.stores.back().number + 1;
   location.stores.push_back(Store{number, masked(value, location.size),
                                   thread_index, std::move(heads)});
@@ -192,6 +202,7 @@ void MemoryModel::update(int thread_index, Location& location, bool wrote,
 
 void MemoryModel::fence(int thread_index, MemoryOrder order) {
   Thread& me = thread(thread_index);
+  me.polled = SIZE_MAX;
   if (acquires(order)) {
     acquire(me, me.pending);
     me.pending.clear();
@@ -210,6 +221,15 @@ void MemoryModel::release_on(int thread_index, const void* object) {
 void MemoryModel::acquire_on(int thread_index, const void* object) {
   const auto at = objects_.find(object);
   if (at != objects_.end()) join(thread(thread_index).view, at->second);
+}
+
+void MemoryModel::catch_up(int thread_index) {
+  Thread& me = thread(thread_index);
+  for (const auto& [address, location] : locations_) {
+    std::uint64_t& seen = floor(me.view, location.id);
+    seen = std::max(seen, location.stores.back().number);
+  }
+  me.polled = SIZE_MAX;
 }
 
 void MemoryModel::spawned(int parent, int child) {

@@ -282,9 +282,13 @@ ScheduleFile Parser::parse() {
       target = value == "-" ? std::string() : std::string(value);
       (key == "setup" ? setup_line : finale_line) = line_number_;
     } else {
+      if (key == "memory_model" && value != "on") {
+        fail("'memory_model' is not 'on'");
+      }
       file.extra.emplace_back(key, value);
     }
   }
+  const bool memory_model = file.memory_model();
   for (std::string_view required : kRequiredKeys) {
     if (std::find(keys.begin(), keys.end(), required) == keys.end()) {
       fail("missing required key '" + std::string(required) +
@@ -374,7 +378,11 @@ ScheduleFile Parser::parse() {
       std::optional<std::uint64_t> decision =
           parse_decimal<std::uint64_t>(token);
       if (!decision) fail("decision '" + excerpt(token) + "' is not a number");
-      if (*decision >= static_cast<std::uint64_t>(*thread_count)) {
+      if (*decision >=
+          static_cast<std::uint64_t>(
+              memory_model
+                  ? std::max(*thread_count, ScheduleFile::kMaxStoreChoices)
+                  : *thread_count)) {
         fail("decision " + std::to_string(*decision) +
              " names a thread that does not exist (the program has " +
              std::to_string(*thread_count) + " thread" +
@@ -467,7 +475,7 @@ std::string write_schedule(const ScheduleFile& file) {
   }
   const int threads = static_cast<int>(file.program.size());
   for (int decision : file.decisions) {
-    if (decision < 0 || decision >= threads) {
+    if (decision < 0 || decision >= file.decision_bound()) {
       throw std::invalid_argument("schedule file: decision " +
                                   std::to_string(decision) +
                                   " names no thread of the program");
@@ -499,6 +507,18 @@ std::string write_schedule(const ScheduleFile& file) {
         "schedule file: larger than the 4 MiB limit of the format");
   }
   return out;
+}
+
+bool ScheduleFile::memory_model() const {
+  for (const auto& [key, value] : extra) {
+    if (key == "memory_model") return value == "on";
+  }
+  return false;
+}
+
+int ScheduleFile::decision_bound() const {
+  const int threads = static_cast<int>(program.size());
+  return memory_model() ? std::max(threads, kMaxStoreChoices) : threads;
 }
 
 std::vector<std::string> ScheduleFile::program_lines() const {

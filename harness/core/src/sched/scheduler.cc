@@ -374,6 +374,7 @@ RunResult SchedulerCore::take_result(Strategy& strategy) {
   result.preemptions = preemptions_;
   result.inner_points = inner_points_;
   result.fairness_cut = fairness_cut_;
+  result.memory_model = memory_ != nullptr;
   result.stale_reads = memory_ != nullptr ? memory_->stale_reads() : 0;
   result.trace = std::move(trace_);
   result.thread_errors = std::move(thread_errors_);
@@ -433,6 +434,7 @@ void SchedulerCore::yield_point(const char* what, PointEffect effect,
   const int me = enter_hook("yield_point");
   Turn turn(this, me);
   int to;
+  bool catches_up = false;
   {
     HarnessScope harness;
     int& spin = threads_[static_cast<std::size_t>(me)].spin;
@@ -445,9 +447,19 @@ void SchedulerCore::yield_point(const char* what, PointEffect effect,
     } else {
       note_run_progress();
     }
+    // The memory-model mode: a thread back from a yield, or from waiting
+    // out the fairness bound, sees every latest store.
+    catches_up = memory_ != nullptr &&
+                 (effect == PointEffect::kYield ||
+                  (options_.spin_bound > 0 && spin >= options_.spin_bound));
     to = decide(me, what, kind, access);
   }
   switch_away(me, to, &turn);
+  if (catches_up) {
+    Turn again(this, me);
+    HarnessScope harness;
+    memory_->catch_up(me);
+  }
 }
 
 void SchedulerCore::touched(PointAccess access) {

@@ -56,6 +56,10 @@ struct RunRequest {
   sched::Substrate threads = defaults::kThreads;
   int depth = defaults::kDepth;
   int preemptions = defaults::kPreemptions;
+  // The memory-model mode (sched::SchedulerOptions::memory_model): an
+  // atomic load may read any store the C++ memory model allows. A subject
+  // whose catalog entry asks for it runs with it whatever this says.
+  bool memory_model = false;
   int budget = defaults::kBudget;
   bool shrink = true;
   std::vector<int> replay_decisions;
@@ -117,6 +121,9 @@ struct RecordedSchedule {
   std::vector<int> decision_operations;
   // How the run that followed it ended (completed, deadlock, step limit).
   sched::RunResult::Status status = sched::RunResult::Status::kCompleted;
+  // Recorded in the memory-model mode: some decisions are which store a
+  // load read (saved as the file's `memory_model on`).
+  bool memory_model = false;
 
   bool empty() const { return program.empty() && decisions.empty(); }
 };

@@ -332,6 +332,7 @@ RunObservation run_controlled(
     const std::function<std::vector<Finding>()>& take_sanitizer_findings) {
   sched::SchedulerOptions scheduler_options;
   scheduler_options.substrate = request.threads;
+  scheduler_options.memory_model = request.memory_model;
   sched::ControlledScheduler scheduler(scheduler_options);
   // In an isolated check's child, the parent sees every schedule's program
   // and decisions as they happen (racelab/internal/isolation.h).

@@ -23,6 +23,9 @@
 //   decisions 7
 //   0 0 1 1 0 1 1                             <- M decisions in [0, N), split
 //   end                                          over any number of lines
+//                                                (with `memory_model on`: in
+//                                                [0, max(N, 8)), a load's
+//                                                store among them)
 //
 // Header keys match [a-z][a-z0-9_.-]*, appear once each and may come in any
 // order; subject, scenario, mode, strategy and seed are required; `setup`,
@@ -77,6 +80,14 @@ struct ScheduleFile {
   std::vector<std::string> program;  // one opaque line per logical thread
   std::string finale;                // opaque, "" for none
   std::vector<int> decisions;
+
+  // A file recorded in the memory-model mode says `memory_model on`: some
+  // decisions are then which of at most kMaxStoreChoices stores a load
+  // read, so a decision may exceed the program's threads up to that.
+  static constexpr int kMaxStoreChoices = 8;
+  bool memory_model() const;
+  // Decisions are in [0, decision_bound()).
+  int decision_bound() const;
 
   // The program as the engine encodes it: setup, one line per thread, finale.
   std::vector<std::string> program_lines() const;

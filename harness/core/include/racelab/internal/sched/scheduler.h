@@ -153,7 +153,10 @@ struct RunResult {
   // then one of fewer schedules than the program has, so a search that met
   // it is not exhaustive (a lost wake-up behind a sleep is one it can miss).
   bool fairness_cut = false;
-  // The memory-model mode: loads that read a store older than the latest.
+  // The memory-model mode: whether the run had it (some decisions are then
+  // which store a load read), and the loads that read an older store than
+  // the latest.
+  bool memory_model = false;
   int stale_reads = 0;
   Trace trace;
   std::vector<std::string> thread_errors;  // "thread 1 threw: boom"

@@ -1,0 +1,48 @@
+// checkpoint/seqlock: the sequence lock with its writer's fence.
+//
+// The fix of seqlock_unfenced: a release fence right after the odd sequence
+// store. A reader whose copy saw any store after it then synchronizes, at
+// its acquire fence, with that fence, and its second sequence load reads
+// the odd number or a later one: it retries. Every access stays atomic and
+// relaxed where it can (seqlock_sessions.h).
+#include "checkpoint/seqlock_sessions.h"
+#include "checkpoint/variants.h"
+
+namespace racelab::checkpoint {
+namespace {
+
+void append(seqlock::Index& index, CheckpointId id) {
+  const std::uint64_t s = index.sequence.load(std::memory_order_relaxed);
+  index.sequence.store(s + 1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  const std::size_t n = index.count.load(std::memory_order_relaxed);
+  index.ids[n].store(id, std::memory_order_relaxed);
+  index.count.store(n + 1, std::memory_order_relaxed);
+  index.sequence.store(s + 2, std::memory_order_release);
+}
+
+class Seqlock final : public CheckpointStore {
+ public:
+  CheckpointId commit(const std::string& session,
+                      std::string payload) override {
+    return table_.commit(session, std::move(payload), append);
+  }
+  std::optional<std::string> lookup(const std::string& session,
+                                    CheckpointId id) override {
+    return table_.lookup(session, id);
+  }
+  IndexView retrieve_index(const std::string& session) override {
+    return IndexView::owning(table_.index(session));
+  }
+
+ private:
+  seqlock::Table table_;
+};
+
+}  // namespace
+
+std::unique_ptr<CheckpointStore> make_seqlock() {
+  return std::make_unique<Seqlock>();
+}
+
+}  // namespace racelab::checkpoint
