@@ -74,8 +74,8 @@ int run_bench(const Registry& registry, const BenchOptions& given,
     options.dpor_budget = std::min(options.dpor_budget, 100);
   }
   const std::set<std::string> known = {
-      "all",   "throughput", "gate", "switch", "startup",
-      "first", "oracles",    "fuzz", "dpor",   "programs"};
+      "all",     "throughput", "gate", "switch",   "startup", "first",
+      "oracles", "fuzz",       "dpor", "programs", "memory"};
   std::set<std::string> sections;
   for (absl::string_view part :
        absl::StrSplit(options.sections, ',', absl::SkipEmpty())) {
@@ -83,7 +83,7 @@ int run_bench(const Registry& registry, const BenchOptions& given,
     if (!known.contains(name)) {
       out << "racelab bench: unknown section '" << name
           << "' (known: throughput, gate, switch, startup, first, oracles, "
-             "dpor, programs, fuzz, all)\n";
+             "dpor, programs, memory, fuzz, all)\n";
       return 2;
     }
     sections.insert(name);
@@ -132,6 +132,10 @@ int run_bench(const Registry& registry, const BenchOptions& given,
   }
   if (wanted("programs")) {
     programs_section(options, out);
+    out << std::flush;
+  }
+  if (wanted("memory")) {
+    memory_model_section(registry, options, out);
     out << std::flush;
   }
   if (wanted("fuzz")) fuzz_section(options, out);

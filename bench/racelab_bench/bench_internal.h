@@ -139,6 +139,8 @@ void fuzz_section(const BenchOptions& options, std::ostream& out);
 // A whole program's schedules per second: fresh processes, the fork server,
 // the bare start, in process (programs.cc).
 void programs_section(const BenchOptions& options, std::ostream& out);
+void memory_model_section(const Registry& registry, const BenchOptions& options,
+                          std::ostream& out);
 
 }  // namespace racelab::bench_internal
 

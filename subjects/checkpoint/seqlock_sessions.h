@@ -105,6 +105,27 @@ class Table {
   std::map<std::string, std::unique_ptr<Session>> sessions_;
 };
 
+// A checkpoint store on a Table whose commits write the index with
+// `Append(index, id)` (the variants' one difference).
+template <void (*Append)(Index&, CheckpointId)>
+class Store final : public CheckpointStore {
+ public:
+  CheckpointId commit(const std::string& session,
+                      std::string payload) override {
+    return table_.commit(session, std::move(payload), Append);
+  }
+  std::optional<std::string> lookup(const std::string& session,
+                                    CheckpointId id) override {
+    return table_.lookup(session, id);
+  }
+  IndexView retrieve_index(const std::string& session) override {
+    return IndexView::owning(table_.index(session));
+  }
+
+ private:
+  Table table_;
+};
+
 }  // namespace racelab::checkpoint::seqlock
 
 #endif  // RACELAB_SUBJECTS_CHECKPOINT_SEQLOCK_SESSIONS_H_

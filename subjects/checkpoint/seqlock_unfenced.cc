@@ -29,28 +29,10 @@ void append(seqlock::Index& index, CheckpointId id) {
   index.sequence.store(s + 2, std::memory_order_release);
 }
 
-class SeqlockUnfenced final : public CheckpointStore {
- public:
-  CheckpointId commit(const std::string& session,
-                      std::string payload) override {
-    return table_.commit(session, std::move(payload), append);
-  }
-  std::optional<std::string> lookup(const std::string& session,
-                                    CheckpointId id) override {
-    return table_.lookup(session, id);
-  }
-  IndexView retrieve_index(const std::string& session) override {
-    return IndexView::owning(table_.index(session));
-  }
-
- private:
-  seqlock::Table table_;
-};
-
 }  // namespace
 
 std::unique_ptr<CheckpointStore> make_seqlock_unfenced() {
-  return std::make_unique<SeqlockUnfenced>();
+  return std::make_unique<seqlock::Store<append>>();
 }
 
 }  // namespace racelab::checkpoint

@@ -410,6 +410,7 @@ TEST(Cli, ListShowsCatalogAndExpectations) {
        {"checkpoint/unsynchronized", "checkpoint/mutex",
         "checkpoint/escaping_index", "checkpoint/split_lock",
         "checkpoint/sharded", "checkpoint/stale_cas", "checkpoint/lock_free",
+        "checkpoint/seqlock_unfenced", "checkpoint/seqlock",
         "state/unlock_during_iteration", "state/snapshot", "state/hold_lock",
         "state/copy_on_write"}) {
     EXPECT_NE(o.out.find(subject), std::string::npos) << subject;
@@ -449,8 +450,8 @@ TEST(Gate, StressModeMeetsTheTableInBothDirections) {
     const std::string subject = c.at("subject");
     bool fixed =
         subject == "checkpoint/mutex" || subject == "checkpoint/sharded" ||
-        subject == "checkpoint/lock_free" || subject == "state/snapshot" ||
-        subject == "state/copy_on_write" ||
+        subject == "checkpoint/lock_free" || subject == "checkpoint/seqlock" ||
+        subject == "state/snapshot" || subject == "state/copy_on_write" ||
         (subject == "state/hold_lock" && c.at("scenario") != "reentrant_yield");
     if (!fixed) continue;
     EXPECT_EQ(c.at("runs_with_finding"), 0)
@@ -642,7 +643,7 @@ TEST(Gate, DfsOverGeneratedProgramsMeetsTheTable) {
       EXPECT_TRUE(c.contains("trace")) << c.at("subject");
     }
   }
-  EXPECT_EQ(fixed, 6);
+  EXPECT_EQ(fixed, 7);
 }
 
 TEST(Gate, AllModesLandInOneResultsFile) {
@@ -1244,9 +1245,9 @@ TEST(Shards, TwoShardsMergedEqualTheWholeGate) {
         << shard.out << shard.err;
     const nlohmann::json r = read_json(fs::path(dir) / "results.json");
     EXPECT_EQ(r.at("shard"), (nlohmann::json{{"index", k}, {"count", 2}}));
-    // 7 checkpoint subjects x 2 "session" scenarios, split in two.
-    EXPECT_EQ(r.at("cases_total"), 14);
-    EXPECT_EQ(r.at("cases").size(), 7u);
+    // 9 checkpoint subjects x 2 "session" scenarios, split in two.
+    EXPECT_EQ(r.at("cases_total"), 18);
+    EXPECT_EQ(r.at("cases").size(), 9u);
   }
   const std::string shards =
       (root / "shard2").string() + " " + (root / "shard1").string();

@@ -84,7 +84,7 @@ void check_flags_apply(const CLI::App& cmd, bool stress, bool controlled,
   if (!controlled) {
     for (const char* flag :
          {"--strategy", "--depth", "--preemptions", "--no-preemption-bound",
-          "--budget", "--no-shrink", "--controlled-runs"}) {
+          "--budget", "--no-shrink", "--controlled-runs", "--memory-model"}) {
       if (given(flag)) {
         throw UsageError(absl::StrCat(
             flag, ": applies to controlled mode only, not to --mode stress"));

@@ -51,6 +51,9 @@ struct CheckOptions {
   int preemptions = defaults::kPreemptions;
   int budget = defaults::kBudget;
   bool shrink = true;
+  // Controlled mode: an atomic load may read any store the C++ memory model
+  // allows, not only the latest (docs/memory-model.md). Needs a TSan build.
+  bool memory_model = false;
   // Stress mode: runs of the full-size program, jitter, a reader's pause.
   int stress_runs = defaults::kStressRuns;
   bool jitter = true;

@@ -77,7 +77,7 @@ struct Mailbox {
 };
 
 struct Channel {
-  static constexpr std::uint32_t kMagic = 0x35434c52;  // "RLC5"
+  static constexpr std::uint32_t kMagic = 0x36434c52;  // "RLC6"
   static constexpr int kMaxDecisions = 1 << 20;
   static constexpr std::size_t kTextBytes = std::size_t{1} << 20;
   static constexpr std::size_t kTraceBytes = std::size_t{1} << 22;
@@ -132,7 +132,7 @@ struct Channel {
 // debugger stops.
 inline constexpr const char* kReplayVariable = "RACELAB_REPLAY_FD";
 struct ReplayHeader {
-  static constexpr std::uint32_t kMagic = 0x31504c52;  // "RLP1"
+  static constexpr std::uint32_t kMagic = 0x32504c52;  // "RLP2"
   std::uint32_t magic;
   std::int32_t max_steps;
   std::int32_t spin_bound;

@@ -360,6 +360,14 @@ int DfsStrategy::pick(const std::vector<int>& enabled, int current) {
   int choice;
   if (step_ < replay_) {
     const Node& node = path_[step_];
+    if (node.value) {
+      throw ScheduleError(
+          "dfs: the program does not behave the same when rerun: at step " +
+          std::to_string(step_) + " thread " + std::to_string(current) +
+          " reached a scheduling point where the last run had a load choose "
+          "among " +
+          std::to_string(node.enabled.size()) + " stores");
+    }
     if (node.enabled != enabled || node.current != current) {
       throw ScheduleError(
           "dfs: the program does not behave the same when rerun: at step " +

@@ -93,8 +93,8 @@ struct RunRequest {
 
 // A controlled request with the search settings every door's options share
 // (CheckOptions, ExploreOptions, ProgramExploreOptions, RunOptions'
-// request): strategy, seed, depth, preemptions, budget. The caller adds what
-// is its own.
+// request): strategy, seed, depth, preemptions, budget, the memory-model
+// mode. The caller adds what is its own.
 template <typename SearchOptions>
 RunRequest controlled_request_from(const SearchOptions& options) {
   RunRequest request;
@@ -104,6 +104,7 @@ RunRequest controlled_request_from(const SearchOptions& options) {
   request.depth = options.depth;
   request.preemptions = options.preemptions;
   request.budget = options.budget;
+  request.memory_model = options.memory_model;
   return request;
 }
 
