@@ -19,15 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// build/<preset>/racelab -> build/<preset>/tests/litmus/racelab_litmus_program
-std::string litmus_program(const std::string& self_exe) {
-  std::error_code ec;
-  const fs::path exe = fs::canonical(self_exe, ec);
-  if (ec) return "";
-  return (exe.parent_path() / "tests" / "litmus" / "racelab_litmus_program")
-      .string();
-}
-
 // Schedules per second of one search of `spec` (a child process).
 double case_rate(const CaseSpec& spec, const BenchOptions& options,
                  int schedules, bool memory_model, int* problems) {
@@ -90,7 +81,8 @@ void memory_model_section(const Registry& registry, const BenchOptions& options,
           {std::string(subject) + " x same_session_first_commit", {}, {}});
     }
   }
-  const std::string program = litmus_program(options.self_exe);
+  const std::string program =
+      built_beside(options.self_exe, "tests/litmus/racelab_litmus_program");
   std::error_code ec;
   const bool have_program = fs::is_regular_file(program, ec);
   if (have_program) {

@@ -27,15 +27,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// build/<preset>/racelab -> build/<preset>/tests/native/racelab_native_program
-std::string default_program(const std::string& self_exe) {
-  std::error_code ec;
-  const fs::path exe = fs::canonical(self_exe, ec);
-  if (ec) return "";
-  return (exe.parent_path() / "tests" / "native" / "racelab_native_program")
-      .string();
-}
-
 // Starts the program plainly (no channel: main runs as it would without
 // racelab), output to /dev/null, and waits for it; false if it failed.
 bool start_plainly(const std::vector<std::string>& command) {
@@ -61,9 +52,19 @@ bool start_plainly(const std::vector<std::string>& command) {
 
 }  // namespace
 
+std::string built_beside(const std::string& self_exe,
+                         const std::string& relative) {
+  std::error_code ec;
+  const fs::path exe = fs::canonical(self_exe, ec);
+  if (ec) return "";
+  return (exe.parent_path() / relative).string();
+}
+
 void programs_section(const BenchOptions& options, std::ostream& out) {
   const std::string path = options.program.empty()
-                               ? default_program(options.self_exe)
+                               ? built_beside(options.self_exe,
+                                              "tests/native/"
+                                              "racelab_native_program")
                                : options.program;
   const std::vector<std::string> command = {path, "lost_update", "fixed"};
   const int schedules = options.quick ? 10 : 100;

@@ -62,22 +62,29 @@ struct Search {
   std::string text;
 };
 
-Search search(const Case& c, bool memory_model) {
+// A dfs search of `body` (no preemption bound unless given), with or without
+// the memory-model mode.
+racelab::ExploreResult explore_dfs(const std::function<void()>& body,
+                                   bool memory_model, int preemptions = -1) {
   racelab::ExploreOptions options;
   options.strategy = "dfs";
-  options.preemptions = -1;
+  options.preemptions = preemptions;
   options.budget = 100000;
   options.memory_model = memory_model;
   options.schedule_dir = testing::TempDir();
   options.name = "litmus";
+  return racelab::explore(body, options);
+}
+
+Search search(const Case& c, bool memory_model) {
   const std::string target = c.outcome->value;
   const litmus::Test* test = c.test;
   const litmus::Order order = c.order;
-  const racelab::ExploreResult result = racelab::explore(
+  const racelab::ExploreResult result = explore_dfs(
       [test, order, target] {
         if (test->run(order) == target) std::abort();
       },
-      options);
+      memory_model);
   Search s;
   s.reached = result.found();
   s.verified = result.exhausted && !result.found();
@@ -132,18 +139,6 @@ INSTANTIATE_TEST_SUITE_P(Suite, Litmus, testing::ValuesIn(all_cases()),
 // ThreadSanitizer's happens-before under the mode follows the store each
 // load actually read: a race behind a stale read is reported, and an acquire
 // that did synchronize hides none it should not.
-racelab::ExploreResult explore_dfs(const std::function<void()>& body,
-                                   bool memory_model, int preemptions = -1) {
-  racelab::ExploreOptions options;
-  options.strategy = "dfs";
-  options.preemptions = preemptions;
-  options.budget = 100000;
-  options.memory_model = memory_model;
-  options.schedule_dir = testing::TempDir();
-  options.name = "litmus-hb";
-  return racelab::explore(body, options);
-}
-
 bool has(const racelab::ExploreResult& result, racelab::FindingKind kind) {
   for (const racelab::Finding& f : result.findings) {
     if (f.kind == kind) return true;

@@ -336,6 +336,7 @@ class SchedulerCore {
   // the schedule, recorded as thread picks are).
   void model_acquire(int me, const void* object);
   int decide_value(int me, int count);
+  void touch_seq_cst_order(int me);
   void finished(int me);
   const std::string& object_name(PointAccess object);
   // The name object_name() gave `object`, or "?".

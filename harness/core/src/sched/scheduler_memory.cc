@@ -35,6 +35,12 @@ int SchedulerCore::decide_value(int me, int count) {
   return index;
 }
 
+// A seq_cst store or read-modify-write: its step writes the model's seq_cst
+// order (for strategies that reason about which steps commute).
+void SchedulerCore::touch_seq_cst_order(int me) {
+  threads_[static_cast<std::size_t>(me)].step.push_back(seq_cst_order_access());
+}
+
 unsigned long long SchedulerCore::atomic_loaded(const volatile void* address,
                                                 int size,
                                                 unsigned long long latest,
@@ -60,10 +66,7 @@ void SchedulerCore::atomic_stored(const volatile void* address, int size,
   HarnessScope harness;
   MemoryModel::Location& location = memory_->location(address, size, previous);
   memory_->store(me, location, value, order);
-  if (order == MemoryOrder::kSeqCst) {
-    threads_[static_cast<std::size_t>(me)].step.push_back(
-        seq_cst_order_access());
-  }
+  if (order == MemoryOrder::kSeqCst) touch_seq_cst_order(me);
 }
 
 void SchedulerCore::atomic_updated(const volatile void* address, int size,
@@ -75,10 +78,7 @@ void SchedulerCore::atomic_updated(const volatile void* address, int size,
   HarnessScope harness;
   MemoryModel::Location& location = memory_->location(address, size, old);
   memory_->update(me, location, wrote, value, order);
-  if (wrote && order == MemoryOrder::kSeqCst) {
-    threads_[static_cast<std::size_t>(me)].step.push_back(
-        seq_cst_order_access());
-  }
+  if (wrote && order == MemoryOrder::kSeqCst) touch_seq_cst_order(me);
 }
 
 void SchedulerCore::atomic_fence(MemoryOrder order) {

@@ -14,6 +14,13 @@ bool contains(const std::vector<int>& values, int value) {
   return std::find(values.begin(), values.end(), value) != values.end();
 }
 
+// The stores a pick_value chooses among: 0 .. count-1.
+std::vector<int> store_indices(int count) {
+  std::vector<int> stores(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) stores[static_cast<std::size_t>(i)] = i;
+  return stores;
+}
+
 std::string join(const std::vector<int>& values) {
   std::string out;
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -67,8 +74,7 @@ std::uint64_t schedule_seed(std::uint64_t seed, std::uint64_t index) {
 }
 
 int Strategy::pick_value(int count) {
-  std::vector<int> stores(static_cast<std::size_t>(count));
-  for (int i = 0; i < count; ++i) stores[static_cast<std::size_t>(i)] = i;
+  const std::vector<int> stores = store_indices(count);
   return pick(stores, count - 1);
 }
 
@@ -204,8 +210,7 @@ int PlainDfsStrategy::pick(const std::vector<int>& enabled, int current) {
 }
 
 int PlainDfsStrategy::pick_value(int count) {
-  std::vector<int> stores(static_cast<std::size_t>(count));
-  for (int i = 0; i < count; ++i) stores[static_cast<std::size_t>(i)] = i;
+  const std::vector<int> stores = store_indices(count);
   int choice;
   if (step_ < path_.size()) {
     const Point& point = path_[step_];
@@ -458,8 +463,7 @@ int DfsStrategy::pick(const std::vector<int>& enabled, int current) {
 }
 
 int DfsStrategy::pick_value(int count) {
-  std::vector<int> stores(static_cast<std::size_t>(count));
-  for (int i = 0; i < count; ++i) stores[static_cast<std::size_t>(i)] = i;
+  const std::vector<int> stores = store_indices(count);
   int choice;
   if (step_ < replay_) {
     const Node& node = path_[step_];
