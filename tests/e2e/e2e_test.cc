@@ -510,8 +510,18 @@ TEST(Gate, CrashesHangsAndDeadlocksAreFindingsNotHarnessFailures) {
   nlohmann::json results = read_json(out / "results.json");
   EXPECT_EQ(find_case(results, "fixture/crash", "fixture_run").at("observed"),
             "crash");
-  EXPECT_EQ(find_case(results, "fixture/hang", "fixture_run").at("observed"),
-            "timeout");
+  // Each hang with its evidence: every thread asleep (a deadlock's), or
+  // the limit's worth of CPU time spent (a livelock's).
+  const nlohmann::json& hang =
+      find_case(results, "fixture/hang", "fixture_run");
+  EXPECT_EQ(hang.at("observed"), "timeout");
+  EXPECT_NE(hang.dump().find("asleep in the kernel"), std::string::npos)
+      << hang.dump();
+  const nlohmann::json& spin =
+      find_case(results, "fixture/spin", "fixture_run");
+  EXPECT_EQ(spin.at("observed"), "timeout");
+  EXPECT_NE(spin.dump().find("of CPU time spent"), std::string::npos)
+      << spin.dump();
   // 3 s of steady progress under a 1 s limit is not a hang: the limit
   // is on standing still, not on taking long.
   EXPECT_EQ(find_case(results, "fixture/slow_but_progressing", "fixture_run")

@@ -80,6 +80,13 @@ int main(int argc, char** argv) {
               [](const RunRequest&) -> RunObservation {
                 for (;;) pause();
               });
+  // Busy without progress: a livelock burns the CPU, and the watchdog's
+  // evidence is the CPU time spent (no thread ever sleeps).
+  add_fixture(registry, "spin", "spins forever without progress",
+              FindingKind::kTimeout, [](const RunRequest&) -> RunObservation {
+                for (volatile unsigned long turns = 0;; turns = turns + 1) {
+                }
+              });
   add_fixture(registry, "self_deadlock", "takes a racelab::Mutex twice",
               FindingKind::kDeadlock, [](const RunRequest&) -> RunObservation {
                 static racelab::Mutex mu("fixture.mu");

@@ -4,10 +4,11 @@
 # mode, replayed to the same failure with the stale read in its trace, found
 # alike by one job and two; without the mode dfs verifies it unreachable;
 # a schedule file whose memory_model is not `on` is refused (exit 2, one
-# line).
-#   litmus_program_test.sh <racelab> <racelab_litmus_program>
+# line); a reader that aborts right after its stale read shows that read in
+# its column of the trace, explored and replayed.
+#   litmus_program_test.sh <racelab> <racelab_litmus_program> <racelab_stale_read_abort_program>
 set -u
-racelab=$1 program=$2
+racelab=$1 program=$2 stale_abort=$3
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 failures=0
@@ -45,6 +46,22 @@ sed 's/^memory_model on$/memory_model yes/' "$dir/dfs.schedule" >"$dir/bad.sched
 out=$("$racelab" replay "$dir/bad.schedule" 2>&1); rc=$?
 [[ $rc == 2 && $(wc -l <<<"$out") == 1 && $out == *"memory_model"* ]] ||
   fail "a bad memory_model value: exit $rc, want 2 and one line: $out"
+
+# The reader's stale read is the last thing it does: its row must reach the
+# trace before the abort.
+for strategy in dfs pct; do
+  out=$("$racelab" explore --memory-model --strategy $strategy --budget 500 \
+        --save-schedule "$dir/abort-$strategy.schedule" -- "$stale_abort" 2>&1); rc=$?
+  [[ $rc == 1 && $out == *"killed by SIGABRT"* ]] ||
+    fail "stale-read abort, $strategy: exit $rc, want 1 and the abort: $(first_line "$out")"
+  # (The trace wraps its cells: the row's words sit on lines of their own.)
+  [[ $out == *"atomic load reads 0"* && $out == *"newer store not seen"* ]] ||
+    fail "stale-read abort, $strategy: the trace lacks the reader's stale read: $out"
+  replayed=$("$racelab" replay "$dir/abort-$strategy.schedule" 2>&1)
+  [[ $replayed == *"atomic load reads 0"* && $replayed == *"newer store not seen"* ]] ||
+    fail "stale-read abort, $strategy: the replay's trace lacks the stale read: $replayed"
+  echo "ok: stale-read abort, $strategy"
+done
 
 if ((failures > 0)); then
   echo "$failures failure(s)"

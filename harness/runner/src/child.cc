@@ -16,7 +16,9 @@
 #include <string>
 #include <thread>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "racelab/child_request.h"
 #include "racelab/internal/progress.h"
 #include "racelab/internal/sanitizer_capture.h"
@@ -28,6 +30,8 @@
 #include "racelab/runner.h"
 #include "racelab/symbol_cache.h"
 #include "racelab/sync.h"
+#include "stall_evidence.h"
+#include "thread_stacks.h"
 
 namespace racelab {
 namespace {
@@ -63,8 +67,12 @@ void on_self_deadlock(const char* message) {
 // the progress counter (racelab/internal/progress.h: operations, iterator
 // steps, scheduling decisions) stood still for the whole limit, measured twice:
 // in wall time, and in the watchdog's own ticks, each of which needs the
-// process to have been given the CPU. A machine so busy that the process hardly
-// runs delays the verdict; it never makes a slow run a hang. A run that already
+// process to have been given the CPU; and that there is evidence of a hang
+// (stall_evidence.h): every other thread asleep in the kernel at the limit's
+// worth of looks, or the limit's worth of CPU time spent. Threads that are
+// runnable but do not get the CPU are starved, not stuck: a machine so busy
+// that the process hardly runs delays the verdict; it never makes a slow run
+// a hang. A run that already
 // raced and then stops progressing (a corrupted container looping forever)
 // gets a shorter limit: the race is the finding, the hang its consequence.
 // That limit cannot change a verdict: a fixed store that raced is already a
@@ -112,6 +120,9 @@ class Watchdog {
     std::int64_t lookup_since = still_since;
     int still_ticks = 0;
     bool reported = false;
+    const pid_t self = static_cast<pid_t>(raw_syscall(SYS_gettid));
+    StallEvidence evidence;
+    evidence.restart(process_cpu_ns());
     std::unique_lock lock(mu_);
     while (!done_) {
       cv_.wait_for(lock, std::chrono::milliseconds(kTickMs));
@@ -131,6 +142,7 @@ class Watchdog {
         seen = steps;
         still_since = now;
         still_ticks = 0;
+        evidence.restart(process_cpu_ns());
         // Tell the parent, at most once a second, that the run is alive.
         if (now - last_told > kTellEveryNs) {
           last_told = now;
@@ -139,16 +151,28 @@ class Watchdog {
         continue;
       }
       ++still_ticks;
+      evidence.look(some_thread_awake(self));
       // After a report the limit is shorter; the clock restarts at the report
       // so that the report's own (slow) symbolization is not held against it.
       if (hang_after_report && !reported && tsan_reports_seen() > 0) {
         reported = true;
         still_since = now;
         still_ticks = 0;
+        evidence.restart(process_cpu_ns());
       }
       const int limit_ms = reported ? kAfterReportMs : timeout_ms;
       if (now - still_since < std::int64_t{limit_ms} * 1'000'000 ||
           still_ticks * kTickMs < limit_ms) {
+        continue;
+      }
+      const Stall stall = evidence.judge(process_cpu_ns(), limit_ms, kTickMs);
+      if (stall == Stall::kStarved) {
+        // Waiting for the CPU: the parent's silence limit must not run out
+        // on a run that is only slow.
+        if (now - last_told > kTellEveryNs) {
+          last_told = now;
+          write_line(R"({"event":"starved"})");
+        }
         continue;
       }
       const std::string message =
@@ -158,8 +182,13 @@ class Watchdog {
                                   "forever)")
                    : absl::StrCat(
                          "the run made no progress (no operation "
-                         "finished, no scheduling decision) for ",
-                         limit_ms, " ms: probable deadlock or livelock");
+                         "finished, no scheduling decision) with ",
+                         describe(stall, limit_ms), ": probable ",
+                         stall == Stall::kBlocked ? "deadlock" : "livelock",
+                         ". Its threads: ",
+                         absl::StrReplaceAll(absl::StripTrailingAsciiWhitespace(
+                                                 describe_threads(getpid())),
+                                             {{"\n", "; "}}));
       // Reporting needs the allocator and the symbolizer, which a thread
       // stuck inside the sanitizer runtime may hold. A raw alarm first: if
       // the report cannot be written within kReportMs, SIGALRM ends the

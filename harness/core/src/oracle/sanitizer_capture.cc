@@ -196,6 +196,12 @@ Frame parse_frame(const std::string& text) {
   frame.function = text.substr(0, a);
   frame.file = text.substr(a + 1, b - a - 1);
   frame.line = std::atoi(text.c_str() + b + 1);
+  // "/usr/bin/../lib/gcc/.../../../../include/c++/12/bits/hashtable.h" is
+  // /usr/include/c++/12/bits/hashtable.h; a unit compiled from a relative
+  // path (a compiler cache's base_dir) names "<build>/../../harness/...".
+  if (frame.file.starts_with('/') &&
+      frame.file.find("/..") != std::string::npos)
+    frame.file = std::filesystem::path(frame.file).lexically_normal().string();
   // Files of this project are named relative to its source folder.
   constexpr std::string_view kSourceDir = RACELAB_SOURCE_DIR "/";
   if (std::string_view(frame.file).starts_with(kSourceDir)) {
@@ -203,11 +209,6 @@ Frame parse_frame(const std::string& text) {
   }
   if (frame.function == "<null>") frame.function.clear();
   if (frame.file == "<null>") frame.file.clear();
-  // "/usr/bin/../lib/gcc/.../../../../include/c++/12/bits/hashtable.h" is
-  // /usr/include/c++/12/bits/hashtable.h.
-  if (frame.file.starts_with('/') &&
-      frame.file.find("/..") != std::string::npos)
-    frame.file = std::filesystem::path(frame.file).lexically_normal().string();
   frame.origin = frame_origin_of(frame.file);
   return frame;
 }

@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -68,8 +69,14 @@ bool in_program(std::string_view function, std::string_view file) {
                                   "operator new", "operator delete"}) {
     if (function.starts_with(prefix)) return false;
   }
-  return !file.starts_with("/usr/") &&
-         !file.starts_with(RACELAB_SOURCE_DIR "/harness/");
+  // "<build>/../../harness/x.cc" (a unit compiled from a relative path) is
+  // racelab's too.
+  std::string normal(file);
+  if (normal.find("/..") != std::string::npos) {
+    normal = std::filesystem::path(normal).lexically_normal().string();
+  }
+  return !normal.starts_with("/usr/") &&
+         !normal.starts_with(RACELAB_SOURCE_DIR "/harness/");
 }
 
 // Calls `each(frame)` for every frame of the calling thread's stack, its

@@ -336,6 +336,9 @@ class SchedulerCore {
   // the schedule, recorded as thread picks are).
   void model_acquire(int me, const void* object);
   int decide_value(int me, int count);
+  // Tells the switch observer of `me`'s value decision `index`, once the
+  // load's row is in the trace.
+  void announce_value(int me, int index);
   void touch_seq_cst_order(int me);
   void finished(int me);
   const std::string& object_name(PointAccess object);

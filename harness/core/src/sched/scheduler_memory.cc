@@ -22,17 +22,19 @@ int SchedulerCore::decide_value(int me, int count) {
     }
     return count - 1;
   }
-  if (observer_ != nullptr) {
-    const char* site = threads_[static_cast<std::size_t>(me)].site;
-    SwitchEvent event{
-        me, site, me, site, false, false, tracing_ ? &trace_ : nullptr, index};
-    observer_(event, observer_context_);
-  }
   decisions_.push_back(index);
   store_unseen(&decision_count_, static_cast<int>(decisions_.size()));
   decision_operations_.push_back(
       threads_[static_cast<std::size_t>(me)].operation);
   return index;
+}
+
+void SchedulerCore::announce_value(int me, int index) {
+  if (observer_ == nullptr) return;
+  const char* site = threads_[static_cast<std::size_t>(me)].site;
+  SwitchEvent event{
+      me, site, me, site, false, false, tracing_ ? &trace_ : nullptr, index};
+  observer_(event, observer_context_);
 }
 
 // A seq_cst store or read-modify-write: its step writes the model's seq_cst
@@ -50,11 +52,17 @@ unsigned long long SchedulerCore::atomic_loaded(const volatile void* address,
   HarnessScope harness;
   MemoryModel::Location& location = memory_->location(address, size, latest);
   const int count = memory_->candidates(me, location, order);
+  const std::size_t decided_before = decisions_.size();
   const int index = count > 1 ? decide_value(me, count) : 0;
+  const bool decided = decisions_.size() > decided_before;
   std::string how;
   const std::uint64_t value =
       memory_->read(me, location, index, order, tracing_ ? &how : nullptr);
   if (!how.empty()) add_row(me, TraceKind::kOperation, "atomic load " + how);
+  // Observers hear of the decision with its row in the trace: a whole
+  // program streams the trace at each decision, and one that fails right
+  // after a stale read (an assertion on the value read) must still show it.
+  if (decided) announce_value(me, index);
   return value;
 }
 

@@ -7,6 +7,8 @@
 //   {"event":"error","message":"..."}                 the child could not run
 //   {"event":"progress"}                              controlled mode, once a
 //   second
+//   {"event":"starved"}                               the run stands still but
+//   its threads wait for the CPU (no evidence of a hang), once a second
 //   {"event":"run_done","observation":{...}}         a run's observation, as
 //   observation_json.h writes it
 #ifndef RACELAB_HARNESS_SRC_RESULT_CHANNEL_H_
