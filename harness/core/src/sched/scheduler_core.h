@@ -330,6 +330,9 @@ class SchedulerCore {
     thread.waiting_for = nullptr;
   }
   bool runnable_besides(int me) const;
+  // runnable_besides(), or a thread besides `me` back from running free
+  // and waiting to be readmitted (scheduler_unmodelled.cc).
+  bool could_run_besides(int me) const;
   bool end_wait(int me, Wait kind);
   // The memory-model mode: `me` acquires what was released on `object`
   // (takes its own HarnessScope); which store a load reads (a decision of

@@ -116,7 +116,7 @@ void SchedulerCore::watch() {
     long tid = 0;
     if (current() == holder && load_unseen(&decision_count_) == count) {
       HarnessScope harness;
-      if (runnable_besides(holder)) {
+      if (could_run_besides(holder)) {
         tid = os_[static_cast<std::size_t>(holder)]->tid;
       }
     }
@@ -144,6 +144,21 @@ void SchedulerCore::watch() {
     unlock_unseen(&turn_);
     if (next != nullptr) next->post();
   }
+}
+
+// Turn word and harness scope held. A thread that ran free and is back at a
+// hook, waiting to be readmitted, can run as soon as the holder's turn ends:
+// so can the threads of a barrier the holder waits at, freed when they
+// arrived in an earlier round and now about to arrive again.
+bool SchedulerCore::could_run_besides(int holder) const {
+  if (runnable_besides(holder)) return true;
+  for (int t = 0; t < static_cast<int>(threads_.size()); ++t) {
+    const LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
+    if (t != holder && thread.status == Status::kFree && thread.returned) {
+      return true;
+    }
+  }
+  return false;
 }
 
 namespace {
