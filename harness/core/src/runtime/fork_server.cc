@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,6 +22,7 @@
 
 #include "racelab/process_tree.h"
 #include "racelab/program_channel.h"
+#include "racelab/raw_syscall.h"
 
 namespace racelab::runtime_internal {
 namespace {
@@ -29,8 +31,12 @@ using program_channel::ForkServerGo;
 using program_channel::ForkServerHello;
 using program_channel::ForkServerWord;
 
+// The kernel's calls, not libc's names, which the program may define as its
+// own globals (a variable `send`) in place of racelab's interposed ones.
 void send_all(int socket, const void* data, std::size_t size) {
-  while (send(socket, data, size, MSG_NOSIGNAL) < 0 && errno == EINTR) {
+  while (raw_syscall(SYS_sendto, socket, data, size, MSG_NOSIGNAL, nullptr, 0) <
+             0 &&
+         errno == EINTR) {
   }
 }
 
@@ -92,7 +98,7 @@ bool receive_go(int socket, int fds[3]) {
   message.msg_controllen = sizeof control;
   ssize_t n;
   do {
-    n = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+    n = raw_syscall(SYS_recvmsg, socket, &message, MSG_CMSG_CLOEXEC);
   } while (n < 0 && errno == EINTR);
   const cmsghdr* header = CMSG_FIRSTHDR(&message);
   const bool has_fds = header != nullptr && header->cmsg_level == SOL_SOCKET &&
@@ -161,7 +167,8 @@ ForkedCopy serve_forks(int socket, const std::vector<int>& inherited) {
     send_word(socket, copy > 0 ? copy : -fork_errno);
     if (copy < 0) continue;
     int status = 0;
-    while (waitpid(copy, &status, 0) < 0 && errno == EINTR) {
+    while (raw_syscall(SYS_wait4, copy, &status, 0, nullptr) < 0 &&
+           errno == EINTR) {
     }
     end_process_tree(copy);
     send_word(socket, status);

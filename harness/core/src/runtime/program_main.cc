@@ -240,7 +240,7 @@ void write_text(Channel* channel, const std::string& text) {
                      static_cast<std::int32_t>(Status::kError),
                      __ATOMIC_RELEASE);
   }
-  syscall(SYS_exit_group, 2);
+  raw_syscall(SYS_exit_group, 2);
   __builtin_unreachable();
 }
 

@@ -1,6 +1,7 @@
 // Blocking under the controlled scheduler: locks (block, acquire, release),
 // condition variables, barriers, semaphores, futexes and static guards as
 // objects, and the threads of a run (spawn, join, detach, cancel).
+#include "racelab/raw_syscall.h"
 #include "scheduler_core.h"
 
 namespace racelab::sched::internal {
@@ -252,7 +253,7 @@ bool SchedulerCore::spawn(pthread_t* thread, const pthread_attr_t* attr,
           " under controlled scheduling (a plain run has no such "
           "limit)\n";
       [[maybe_unused]] const ssize_t written =
-          ::write(STDERR_FILENO, line.data(), line.size());
+          raw_syscall(SYS_write, STDERR_FILENO, line.data(), line.size());
       *result = EAGAIN;
       return true;
     }

@@ -1,6 +1,7 @@
 // The two substrates of a controlled run: fibers on the caller's thread, and
 // OS threads that take turns with a baton (their start, their end, the
 // threads a run abandons, the fibers it recycles).
+#include "racelab/raw_syscall.h"
 #include "scheduler_core.h"
 
 namespace racelab::sched::internal {
@@ -12,9 +13,9 @@ namespace {
 // ThreadSanitizer's end of the thread), at most 5 seconds.
 void wait_until_gone(long tid) {
   const long pid = getpid();
-  for (int i = 0; i < 50000 && syscall(SYS_tgkill, pid, tid, 0) == 0; ++i) {
+  for (int i = 0; i < 50000 && raw_syscall(SYS_tgkill, pid, tid, 0) == 0; ++i) {
     const timespec pause{0, 100000};
-    syscall(SYS_nanosleep, &pause, nullptr);
+    raw_syscall(SYS_nanosleep, &pause, nullptr);
   }
 }
 
@@ -154,7 +155,7 @@ void* SchedulerCore::os_thread_main(void* os_thread) {
   if (core->run_cpu_ >= 0) PinnedToOneCpu::pin_calling_thread(core->run_cpu_);
   {
     HarnessScope harness;
-    os->tid = syscall(SYS_gettid);
+    os->tid = raw_syscall(SYS_gettid);
   }
   os->baton.wait();
   bool abandoned;
@@ -271,7 +272,7 @@ void SchedulerCore::run_main_here() {
     os->core = this;
     os->id = 0;
     os->handle = pthread_self();
-    os->tid = syscall(SYS_gettid);
+    os->tid = raw_syscall(SYS_gettid);
     // Not `created`: the run neither joins nor parks the caller's thread.
     HarnessScope harness;
     os_.push_back(std::move(os));

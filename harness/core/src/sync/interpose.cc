@@ -215,6 +215,7 @@ bool controlled_sleep() {
 
 }  // namespace
 
+RACELAB_BEGIN_INTERPOSED
 extern "C" {
 
 int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
@@ -283,6 +284,7 @@ unsigned sleep(unsigned seconds) {
 }
 
 }  // extern "C"
+RACELAB_END_INTERPOSED
 
 // Referenced by the link options of racelab_sync, so this object is always
 // part of the executable even where nothing else pulls it from the archive.

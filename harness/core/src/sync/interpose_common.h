@@ -63,4 +63,22 @@ F resolve(F interceptor, const char* name) {
   }                                                                 \
   }
 
+// Around the extern "C" definitions of the interposed calls: weak, so that a
+// program's own global of the same name (a variable `send`, as
+// ThreadSanitizer's weak interceptors allow) wins and the program links. They
+// still come before the sanitizer's own weak interceptors, whose runtime
+// racelab_sync's link options place after racelab's libraries
+// (sanitizers/SanitizerRuntimeLink.cmake); where they cannot (the fuzz presets)
+// RACELAB_WEAK_INTERPOSERS is 0 and the definitions stay strong. A definition
+// here calls another interposed name only through a function of its own file:
+// that name may be the program's.
+#if RACELAB_WEAK_INTERPOSERS
+#define RACELAB_BEGIN_INTERPOSED \
+  _Pragma("clang attribute push(__attribute__((weak)), apply_to = function)")
+#define RACELAB_END_INTERPOSED _Pragma("clang attribute pop")
+#else
+#define RACELAB_BEGIN_INTERPOSED
+#define RACELAB_END_INTERPOSED
+#endif
+
 #endif  // RACELAB_SYNC_INTERPOSE_COMMON_H_

@@ -190,6 +190,7 @@ int multiplexed(const char* what, bool zero_timeout, bool infinite, Look look,
 
 }  // namespace
 
+RACELAB_BEGIN_INTERPOSED
 extern "C" {
 
 ssize_t read(int fd, void* buffer, size_t size) {
@@ -332,6 +333,7 @@ int select(int count, fd_set* readable, fd_set* writable, fd_set* failed,
 }
 
 }  // extern "C"
+RACELAB_END_INTERPOSED
 
 // Referenced by the link options of racelab_sync, as interpose.cc's anchor.
 extern "C" const char racelab_interpose_fds_anchor = 0;

@@ -168,6 +168,7 @@ long kernel_syscall(long number, long a0, long a1, long a2, long a3, long a4,
 }
 }  // namespace racelab
 
+RACELAB_BEGIN_INTERPOSED
 extern "C" {
 
 long syscall(long number, ...) noexcept {
@@ -212,6 +213,7 @@ void __wrap___cxa_guard_abort(std::int64_t* guard) {
 }
 
 }  // extern "C"
+RACELAB_END_INTERPOSED
 
 // Referenced by the link options of racelab_sync, as interpose.cc's anchor.
 extern "C" const char racelab_interpose_futex_anchor = 0;

@@ -233,6 +233,7 @@ int stress_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mu, Wait wait) {
 }  // namespace
 }  // namespace racelab::interpose_internal
 
+RACELAB_BEGIN_INTERPOSED
 extern "C" {
 
 int pthread_mutex_lock(pthread_mutex_t* mu) {
@@ -425,6 +426,7 @@ int pthread_cond_broadcast(pthread_cond_t* cond) {
 }
 
 }  // extern "C"
+RACELAB_END_INTERPOSED
 
 // Referenced by the link options of racelab_sync, as interpose.cc's anchor.
 extern "C" const char racelab_interpose_locks_anchor = 0;

@@ -100,15 +100,22 @@ int controlled_sigtimedwait(const sigset_t* set, siginfo_t* info,
   return got;
 }
 
-}  // namespace
-
-extern "C" {
-
-pid_t wait(int* status) { return waitpid(-1, status, 0); }
-
-pid_t waitpid(pid_t pid, int* status, int options) {
+// waitpid(), which wait() is too: not through the name, which may be the
+// program's own.
+pid_t wait_for_child(pid_t pid, int* status, int options) {
   if (controlling() == nullptr) return real_waitpid()(pid, status, options);
   return controlled_wait4(pid, status, options, nullptr);
+}
+
+}  // namespace
+
+RACELAB_BEGIN_INTERPOSED
+extern "C" {
+
+pid_t wait(int* status) { return wait_for_child(-1, status, 0); }
+
+pid_t waitpid(pid_t pid, int* status, int options) {
+  return wait_for_child(pid, status, options);
 }
 
 pid_t wait4(pid_t pid, int* status, int options, struct rusage* usage) {
@@ -173,6 +180,7 @@ int sigwait(const sigset_t* set, int* signal) {
 }
 
 }  // extern "C"
+RACELAB_END_INTERPOSED
 
 // Referenced by the link options of racelab::core, so that a program's link
 // keeps this file's definitions (harness/core/CMakeLists.txt).

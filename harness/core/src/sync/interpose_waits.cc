@@ -134,6 +134,7 @@ int timed_join(SchedulingHooks* hooks, pthread_t thread, void** result,
 
 }  // namespace
 
+RACELAB_BEGIN_INTERPOSED
 extern "C" {
 
 // Initializing and destroying a barrier touch it: points before, so that
@@ -258,6 +259,7 @@ int pthread_clockjoin_np(pthread_t thread, void** result, clockid_t clock,
 }
 
 }  // extern "C"
+RACELAB_END_INTERPOSED
 
 // Referenced by the link options of racelab_sync, as interpose.cc's anchor.
 extern "C" const char racelab_interpose_waits_anchor = 0;
