@@ -75,7 +75,7 @@ int run_bench(const Registry& registry, const BenchOptions& given,
   }
   const std::set<std::string> known = {
       "all",     "throughput", "gate", "switch",   "startup", "first",
-      "oracles", "fuzz",       "dpor", "programs", "memory"};
+      "oracles", "fuzz",       "dpor", "programs", "memory",  "threads"};
   std::set<std::string> sections;
   for (absl::string_view part :
        absl::StrSplit(options.sections, ',', absl::SkipEmpty())) {
@@ -83,7 +83,7 @@ int run_bench(const Registry& registry, const BenchOptions& given,
     if (!known.contains(name)) {
       out << "racelab bench: unknown section '" << name
           << "' (known: throughput, gate, switch, startup, first, oracles, "
-             "dpor, programs, memory, fuzz, all)\n";
+             "dpor, programs, memory, threads, fuzz, all)\n";
       return 2;
     }
     sections.insert(name);
@@ -136,6 +136,10 @@ int run_bench(const Registry& registry, const BenchOptions& given,
   }
   if (wanted("memory")) {
     memory_model_section(registry, options, out);
+    out << std::flush;
+  }
+  if (wanted("threads")) {
+    threads_section(options, out);
     out << std::flush;
   }
   if (wanted("fuzz")) fuzz_section(options, out);

@@ -35,9 +35,9 @@ struct BenchOptions {
   // How long each throughput figure is measured, in milliseconds.
   int measure_ms = 1000;
   // Which parts to run: comma list of throughput, gate, switch, startup,
-  // first, oracles, dpor, programs, memory, fuzz (or "all"). The last line
-  // (controlled against stress as the gate runs them) is printed whenever gate
-  // runs.
+  // first, oracles, dpor, programs, memory, threads, fuzz (or "all"). The
+  // last line (controlled against stress as the gate runs them) is printed
+  // whenever gate runs.
   std::string sections = "all";
   // The dpor section: the preemption bound of both searches and the
   // schedules each may try.

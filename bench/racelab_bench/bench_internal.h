@@ -139,6 +139,9 @@ void fuzz_section(const BenchOptions& options, std::ostream& out);
 // A whole program's schedules per second: fresh processes, the fork server,
 // the bare start, in process (programs.cc).
 void programs_section(const BenchOptions& options, std::ostream& out);
+// Thread-heavy whole programs under explore beside a plain run
+// (threads.cc).
+void threads_section(const BenchOptions& options, std::ostream& out);
 // A program built beside racelab: build/<preset>/racelab and `relative`
 // ("tests/native/racelab_native_program") -> build/<preset>/<relative>; ""
 // when racelab's own path cannot be resolved.

@@ -154,6 +154,7 @@ TEST(RemoteStrategyTest, TheServerRefusesRecordsItCannotTrust) {
       {"a cut record", {Mailbox::kPick, 0}},
       {"a count past the batch", {Mailbox::kPick, 0, 1000000, 0}},
       {"a negative count", {Mailbox::kNextAccesses, -1}},
+      {"an access of no thread", {Mailbox::kNextAccesses, 2, 1, 2, 1, 0, 0}},
       {"no enabled thread", {Mailbox::kBegin, 2, Mailbox::kPick, 0, 0}},
       {"enabled threads out of order",
        {Mailbox::kBegin, 2, Mailbox::kPick, 0, 2, 1, 0}},

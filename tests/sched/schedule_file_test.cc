@@ -268,10 +268,10 @@ TEST(ScheduleFileTest, RejectsMissingAndDuplicateKeys) {
 
 TEST(ScheduleFileTest, RejectsABadProgramCount) {
   EXPECT_EQ(error_of(sample_with("program 3", "program 0")),
-            "bad.schedule:9: 'program' needs a thread count from 1 to 1024, "
+            "bad.schedule:9: 'program' needs a thread count from 1 to 1048576, "
             "found '0'");
   EXPECT_EQ(error_of(sample_with("program 3", "program x")),
-            "bad.schedule:9: 'program' needs a thread count from 1 to 1024, "
+            "bad.schedule:9: 'program' needs a thread count from 1 to 1048576, "
             "found 'x'");
   EXPECT_EQ(error_of(sample_with("program 3", "program 2")),
             "bad.schedule:12: expected 'decisions <count>' after the 2 "

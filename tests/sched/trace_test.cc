@@ -41,6 +41,25 @@ TEST(TraceTest, FormatsOneColumnPerThread) {
   EXPECT_EQ(format_trace(sample_trace()), expected);
 }
 
+TEST(TraceTest, MoreThanSixteenThreadsGetOneLinePerRow) {
+  Trace trace = sample_trace();
+  trace.thread_count = 300;
+  trace.rows.push_back({13, 299, TraceKind::kSwitch, "finished"});
+  // clang-format off
+  const std::string expected =
+      "step | thread | event\n"
+      "-----+--------+-----------------------------------------------------------------\n"
+      "   0 |      0 | set(k1,v1) begins\n"
+      "     |      0 | acquired 'state.mu'\n"
+      "     |      0 | preempted at 'unlock'\n"
+      "   1 |      1 | get(k1) begins\n"
+      "     |      1 | blocked on 'state.mu'\n"
+      "  12 |      0 | -> ok\n"
+      "  13 |    299 | finished\n";
+  // clang-format on
+  EXPECT_EQ(format_trace(trace), expected);
+}
+
 TEST(TraceTest, FitsEightyColumnsForUpToFourThreads) {
   for (int threads = 1; threads <= 4; ++threads) {
     Trace trace;
@@ -286,7 +305,7 @@ TEST(TraceCodecTest, TextThatIsNotATraceIsRefused) {
            "threads 2\nrow 0 0 operation % 0 %G1\n",
            "threads 2\nrow 0 0 operation % 0 %4\n",
            "threads 2\nrow 0 0 operation % 0\n",
-           "threads 99999\n",
+           "threads 9999999\n",
            "threads 2\nthreads 2\n",
        }) {
     EXPECT_FALSE(decode_trace(text).has_value()) << text;

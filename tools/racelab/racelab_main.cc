@@ -34,7 +34,7 @@ int bench_command(const racelab::Registry& registry, int argc, char** argv) {
   app.add_option(
       "--sections", options.sections,
       "comma list of throughput, gate, switch, startup, first, oracles, dpor, "
-      "programs, memory, fuzz (default all)");
+      "programs, memory, threads, fuzz (default all)");
   app.add_option(
       "--filter", options.case_filter,
       "first finding, dpor: only cases whose subject or scenario contains "

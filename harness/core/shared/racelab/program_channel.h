@@ -52,14 +52,19 @@ struct BlockNote {
 // schedules remain) and bumps `answer` to the same number. Both counters are
 // futex words on the shared file.
 struct Mailbox {
-  static constexpr int kWords = 1 << 16;
+  // Room for a pick or the next accesses of kMaxLiveProgramThreads
+  // (scheduler.h) threads: 2^16 threads of four words each, and the heads.
+  // The file is sparse: a batch only touches the words it fills.
+  static constexpr int kWords = (1 << 18) + 64;
   enum Record : std::int64_t {
     kBegin = 1,         // thread_count
     kStepFinished = 2,  // thread, n, n x (object kind, object, access)
-    kNextAccesses = 3,  // n, n x (object kind, object, access)
-    kPick = 4,          // current, n, n x enabled thread
-    kEnd = 5,           //
-    kPickValue = 6,     // n stores (Strategy::pick_value)
+    // threads, n, n x (thread, object kind, object, access): the threads
+    // whose next access is not none (the others', up to `threads`, are).
+    kNextAccesses = 3,
+    kPick = 4,       // current, n, n x enabled thread
+    kEnd = 5,        //
+    kPickValue = 6,  // n stores (Strategy::pick_value)
   };
   std::uint32_t request;
   std::uint32_t answer;
@@ -77,7 +82,7 @@ struct Mailbox {
 };
 
 struct Channel {
-  static constexpr std::uint32_t kMagic = 0x36434c52;  // "RLC6"
+  static constexpr std::uint32_t kMagic = 0x37434c52;  // "RLC7"
   static constexpr int kMaxDecisions = 1 << 20;
   static constexpr std::size_t kTextBytes = std::size_t{1} << 20;
   static constexpr std::size_t kTraceBytes = std::size_t{1} << 22;

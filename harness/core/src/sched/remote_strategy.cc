@@ -13,6 +13,7 @@
 #include <ctime>
 #include <exception>
 
+#include "racelab/internal/sched/scheduler.h"
 #include "racelab/raw_syscall.h"
 
 namespace racelab::sched {
@@ -103,10 +104,21 @@ void RemoteStrategy::step_finished(int thread, const Footprint& footprint) {
 }
 
 void RemoteStrategy::next_accesses(const std::vector<PointAccess>& by_thread) {
-  reserve(kRecordHead + static_cast<int>(by_thread.size()) * kAccessWords);
+  // Only the threads whose next access is not none: a run may have created
+  // thousands of threads that finished.
+  int count = 0;
+  for (const PointAccess& access : by_thread) {
+    if (access.object_kind != ObjectKind::kNone) ++count;
+  }
+  reserve(kRecordHead + count * (kAccessWords + 1));
   put(Mailbox::kNextAccesses);
   put(static_cast<std::int64_t>(by_thread.size()));
-  for (const PointAccess& access : by_thread) put(access);
+  put(count);
+  for (std::size_t t = 0; t < by_thread.size(); ++t) {
+    if (by_thread[t].object_kind == ObjectKind::kNone) continue;
+    put(static_cast<std::int64_t>(t));
+    put(by_thread[t]);
+  }
 }
 
 int RemoteStrategy::pick(const std::vector<int>& enabled, int current) {
@@ -197,7 +209,7 @@ int StrategyServer::play(int size) {
   };
   auto thread = [&] {
     const std::int64_t t = next();
-    if (t < -1 || t >= (1 << 20)) {
+    if (t < -1 || t >= kMaxProgramThreads) {
       throw ScheduleError("the program sent a thread out of range");
     }
     return static_cast<int>(t);
@@ -235,8 +247,19 @@ int StrategyServer::play(int size) {
         break;
       }
       case Mailbox::kNextAccesses: {
-        std::vector<PointAccess> by_thread(count(kAccessWords));
-        for (PointAccess& a : by_thread) a = access();
+        const std::int64_t threads = next();
+        if (threads < 0 || threads > kMaxProgramThreads) {
+          throw ScheduleError("the program sent a bad count of threads");
+        }
+        std::vector<PointAccess> by_thread(static_cast<std::size_t>(threads),
+                                           PointAccess::none());
+        for (int n = count(kAccessWords + 1); n > 0; --n) {
+          const int t = thread();
+          if (t < 0 || t >= threads) {
+            throw ScheduleError("the program sent an access of no thread");
+          }
+          by_thread[static_cast<std::size_t>(t)] = access();
+        }
         if (strategy_->wants_next_accesses()) {
           strategy_->next_accesses(by_thread);
         }

@@ -11,6 +11,7 @@ namespace racelab::sched::internal {
 constinit thread_local SchedulerCore* t_active = nullptr;
 constinit thread_local int t_me = -1;
 constinit thread_local int t_generation = 0;
+constinit thread_local int* t_free = nullptr;
 
 void set_active(SchedulerCore* core) {
   t_active = core;
@@ -102,16 +103,16 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
   // A decision inside the step (which store a load read) failed.
   if (error_ != nullptr) return end_run();
   enabled_.clear();
-  bool all_finished = true;
+  const bool all_finished = live_.empty();
   bool any_fresh = false;  // an enabled thread under the fairness bound
   bool any_free = false;
-  for (int t = 0; t < static_cast<int>(threads_.size()); ++t) {
+  for (const int t : live_) {
     LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
     if (thread.status == Status::kFree && thread.returned) {
       // Back from a block the scheduler does not model: readmitted.
       thread.status = Status::kRunnable;
       thread.returned = false;
-      store_unseen(&free_[t], 0);
+      store_unseen(&os_[static_cast<std::size_t>(t)]->free, 0);
       thread.spin = 0;
       thread.step.assign(1, PointAccess::unknown());
       add_row(t, TraceKind::kSwitch, "back at a scheduling point");
@@ -123,7 +124,6 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
         any_fresh = true;
       }
     }
-    if (thread.status != Status::kFinished) all_finished = false;
   }
   if (enabled_.empty() && any_free) {
     // Wait for a thread that runs free to come back (the first one to
@@ -181,10 +181,13 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
   int next;
   try {
     if (strategy_->wants_next_accesses()) {
-      next_accesses_.resize(threads_.size());
-      for (std::size_t t = 0; t < threads_.size(); ++t) {
-        const sched::Footprint& step = threads_[t].step;
-        next_accesses_[t] = step.empty() ? PointAccess::none() : step.front();
+      // A finished thread's entry is none from its end on (finished()).
+      next_accesses_.resize(threads_.size(), PointAccess::none());
+      for (const int t : live_) {
+        const sched::Footprint& step =
+            threads_[static_cast<std::size_t>(t)].step;
+        next_accesses_[static_cast<std::size_t>(t)] =
+            step.empty() ? PointAccess::none() : step.front();
       }
       strategy_->next_accesses(next_accesses_);
     }
@@ -257,6 +260,9 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   const std::size_t count = program != nullptr ? 1 : threads.size();
 
   threads_.assign(count, LogicalThread{});
+  live_.resize(count);
+  for (std::size_t i = 0; i < count; ++i) live_[i] = static_cast<int>(i);
+  next_accesses_.clear();
   for (std::size_t i = 0; i < threads.size(); ++i) {
     threads_[i].body = &threads[i];
   }
@@ -289,13 +295,12 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   error_ = nullptr;
   memory_ = options_.memory_model ? std::make_unique<MemoryModel>() : nullptr;
   blocks_.clear();
-  for (int& word : free_) store_unseen(&word, 0);
   store_unseen(&watching_, os_threads() && options_.block_polls > 0 &&
                                    options_.block_poll_ms > 0
                                ? 1
                                : 0);
 
-  strategy.begin_schedule(program != nullptr ? kMaxProgramThreads
+  strategy.begin_schedule(program != nullptr ? kProgramThreadsAtBegin
                                              : static_cast<int>(count));
   strategy_ = &strategy;
   set_active(this);
@@ -304,12 +309,14 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   run_cpu_ = pinned.cpu();
   if (main_here()) {
     os_.clear();
+    by_handle_.clear();
     run_main_here();
     stop_watch();
     set_active_scheduling_hooks(nullptr);
     end_os_threads();
   } else if (os_threads()) {
     os_.clear();
+    by_handle_.clear();
     // Spawn: pthread_create makes the caller's past happen before each thread.
     for (std::size_t i = 0; i < count; ++i) {
       start_os_thread(static_cast<int>(i), nullptr);
@@ -390,14 +397,18 @@ RunResult SchedulerCore::take_result(Strategy& strategy) {
 
 void SchedulerCore::finished(int me) {
   threads_[static_cast<std::size_t>(me)].status = Status::kFinished;
+  leave_live(me);
+  if (static_cast<std::size_t>(me) < next_accesses_.size()) {
+    next_accesses_[static_cast<std::size_t>(me)] = PointAccess::none();
+  }
   threads_[static_cast<std::size_t>(me)].step.push_back(
       {ObjectKind::kThread, thread_object(me), AccessKind::kWrite});
   add_row(me, TraceKind::kSwitch, "finished");
   if (memory_) memory_->release_on(me, thread_object(me));
   note_run_progress();
-  for (LogicalThread& thread : threads_) {
-    if (thread.status != Status::kFinished && thread.wait == Wait::kJoin &&
-        thread.join_target == me) {
+  for (const int t : live_) {
+    LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
+    if (thread.wait == Wait::kJoin && thread.join_target == me) {
       thread.status = Status::kRunnable;
       thread.wait = Wait::kNone;
     }

@@ -89,9 +89,9 @@ bool SchedulerCore::end_wait(int me, Wait kind) {
 
 void SchedulerCore::wake_waiters_of(const void* lock) {
   bool woke = false;
-  for (LogicalThread& thread : threads_) {
-    if (thread.wait == Wait::kLock && thread.waiting_for == lock &&
-        thread.status != Status::kFinished) {
+  for (const int t : live_) {
+    LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
+    if (thread.wait == Wait::kLock && thread.waiting_for == lock) {
       wake(thread);
       woke = true;
     }
@@ -115,7 +115,7 @@ bool SchedulerCore::retakes_own_lock(int me, PointAccess access) const {
 }
 
 bool SchedulerCore::runnable_besides(int me) const {
-  for (int t = 0; t < static_cast<int>(threads_.size()); ++t) {
+  for (const int t : live_) {
     if (t != me &&
         threads_[static_cast<std::size_t>(t)].status == Status::kRunnable) {
       return true;
@@ -195,7 +195,7 @@ void SchedulerCore::cond_notify(const void* cond, bool all) {
   std::vector<int> woken;
   for (;;) {
     int oldest = -1;
-    for (int t = 0; t < static_cast<int>(threads_.size()); ++t) {
+    for (const int t : live_) {
       const LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
       if (thread.wait != Wait::kCond || thread.waiting_for != cond) continue;
       if (oldest < 0 ||
@@ -234,10 +234,8 @@ bool SchedulerCore::spawn(pthread_t* thread, const pthread_attr_t* attr,
   int id;
   {
     HarnessScope harness;
-    const auto live = std::count_if(
-        threads_.begin(), threads_.end(),
-        [](const LogicalThread& t) { return t.status != Status::kFinished; });
-    const bool too_many_live = live >= kMaxLiveProgramThreads;
+    const bool too_many_live =
+        live_.size() >= static_cast<std::size_t>(kMaxLiveProgramThreads);
     if (too_many_live ||
         threads_.size() >= static_cast<std::size_t>(kMaxProgramThreads)) {
       const std::string limit = too_many_live
@@ -262,6 +260,7 @@ bool SchedulerCore::spawn(pthread_t* thread, const pthread_attr_t* attr,
     created.start = start;
     created.arg = arg;
     threads_.push_back(created);
+    live_.push_back(id);
     trace_.thread_count = id + 1;
     if (memory_) memory_->spawned(me, id);
     add_row(me, TraceKind::kOperation, "creates thread " + std::to_string(id));
@@ -271,6 +270,7 @@ bool SchedulerCore::spawn(pthread_t* thread, const pthread_attr_t* attr,
   } catch (const std::exception&) {
     HarnessScope harness;
     threads_[static_cast<std::size_t>(id)].status = Status::kFinished;
+    leave_live(id);
     *result = EAGAIN;
     return true;
   }
@@ -315,11 +315,10 @@ int SchedulerCore::wake_object(const void* object, int at_most) {
   if (memory_) memory_->release_on(me, object);
   std::string woken;
   int count = 0;
-  for (int t = 0; t < static_cast<int>(threads_.size()) && count < at_most;
-       ++t) {
+  for (std::size_t i = 0; i < live_.size() && count < at_most; ++i) {
+    const int t = live_[i];
     LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
-    if (thread.wait != Wait::kObject || thread.waiting_for != object ||
-        thread.status == Status::kFinished) {
+    if (thread.wait != Wait::kObject || thread.waiting_for != object) {
       continue;
     }
     wake(thread);
@@ -336,11 +335,10 @@ int SchedulerCore::object_waiters(const void* object) const {
   const int me = enter_hook("object_waiters");
   Turn turn(const_cast<SchedulerCore*>(this), me);
   HarnessScope harness;
-  return static_cast<int>(
-      std::count_if(threads_.begin(), threads_.end(), [&](const auto& thread) {
-        return thread.wait == Wait::kObject && thread.waiting_for == object &&
-               thread.status != Status::kFinished;
-      }));
+  return static_cast<int>(std::count_if(live_.begin(), live_.end(), [&](int t) {
+    const LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
+    return thread.wait == Wait::kObject && thread.waiting_for == object;
+  }));
 }
 
 const std::string& SchedulerCore::object_name(PointAccess object) {
@@ -418,9 +416,8 @@ void SchedulerCore::detach(pthread_t thread) {
   const int me = enter_hook("detach");
   Turn turn(this, me);
   HarnessScope harness;
-  for (const auto& os : os_) {
-    if (os->created && pthread_equal(os->handle, thread)) os->detached = true;
-  }
+  const int target = thread_of(thread);
+  if (target >= 0) os_[static_cast<std::size_t>(target)]->detached = true;
 }
 
 // A cancellation request is the caller's point (the target can observe it);

@@ -217,6 +217,9 @@ class SchedulerCore {
     bool abandoned = false;  // the run ended without it: park, never resume
     bool detached = false;
     bool joined = false;
+    // 1: the thread runs free (kFree). Written and read with the turn word
+    // held (unseen atomics); its thread reads it through t_free.
+    int free = 0;
   };
   struct Holder {
     int thread;
@@ -230,6 +233,7 @@ class SchedulerCore {
     int last_owner = -1;  // the thread that took it last
   };
 
+  // The threads of a run of threads given up front (run()).
   static constexpr int kMaxThreads = 1024;
   static constexpr int kToCaller = -1;  // "thread" -1: the caller of run()
   // No thread holds the baton: every thread that could run runs free; the
@@ -279,8 +283,13 @@ class SchedulerCore {
   // Something another thread can see changed: every thread's spin count
   // starts again, and so does the step limit's count.
   void note_run_progress() {
-    for (LogicalThread& thread : threads_) thread.spin = 0;
+    for (int t : live_) threads_[static_cast<std::size_t>(t)].spin = 0;
     progress_at_ = decisions_.size();
+  }
+  // `me` finished: it leaves live_.
+  void leave_live(int me) {
+    const auto at = std::lower_bound(live_.begin(), live_.end(), me);
+    if (at != live_.end() && *at == me) live_.erase(at);
   }
   Fiber* fiber_of(int thread) const;
   Baton& baton_of(int thread);
@@ -316,12 +325,8 @@ class SchedulerCore {
   // The logical thread of this run whose OS thread is `thread`, or -1. The
   // newest wins: a handle may be reused once its thread has ended.
   int thread_of(pthread_t thread) const {
-    for (auto os = os_.rbegin(); os != os_.rend(); ++os) {
-      if ((*os)->created && pthread_equal((*os)->handle, thread)) {
-        return (*os)->id;
-      }
-    }
-    return -1;
+    const auto found = by_handle_.find(thread);
+    return found != by_handle_.end() ? found->second : -1;
   }
   // Ends `thread`'s wait: it can run again (a waker's side of a wait).
   static void wake(LogicalThread& thread) {
@@ -377,9 +382,15 @@ class SchedulerCore {
   int run_cpu_ = -1;               // OS threads: the CPU they all run on
   Baton abandon_done_;             // OS threads: an abandoned one parked
   std::vector<std::unique_ptr<OsThread>> os_;
+  // The newest logical thread of each handle among the created OS threads.
+  std::unordered_map<pthread_t, int> by_handle_;
   const std::function<void()>* program_ = nullptr;  // run_program's main
   Strategy* strategy_ = nullptr;
   std::vector<LogicalThread> threads_;
+  // The threads that have not finished, in ascending order: what a decision
+  // and a wake-up look through (a run may have created thousands that
+  // finished).
+  std::vector<int> live_;
   // What each thread's next step touches first, for the strategy.
   std::vector<PointAccess> next_accesses_;
   std::unordered_map<const void*, LockState> locks_;
@@ -419,7 +430,6 @@ class SchedulerCore {
   int watching_ = 0;
   bool watcher_started_ = false;
   mutable int turn_ = 0;
-  int free_[kMaxThreads] = {};  // 1: the thread runs free (kFree)
   int decision_count_ = 0;
   int generation_ = 0;
   pthread_t watcher_{};
@@ -441,6 +451,8 @@ extern constinit thread_local SchedulerCore* t_active;
 extern constinit thread_local int t_me;
 // The run (SchedulerCore::generation_) this OS thread belongs to.
 extern constinit thread_local int t_generation;
+// This OS thread's OsThread::free word (Substrate::kOsThreads), else null.
+extern constinit thread_local int* t_free;
 
 // Sets t_active and tells the interposer whether this OS thread takes part in
 // a run (it never asks other threads' questions of a scheduler that may be

@@ -140,6 +140,7 @@ void SchedulerCore::start_os_thread(int id, const pthread_attr_t* attr) {
   HarnessScope harness;
   raw->created = true;
   raw->detached = state == PTHREAD_CREATE_DETACHED;
+  by_handle_[raw->handle] = id;
 }
 
 void* SchedulerCore::os_thread_main(void* os_thread) {
@@ -147,6 +148,7 @@ void* SchedulerCore::os_thread_main(void* os_thread) {
   SchedulerCore* core = os->core;
   set_active(core);
   t_me = os->id;
+  t_free = &os->free;
   t_generation = load_unseen(&core->generation_);
 #ifdef RACELAB_SCHED_TSAN
   const std::string name = "racelab thread " + std::to_string(os->id);
@@ -166,6 +168,7 @@ void* SchedulerCore::os_thread_main(void* os_thread) {
   if (abandoned) {  // the run ended before its first turn
     set_active(nullptr);
     t_me = -1;
+    t_free = nullptr;
     return nullptr;
   }
   pthread_setspecific(finish_key(), os);
@@ -203,6 +206,7 @@ void SchedulerCore::finish_os_thread(int me) {
   }
   set_active(nullptr);
   t_me = -1;
+  t_free = nullptr;
   turn.release();
   if (next != nullptr) next->post();
 }
@@ -220,12 +224,14 @@ void SchedulerCore::exit_program(int me) {
     Turn again(this, me);
     HarnessScope harness;
     threads_[static_cast<std::size_t>(me)].status = Status::kFinished;
+    leave_live(me);
     add_row(me, TraceKind::kSwitch, "exited");
     end_run();
   }
   pthread_setspecific(finish_key(), nullptr);
   set_active(nullptr);
   t_me = -1;
+  t_free = nullptr;
   if (!main_here()) caller_baton_.post();
 }
 
@@ -246,6 +252,7 @@ void leave_run_in_child() {
   set_active_scheduling_hooks(nullptr);
   set_active(nullptr);
   t_me = -1;
+  t_free = nullptr;
 }
 
 }  // namespace
@@ -278,6 +285,7 @@ void SchedulerCore::run_main_here() {
     os_.push_back(std::move(os));
   }
   t_me = 0;
+  t_free = &os_.front()->free;
   t_generation = load_unseen(&generation_);
   set_active_scheduling_hooks(hooks_);
   int first;
@@ -309,6 +317,7 @@ void SchedulerCore::end_stranded() {
   set_active_scheduling_hooks(nullptr);
   set_active(nullptr);
   t_me = -1;
+  t_free = nullptr;
   end(result, error, context);
   die("a stranded run's end returned");
 }
@@ -334,6 +343,7 @@ void SchedulerCore::abandon_self([[maybe_unused]] int me) {
   pthread_setspecific(finish_key(), nullptr);
   set_active(nullptr);
   t_me = -1;
+  t_free = nullptr;
   abandon_done_.post();
   park_forever();
 }

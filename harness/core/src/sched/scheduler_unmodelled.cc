@@ -17,9 +17,12 @@ void SchedulerCore::claim(int me) {
       unlock_unseen(&turn_);
       set_active(nullptr);
       t_me = -1;
+      t_free = nullptr;
       park_forever();
     }
-    if (me < 0 || load_unseen(&free_[me]) == 0) return;  // holds the turn
+    if (me < 0 || t_free == nullptr || load_unseen(t_free) == 0) {
+      return;  // holds the turn
+    }
     int to;
     Baton* next;
     Baton* mine;
@@ -235,7 +238,7 @@ int SchedulerCore::take_turn_of(int holder, long tid) {
   LogicalThread& thread = threads_[static_cast<std::size_t>(holder)];
   thread.status = Status::kFree;
   thread.returned = false;
-  store_unseen(&free_[holder], 1);
+  store_unseen(&os_[static_cast<std::size_t>(holder)]->free, 1);
   UnmodelledBlock block;
   block.thread = holder;
   block.step = static_cast<int>(decisions_.size());

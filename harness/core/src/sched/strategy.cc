@@ -126,8 +126,23 @@ void PctStrategy::begin_schedule(int thread_count) {
   std::sort(change_points_.begin(), change_points_.end());
 }
 
+// Each new thread takes the next initial priority up and swaps it with a
+// random thread's, when that one's is still initial (the inside-out
+// Fisher-Yates shuffle: the initial priorities stay in random order).
+void PctStrategy::meet(int thread) {
+  while (static_cast<int>(priority_.size()) <= thread) {
+    const int i = static_cast<int>(priority_.size());
+    priority_.push_back(depth_ + i);
+    const auto j = static_cast<std::size_t>(random_.below(i + 1));
+    if (priority_[j] >= depth_) {
+      std::swap(priority_[static_cast<std::size_t>(i)], priority_[j]);
+    }
+  }
+}
+
 int PctStrategy::pick(const std::vector<int>& enabled, int current) {
   ++step_;
+  meet(*std::max_element(enabled.begin(), enabled.end()));
   while (changes_done_ < change_points_.size() &&
          change_points_[changes_done_] <= step_) {
     ++changes_done_;
@@ -140,10 +155,8 @@ int PctStrategy::pick(const std::vector<int>& enabled, int current) {
   }
   int best = enabled.front();
   for (int thread : enabled) {
-    if (thread >= static_cast<int>(priority_.size())) continue;
-    if (best >= static_cast<int>(priority_.size()) ||
-        priority_[static_cast<std::size_t>(thread)] >
-            priority_[static_cast<std::size_t>(best)]) {
+    if (priority_[static_cast<std::size_t>(thread)] >
+        priority_[static_cast<std::size_t>(best)]) {
       best = thread;
     }
   }

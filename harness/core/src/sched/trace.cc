@@ -1,4 +1,5 @@
-// Trace formatting: one column per logical thread, one row per event.
+// Trace formatting: one column per logical thread (one column naming the
+// thread of each row past 16 threads), one row per event.
 #include "racelab/internal/sched/trace.h"
 
 #include <algorithm>
@@ -7,12 +8,18 @@
 #include <string_view>
 #include <vector>
 
+#include "racelab/internal/sched/scheduler.h"
+
 namespace racelab::sched {
 namespace {
 
 constexpr int kMinCellWidth = 12;
-constexpr int kMaxColumns = 1024;
+// The most thread columns a trace is drawn with; a trace of more threads
+// has one column naming the thread of each row instead.
+constexpr int kMaxColumns = 16;
 constexpr std::string_view kStepHeader = "step";
+constexpr std::string_view kThreadHeader = "thread";
+constexpr std::string_view kEventHeader = "event";
 
 bool is_utf8_continuation(char c) {
   return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
@@ -287,7 +294,7 @@ std::optional<Trace> decode_trace(std::string_view text) {
         split_fields(text.substr(0, end));
     text.remove_prefix(end + 1);
     if (fields[0] == "threads" && fields.size() == 2 && !have_threads) {
-      const std::optional<int> n = small_number(fields[1], kMaxColumns);
+      const std::optional<int> n = small_number(fields[1], kMaxProgramThreads);
       if (!n) return std::nullopt;
       trace.thread_count = *n;
       have_threads = true;
@@ -297,7 +304,8 @@ std::optional<Trace> decode_trace(std::string_view text) {
       return std::nullopt;
     }
     const std::optional<int> step = small_number(fields[1], kLimit);
-    const std::optional<int> thread = small_number(fields[2], kMaxColumns);
+    const std::optional<int> thread =
+        small_number(fields[2], kMaxProgramThreads - 1);
     const std::optional<std::string> kind_name = unescape(fields[3]);
     const std::optional<std::string> lock = unescape(fields[4]);
     const std::optional<std::string> row_text = unescape(fields[6]);
@@ -319,17 +327,71 @@ std::string TraceRow::shown_lock() const {
   return "'" + lock + "'" + (shared ? " (shared)" : "");
 }
 
+namespace {
+
+// A trace of more than kMaxColumns threads: "step | thread | event", one
+// line per row (and its continuation lines), in the order of the rows.
+std::string format_trace_by_row(const Trace& trace, int width,
+                                std::size_t step_width) {
+  int max_thread = 0;
+  for (const TraceRow& row : trace.rows) {
+    max_thread = std::max(max_thread, row.thread);
+  }
+  const std::size_t thread_width =
+      std::max(kThreadHeader.size(), std::to_string(max_thread).size());
+  const std::size_t event_width = static_cast<std::size_t>(std::max(
+      kMinCellWidth, width - static_cast<int>(step_width + thread_width) - 6));
+  std::string out;
+  append_padded(out, kStepHeader, step_width, /*right_align=*/false);
+  out += " | ";
+  append_padded(out, kThreadHeader, thread_width, false);
+  out += " | ";
+  out += kEventHeader;
+  end_line(out);
+  out.append(step_width + 1, '-');
+  out += '+';
+  out.append(thread_width + 2, '-');
+  out += '+';
+  out.append(event_width + 1, '-');
+  end_line(out);
+  std::optional<int> numbered;
+  for (const FoldedRow& folded : fold_lock_pairs(fold_inputs(trace))) {
+    const TraceRow& row = trace.rows[folded.row];
+    const std::vector<std::string> lines =
+        wrap_text(folded.text(row.text), event_width);
+    const bool first_of_step = numbered != row.step;
+    numbered = row.step;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      append_padded(
+          out,
+          i == 0 && first_of_step ? std::to_string(row.step) : std::string(),
+          step_width, /*right_align=*/true);
+      out += " | ";
+      append_padded(out, i == 0 ? std::to_string(row.thread) : std::string(),
+                    thread_width, /*right_align=*/true);
+      out += " | ";
+      out += lines[i];
+      end_line(out);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string format_trace(const Trace& trace, int width) {
   int threads = std::max(trace.thread_count, 1);
   for (const TraceRow& row : trace.rows) {
-    if (row.thread < kMaxColumns) threads = std::max(threads, row.thread + 1);
+    threads = std::max(threads, row.thread + 1);
   }
-  threads = std::min(threads, kMaxColumns);
   int max_step = 0;
   for (const TraceRow& row : trace.rows)
     max_step = std::max(max_step, row.step);
   const std::size_t step_width =
       std::max(kStepHeader.size(), std::to_string(max_step).size());
+  if (threads > kMaxColumns) {
+    return format_trace_by_row(trace, width, step_width);
+  }
   // Each column is preceded by " | ".
   const int available = width - static_cast<int>(step_width) - 3 * threads;
   const std::size_t cell_width =

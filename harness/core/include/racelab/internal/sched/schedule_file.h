@@ -66,7 +66,9 @@ class ScheduleFileError : public std::runtime_error {
 
 struct ScheduleFile {
   static constexpr int kVersion = 2;  // the version written
-  static constexpr int kMaxThreads = 1024;
+  // A whole program's run may create up to kMaxProgramThreads (scheduler.h)
+  // threads; a file that names that many is past kMaxBytes anyway.
+  static constexpr int kMaxThreads = 1 << 20;
   // The largest file accepted, in bytes (a real schedule is a few KiB).
   static constexpr std::size_t kMaxBytes = std::size_t{4} << 20;
 

@@ -109,11 +109,21 @@ struct SchedulerOptions {
 
 // racelab's limits on a run_program() run, the first thread included: the
 // logical threads alive at once (created and not finished), and the logical
-// threads created over the run (each is a column of the trace and a thread
-// number in schedule files). A plain run has neither: pthread_create past
-// one fails with EAGAIN, and says on stderr that the limit is racelab's.
-inline constexpr int kMaxLiveProgramThreads = 64;
-inline constexpr int kMaxProgramThreads = 1024;
+// threads created over the run (each is a thread number in the trace and in
+// schedule files). Both lie above what ThreadSanitizer runs: LLVM 14's
+// thread registry has no limit of its own, and a process under Linux's
+// default limits (vm.max_map_count 65530, two mappings per thread stack;
+// kernel.pid_max 32768) cannot hold 65,536 threads at once; a run that
+// creates 2^20 threads makes more decisions than a whole program's channel
+// records (program_channel::Channel::kMaxDecisions). pthread_create past one
+// fails with EAGAIN, and says on stderr that the limit is racelab's; past
+// what the system allows it fails as it does in a plain run.
+inline constexpr int kMaxLiveProgramThreads = 1 << 16;
+inline constexpr int kMaxProgramThreads = 1 << 20;
+// The threads a run_program() run's strategy is told of when a schedule
+// begins (Strategy::begin_schedule); the threads the program creates past
+// them are met as they come (PctStrategy gives them priorities then).
+inline constexpr int kProgramThreadsAtBegin = 1024;
 
 // A thread that held the baton and blocked in the kernel outside every
 // scheduling point, whose turn the scheduler ended on its behalf.
@@ -241,8 +251,8 @@ class ControlledScheduler final : public SchedulingHooks {
   // may still run; once main is picked again the run ends, and threads still
   // running are abandoned, as a process exit ends them. The run also ends at a
   // deadlock or at the step limit. Needs Substrate::kOsThreads (throws
-  // std::logic_error otherwise). The strategy is told kMaxProgramThreads
-  // threads.
+  // std::logic_error otherwise). The strategy is told
+  // kProgramThreadsAtBegin threads.
   RunResult run_program(const std::function<void()>& main, Strategy& strategy);
 
   // A whole program's end of a run that main cannot go on from (a deadlock,

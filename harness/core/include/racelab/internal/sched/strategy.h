@@ -192,6 +192,10 @@ class PctStrategy final : public Strategy {
   int step_estimate() const { return step_estimate_; }
 
  private:
+  // Gives the threads up to `thread` that begin_schedule was not told of (a
+  // whole program creates its threads as it runs) their initial priorities.
+  void meet(int thread);
+
   std::uint64_t seed_;
   SeededRandom random_;
   int depth_;

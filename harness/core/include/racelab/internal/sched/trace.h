@@ -93,7 +93,9 @@ std::string encode_trace_rows(const std::vector<TraceRow>& rows,
 //
 // A step's number heads the first row of its turn only, so each number in
 // the step column is shown once.
-// Columns share `width` characters (at least 12 per thread); a cell longer
+// A trace of more than 16 threads has one line per row instead, under the
+// headers "step | thread | event". Columns share `width` characters (at
+// least 12 per thread); a cell longer
 // than its column wraps onto continuation lines at word boundaries
 // (wrap_text()). A lock taken and released with no switch in between folds
 // into its operation's row (fold_lock_pairs()): "commit(s0,p0) [locked
