@@ -33,21 +33,21 @@ class InsideAWrite : public SchedulingHooks {
     inside_ = nullptr;
     run();
   }
-  bool block_on(const void*, const char*, LockMode, bool) override {
+  bool block_on(const void*, const char*, LockMode, Timeout) override {
     return false;
   }
   void acquired(const void*, const char*, LockMode) override {}
   void released(const void*, LockMode) override {}
-  bool cond_wait(const void*, bool) override { return false; }
+  bool cond_wait(const void*, Timeout) override { return false; }
   void cond_notify(const void*, bool) override {}
   bool spawn(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*,
              int*) override {
     return false;
   }
-  bool object_wait(PointAccess, bool) override { return false; }
+  bool object_wait(PointAccess, Timeout) override { return false; }
   int wake_object(const void*, int) override { return 0; }
   int object_waiters(const void*) const override { return 0; }
-  bool join(pthread_t, JoinWait, bool*) override { return false; }
+  bool join(pthread_t, JoinWait, bool*, Timeout) override { return false; }
   void detach(pthread_t) override {}
 
  private:

@@ -2,7 +2,6 @@
 // away, then reads what the thread wrote (clean).
 // EXPECT-PLAIN: clean
 // EXPECT-EXPLORE: clean
-// XFAIL-EXPLORE: a timeout is the scheduler's choice: ETIMEDOUT, exit 1
 #include <pthread.h>
 #include <time.h>
 

@@ -1,6 +1,7 @@
 // Tests of the blocking primitives the controlled scheduler models beyond
-// locks and condition variables: pthread barriers, POSIX semaphores and the
-// non-portable joins (harness/core/src/sync/interpose_waits.cc).
+// locks and condition variables: pthread barriers, POSIX semaphores, the
+// non-portable joins (harness/core/src/sync/interpose_waits.cc), the model of
+// time of the timed waits (near and far deadlines) and robust mutexes.
 #include <errno.h>
 #include <gtest/gtest.h>
 #include <pthread.h>
@@ -37,6 +38,14 @@ int explore_dfs(const Threads& threads, int bound, Check check,
   }
   ADD_FAILURE() << "the search did not end";
   return schedules;
+}
+
+// A deadline `seconds` from now on CLOCK_REALTIME (0: now).
+timespec realtime_in(int seconds) {
+  timespec deadline{};
+  clock_gettime(CLOCK_REALTIME, &deadline);
+  deadline.tv_sec += seconds;
+  return deadline;
 }
 
 bool waited(const RunResult& result, const std::string& text) {
@@ -154,14 +163,12 @@ TEST(SchedulerBlockingTest, TrywaitOnZeroFailsWithEagainWithoutWaiting) {
   sem_destroy(&sem);
 }
 
-// A timed wait is still schedulable while it waits: picked before the post,
-// it times out.
+// A timed wait whose deadline is near is still schedulable while it waits:
+// picked before the post, it times out.
 TEST(SchedulerBlockingTest, SemaphoreTimedWaitTimesOutOnlyWhenScheduledFirst) {
   sem_t sem;
   ASSERT_EQ(sem_init(&sem, 0, 0), 0);
-  timespec deadline{};
-  clock_gettime(CLOCK_REALTIME, &deadline);
-  deadline.tv_sec += 3600;
+  const timespec deadline = realtime_in(0);
   int result = 0;
   Threads threads = {
       [&] { result = sem_timedwait(&sem, &deadline) == 0 ? 0 : errno; },
@@ -176,6 +183,89 @@ TEST(SchedulerBlockingTest, SemaphoreTimedWaitTimesOutOnlyWhenScheduledFirst) {
   });
   EXPECT_EQ(results, (std::set<int>{0, ETIMEDOUT}));
   sem_destroy(&sem);
+}
+
+// A far deadline (beyond the horizon) never times out while a thread that
+// could post can still run: every schedule takes the post.
+TEST(SchedulerBlockingTest, SemaphoreTimedWaitWithAFarDeadlineWaitsForThePost) {
+  sem_t sem;
+  ASSERT_EQ(sem_init(&sem, 0, 0), 0);
+  const timespec deadline = realtime_in(3600);
+  int result = 0;
+  Threads threads = {
+      [&] { result = sem_timedwait(&sem, &deadline) == 0 ? 0 : errno; },
+      [&] { sem_post(&sem); }};
+  std::set<int> results;
+  const int schedules = explore_dfs(threads, 100, [&](const RunResult& run) {
+    EXPECT_EQ(run.status, Status::kCompleted);
+    results.insert(result);
+    while (sem_trywait(&sem) == 0) {
+    }
+    return true;
+  });
+  EXPECT_EQ(results, (std::set<int>{0}));
+  EXPECT_GT(schedules, 1);
+  sem_destroy(&sem);
+}
+
+// When every thread waits, far deadlines pass, the earliest first, in every
+// schedule: no deadlock, and the same order whichever thread waited first.
+TEST(SchedulerBlockingTest, FarDeadlinesPassInTheirOrderWhenEveryThreadWaits) {
+  sem_t never;
+  ASSERT_EQ(sem_init(&never, 0, 0), 0);
+  const timespec later = realtime_in(7200);
+  const timespec sooner = realtime_in(3600);
+  // A timeout orders nothing (TSan sees no edge): atomics record the order.
+  std::atomic<int> first{-1};
+  std::atomic<int> timeouts{0};
+  auto waiter = [&](const timespec* deadline, int id) {
+    return [&first, &timeouts, &never, deadline, id] {
+      if (sem_timedwait(&never, deadline) != 0 && errno == ETIMEDOUT) {
+        int none = -1;
+        first.compare_exchange_strong(none, id);
+        timeouts.fetch_add(1);
+      }
+    };
+  };
+  Threads threads = {waiter(&later, 0), waiter(&sooner, 1)};
+  const int schedules = explore_dfs(threads, 100, [&](const RunResult& run) {
+    EXPECT_EQ(run.status, Status::kCompleted) << run.deadlock_report;
+    EXPECT_EQ(first.load(), 1);
+    EXPECT_EQ(timeouts.load(), 2);
+    first = -1;
+    timeouts = 0;
+    return true;
+  });
+  EXPECT_GT(schedules, 1);
+  sem_destroy(&never);
+}
+
+// A far deadline also passes while the threads that can run only spin (the
+// step limit would end the run): the waiter times out, and the spinner,
+// which waits for it, ends.
+TEST(SchedulerBlockingTest, AFarDeadlinePassesWhileTheOtherThreadsOnlySpin) {
+  sem_t never;
+  ASSERT_EQ(sem_init(&never, 0, 0), 0);
+  const timespec deadline = realtime_in(3600);
+  std::atomic<bool> timed_out{false};
+  Threads threads = {[&] {
+                       timed_out = sem_timedwait(&never, &deadline) != 0 &&
+                                   errno == ETIMEDOUT;
+                     },
+                     [&] {
+                       while (!timed_out.load()) {
+                       }
+                     }};
+  explore_dfs(
+      threads, 0,
+      [&](const RunResult& run) {
+        EXPECT_EQ(run.status, Status::kCompleted);
+        EXPECT_TRUE(timed_out);
+        timed_out = false;
+        return true;
+      },
+      SchedulerOptions{.max_steps = 500, .substrate = Substrate::kFibers});
+  sem_destroy(&never);
 }
 
 // Semaphores are not fair: a thread that waits first may be overtaken by a
@@ -215,17 +305,16 @@ void* set_flag(void* flag) {
   return nullptr;
 }
 
-// pthread_timedjoin_np waits as a join that may time out: picked before the
-// thread ends, it returns ETIMEDOUT, and a later join still joins it.
-TEST(SchedulerBlockingTest, TimedJoinTimesOutOnlyAsASchedulingChoice) {
+// pthread_timedjoin_np with a near deadline waits as a join that may time
+// out: picked before the thread ends, it returns ETIMEDOUT, and a later join
+// still joins it. With a far deadline it waits for the thread's end.
+void explore_timed_join(int seconds, const std::set<int>& expected) {
   std::set<int> results;
   int flag = 0;
   Threads threads = {[&] {
     pthread_t thread;
     ASSERT_EQ(pthread_create(&thread, nullptr, set_flag, &flag), 0);
-    timespec deadline{};
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_sec += 3600;
+    const timespec deadline = realtime_in(seconds);
     const int result = pthread_timedjoin_np(thread, nullptr, &deadline);
     results.insert(result);
     if (result == 0) {
@@ -243,7 +332,67 @@ TEST(SchedulerBlockingTest, TimedJoinTimesOutOnlyAsASchedulingChoice) {
         return true;
       },
       SchedulerOptions{.substrate = Substrate::kOsThreads});
-  EXPECT_EQ(results, (std::set<int>{0, ETIMEDOUT}));
+  EXPECT_EQ(results, expected);
+}
+
+TEST(SchedulerBlockingTest, TimedJoinTimesOutOnlyAsASchedulingChoice) {
+  explore_timed_join(0, {0, ETIMEDOUT});
+}
+
+TEST(SchedulerBlockingTest, TimedJoinWithAFarDeadlineWaitsForTheThread) {
+  explore_timed_join(3600, {0});
+}
+
+pthread_mutex_t g_robust;
+
+pthread_mutex_t* robust_mutex() {
+  static const bool made = [] {
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST);
+    pthread_mutex_init(&g_robust, &attr);
+    pthread_mutexattr_destroy(&attr);
+    return true;
+  }();
+  static_cast<void>(made);
+  return &g_robust;
+}
+
+void* lock_and_end(void*) {
+  pthread_mutex_lock(robust_mutex());
+  return nullptr;
+}
+
+// A thread that ends holding a robust mutex releases it: in every schedule
+// the other thread's lock, whether it waited or came after the end, returns
+// EOWNERDEAD, and after pthread_mutex_consistent the mutex works on.
+TEST(SchedulerBlockingTest, ARobustMutexWhoseOwnerEndedGivesEownerdead) {
+  robust_mutex();  // made before the runs
+  std::set<int> results;
+  Threads threads = {[&] {
+    pthread_t owner;
+    ASSERT_EQ(pthread_create(&owner, nullptr, lock_and_end, nullptr), 0);
+    int result = pthread_mutex_lock(robust_mutex());
+    const bool first = result == 0;
+    if (first) {  // taken before the owner: it waits, then gets it
+      pthread_mutex_unlock(robust_mutex());
+      pthread_join(owner, nullptr);
+      result = pthread_mutex_lock(robust_mutex());
+    }
+    results.insert(result);
+    EXPECT_EQ(pthread_mutex_consistent(robust_mutex()), 0);
+    EXPECT_EQ(pthread_mutex_unlock(robust_mutex()), 0);
+    if (!first) pthread_join(owner, nullptr);
+  }};
+  const int schedules = explore_dfs(
+      threads, 100,
+      [&](const RunResult& run) {
+        EXPECT_EQ(run.status, Status::kCompleted) << run.deadlock_report;
+        return true;
+      },
+      SchedulerOptions{.substrate = Substrate::kOsThreads});
+  EXPECT_EQ(results, (std::set<int>{EOWNERDEAD}));
+  EXPECT_GT(schedules, 1);
 }
 
 TEST(SchedulerBlockingTest, TryJoinIsBusyUntilTheThreadEnds) {

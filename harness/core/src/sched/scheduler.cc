@@ -125,6 +125,15 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
       }
     }
   }
+  if (enabled_.empty() && !any_free && !all_finished) {
+    // Every thread waits: only a deadline can end a wait now, and the
+    // earliest passes first, as in a real run that waited.
+    const int expired = expire_far_deadline();
+    if (expired >= 0) {
+      enabled_.push_back(expired);
+      note_run_progress();
+    }
+  }
   if (enabled_.empty() && any_free) {
     // Wait for a thread that runs free to come back (the first one to
     // reach a hook decides).
@@ -159,8 +168,18 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
       fairness_cut_ = true;
     }
   }
-  const bool stalled = decisions_.size() - progress_at_ >=
-                       static_cast<std::size_t>(options_.max_steps);
+  bool stalled = decisions_.size() - progress_at_ >=
+                 static_cast<std::size_t>(options_.max_steps);
+  if (stalled) {
+    // The threads that can run spin without progress while time passes:
+    // a far deadline is reached before the step limit ends the run.
+    const int expired = expire_far_deadline();
+    if (expired >= 0) {
+      enabled_.assign(1, expired);
+      note_run_progress();
+      stalled = false;
+    }
+  }
   const std::int64_t length_limit =
       std::max<std::int64_t>(options_.max_total_steps, options_.max_steps);
   if (stalled || static_cast<std::int64_t>(decisions_.size()) >= length_limit) {
@@ -406,9 +425,22 @@ void SchedulerCore::finished(int me) {
   add_row(me, TraceKind::kSwitch, "finished");
   if (memory_) memory_->release_on(me, thread_object(me));
   note_run_progress();
+  // The robust mutexes it holds are the kernel's to release: their waiters
+  // retry (settle_robust_lock), and the lock's next taker sees EOWNERDEAD.
+  for (const auto& [lock, state] : locks_) {
+    if (!state.robust) continue;
+    for (const Holder& holder : state.holders) {
+      if (holder.thread != me) continue;
+      threads_[static_cast<std::size_t>(me)].step.push_back(
+          lock_access(lock, LockMode::kExclusive));
+      wake_waiters_of(lock);
+      break;
+    }
+  }
   for (const int t : live_) {
     LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
-    if (thread.wait == Wait::kJoin && thread.join_target == me) {
+    if (thread.status != Status::kFinished && thread.wait == Wait::kJoin &&
+        thread.join_target == me) {
       thread.status = Status::kRunnable;
       thread.wait = Wait::kNone;
     }

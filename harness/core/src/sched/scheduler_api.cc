@@ -202,12 +202,18 @@ void ControlledScheduler::atomic_fence(MemoryOrder order) {
 }
 
 bool ControlledScheduler::block_on(const void* lock, const char* lock_name,
-                                   LockMode mode, bool timed) {
-  return core_->block_on(lock, lock_name, mode, timed);
+                                   LockMode mode, Timeout timeout) {
+  return core_->block_on(lock, lock_name, mode, timeout);
 }
 
-bool ControlledScheduler::cond_wait(const void* cond, bool timed) {
-  return core_->cond_wait(cond, timed);
+void ControlledScheduler::settle_robust_lock(const void* lock) {
+  core_->settle_robust_lock(lock);
+}
+
+void ControlledScheduler::sleep_until(Timeout end) { core_->sleep_until(end); }
+
+bool ControlledScheduler::cond_wait(const void* cond, Timeout timeout) {
+  return core_->cond_wait(cond, timeout);
 }
 
 void ControlledScheduler::cond_notify(const void* cond, bool all) {
@@ -219,8 +225,8 @@ bool ControlledScheduler::spawn(pthread_t* thread, const pthread_attr_t* attr,
   return core_->spawn(thread, attr, start, arg, result);
 }
 
-bool ControlledScheduler::object_wait(PointAccess object, bool timed) {
-  return core_->object_wait(object, timed);
+bool ControlledScheduler::object_wait(PointAccess object, Timeout timeout) {
+  return core_->object_wait(object, timeout);
 }
 
 int ControlledScheduler::wake_object(const void* object, int at_most) {
@@ -231,9 +237,9 @@ int ControlledScheduler::object_waiters(const void* object) const {
   return core_->object_waiters(object);
 }
 
-bool ControlledScheduler::join(pthread_t thread, JoinWait wait,
-                               bool* finished) {
-  return core_->join(thread, wait, finished);
+bool ControlledScheduler::join(pthread_t thread, JoinWait wait, bool* finished,
+                               Timeout timeout) {
+  return core_->join(thread, wait, finished, timeout);
 }
 
 void ControlledScheduler::detach(pthread_t thread) { core_->detach(thread); }

@@ -7,16 +7,14 @@
 namespace racelab::sched::internal {
 
 bool SchedulerCore::block_on(const void* lock, const char* lock_name,
-                             LockMode mode, bool timed) {
+                             LockMode mode, Timeout timeout) {
   const int me = enter_hook("block_on");
   Turn turn(this, me);
   int to;
   {
     HarnessScope harness;
     LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
-    thread.status = timed ? Status::kRunnable : Status::kBlocked;
-    thread.wait = Wait::kLock;
-    thread.timed = timed;
+    start_wait(thread, Wait::kLock, timeout);
     thread.waiting_for = lock;
     thread.waiting_mode = mode;
     LockState& state = lock_state(lock, lock_name);
@@ -25,7 +23,8 @@ bool SchedulerCore::block_on(const void* lock, const char* lock_name,
   }
   // Resumed once a release made this thread runnable again and the strategy
   // picked it (the caller retries its try-lock), or, timed, picked while the
-  // lock was still busy: the wait timed out.
+  // lock was still busy: the wait timed out (a near deadline, or a far one
+  // that expire_far_deadline() reached).
   switch_away(me, to, &turn);
   return end_wait(me, Wait::kLock);
 }
@@ -78,13 +77,91 @@ bool SchedulerCore::end_wait(int me, Wait kind) {
   LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
   const bool timed_out = thread.wait == kind;
   thread.wait = Wait::kNone;
-  thread.timed = false;
+  thread.timeout = Timeout{};
   thread.waiting_for = nullptr;
   if (timed_out) {
     ++thread.spin;
     add_row(me, TraceKind::kSwitch, "timed out");
   }
   return timed_out;
+}
+
+int SchedulerCore::expire_far_deadline() {
+  int earliest = -1;
+  for (int t = 0; t < static_cast<int>(threads_.size()); ++t) {
+    const LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
+    if (thread.status != Status::kBlocked || thread.wait == Wait::kNone ||
+        thread.timeout.kind != TimeoutKind::kFar) {
+      continue;
+    }
+    if (earliest < 0 ||
+        thread.timeout.deadline_ns <
+            threads_[static_cast<std::size_t>(earliest)].timeout.deadline_ns) {
+      earliest = t;
+    }
+  }
+  if (earliest < 0) return -1;
+  LogicalThread& thread = threads_[static_cast<std::size_t>(earliest)];
+  // Still waiting (end_wait then reports the timeout), but runnable.
+  thread.status = Status::kRunnable;
+  thread.spin = 0;
+  add_row(earliest, TraceKind::kSwitch,
+          "its deadline passes: no thread can go on before it");
+  return earliest;
+}
+
+// A robust mutex's holders that ended released it to the kernel, which marks
+// it (FUTEX_OWNER_DIED) once their OS threads are gone: wait for that, so
+// that the caller's real lock call finds it marked (EOWNERDEAD) whatever the
+// timing, and forget them as holders.
+void SchedulerCore::settle_robust_lock(const void* lock) {
+  const int me = enter_hook("settle_robust_lock");
+  Turn turn(this, me);
+  std::vector<long> gone;
+  {
+    HarnessScope harness;
+    LockState& state = lock_state(lock, kUnnamedMutex);
+    state.robust = true;
+    if (!os_threads() || state.holders.empty()) return;
+    for (const Holder& holder : state.holders) {
+      if (threads_[static_cast<std::size_t>(holder.thread)].status !=
+          Status::kFinished) {
+        return;
+      }
+      gone.push_back(os_[static_cast<std::size_t>(holder.thread)]->tid);
+    }
+    state.holders.clear();
+    add_row(me, TraceKind::kOperation,
+            "'" + state.name + "': its owner ended holding it (EOWNERDEAD)");
+  }
+  for (const long tid : gone) wait_until_gone(tid);
+}
+
+// A far sleep is a wait for its deadline alone; a near one a yield.
+void SchedulerCore::sleep_until(Timeout end) {
+  if (end.kind != TimeoutKind::kFar) {
+    yield_point("sleep", PointEffect::kYield, PointAccess::unknown(),
+                PointKind::kInner);
+    return;
+  }
+  const int me = enter_hook("sleep_until");
+  Turn turn(this, me);
+  int to;
+  {
+    HarnessScope harness;
+    LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
+    start_wait(thread, Wait::kSleep, end);
+    thread.waiting_for = nullptr;
+    add_row(me, TraceKind::kLockWaited, "sleeps (until a far deadline)");
+    to = decide(me, "sleep", PointKind::kInner, PointAccess::unknown());
+  }
+  switch_away(me, to, &turn);
+  Turn again(this, me);
+  HarnessScope harness;
+  LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
+  thread.wait = Wait::kNone;
+  thread.timeout = Timeout{};
+  if (memory_) memory_->catch_up(me);  // back from a sleep, as from a yield
 }
 
 void SchedulerCore::wake_waiters_of(const void* lock) {
@@ -158,22 +235,20 @@ void SchedulerCore::released(const void* lock, LockMode mode) {
   wake_waiters_of(lock);
 }
 
-bool SchedulerCore::cond_wait(const void* cond, bool timed) {
+bool SchedulerCore::cond_wait(const void* cond, Timeout timeout) {
   const int me = enter_hook("cond_wait");
   Turn turn(this, me);
   int to;
   {
     HarnessScope harness;
     LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
-    thread.status = timed ? Status::kRunnable : Status::kBlocked;
-    thread.wait = Wait::kCond;
-    thread.timed = timed;
+    start_wait(thread, Wait::kCond, timeout);
     thread.waiting_for = cond;
     thread.wait_order = ++wait_clock_;
     auto [it, inserted] = conds_.try_emplace(cond);
     if (inserted) it->second = "cond " + std::to_string(conds_.size());
     add_row(me, TraceKind::kLockWaited,
-            std::string(timed ? "waits (timed) on '" : "waits on '") +
+            std::string(timeout.timed() ? "waits (timed) on '" : "waits on '") +
                 it->second + "'");
     const PointAccess access{ObjectKind::kCondition, cond, AccessKind::kWrite};
     thread.step.push_back(access);
@@ -285,20 +360,18 @@ bool SchedulerCore::spawn(pthread_t* thread, const pthread_attr_t* attr,
   return true;
 }
 
-bool SchedulerCore::object_wait(PointAccess object, bool timed) {
+bool SchedulerCore::object_wait(PointAccess object, Timeout timeout) {
   const int me = enter_hook("object_wait");
   Turn turn(this, me);
   int to;
   {
     HarnessScope harness;
     LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
-    thread.status = timed ? Status::kRunnable : Status::kBlocked;
-    thread.wait = Wait::kObject;
-    thread.timed = timed;
+    start_wait(thread, Wait::kObject, timeout);
     thread.waiting_for = object.object;
     thread.waiting_kind = object.object_kind;
     add_row(me, TraceKind::kLockWaited,
-            std::string(timed ? "waits (timed) on '" : "waits on '") +
+            std::string(timeout.timed() ? "waits (timed) on '" : "waits on '") +
                 object_name(object) + "'");
     to = decide(me, "wait", PointKind::kInner, object);
   }
@@ -363,7 +436,8 @@ const std::string& SchedulerCore::object_name(PointAccess object) {
 }
 
 // A try decides first: the point is before the look at the thread.
-bool SchedulerCore::join(pthread_t thread, JoinWait wait, bool* joined) {
+bool SchedulerCore::join(pthread_t thread, JoinWait wait, bool* joined,
+                         Timeout timeout) {
   if (!os_threads()) return false;
   const int me = enter_hook("join");
   Turn turn(this, me);
@@ -379,15 +453,13 @@ bool SchedulerCore::join(pthread_t thread, JoinWait wait, bool* joined) {
         threads_[static_cast<std::size_t>(target)].status !=
             Status::kFinished) {
       waits = true;
-      self.status =
-          wait == JoinWait::kTimed ? Status::kRunnable : Status::kBlocked;
-      self.wait = Wait::kJoin;
-      self.timed = wait == JoinWait::kTimed;
+      start_wait(self, Wait::kJoin,
+                 wait == JoinWait::kTimed ? timeout : Timeout{});
       self.join_target = target;
-      add_row(
-          me, TraceKind::kLockWaited,
-          std::string(self.timed ? "joins (timed) thread " : "joins thread ") +
-              std::to_string(target));
+      add_row(me, TraceKind::kLockWaited,
+              std::string(self.timeout.timed() ? "joins (timed) thread "
+                                               : "joins thread ") +
+                  std::to_string(target));
     } else if (wait != JoinWait::kTry) {
       note_run_progress();
     }
@@ -436,6 +508,7 @@ void SchedulerCore::cancel(pthread_t thread) {
     const bool at_cancellation_point =
         victim.status != Status::kFinished &&
         (victim.wait == Wait::kCond || victim.wait == Wait::kJoin ||
+         victim.wait == Wait::kSleep ||
          (victim.wait == Wait::kObject &&
           victim.waiting_kind == ObjectKind::kSemaphore));
     if (at_cancellation_point) {

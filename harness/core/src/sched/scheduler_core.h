@@ -119,19 +119,21 @@ class SchedulerCore {
                       unsigned long long value, MemoryOrder order);
   void atomic_fence(MemoryOrder order);
   bool block_on(const void* lock, const char* lock_name, LockMode mode,
-                bool timed);
+                Timeout timeout);
   void acquired(const void* lock, const char* lock_name, LockMode mode);
   bool holds_exclusively(const void* lock) const;
   bool held_in_run(const void* lock) const;
   void released(const void* lock, LockMode mode);
-  bool cond_wait(const void* cond, bool timed);
+  void settle_robust_lock(const void* lock);
+  void sleep_until(Timeout end);
+  bool cond_wait(const void* cond, Timeout timeout);
   void cond_notify(const void* cond, bool all);
   bool spawn(pthread_t* thread, const pthread_attr_t* attr,
              void* (*start)(void*), void* arg, int* result);
-  bool object_wait(PointAccess object, bool timed);
+  bool object_wait(PointAccess object, Timeout timeout);
   int wake_object(const void* object, int at_most);
   int object_waiters(const void* object) const;
-  bool join(pthread_t thread, JoinWait wait, bool* finished);
+  bool join(pthread_t thread, JoinWait wait, bool* finished, Timeout timeout);
   void detach(pthread_t thread);
   void cancel(pthread_t thread);
   bool another_thread_can_run() const;
@@ -180,7 +182,8 @@ class SchedulerCore {
   // kFree: it blocked in the kernel outside every scheduling point and its
   // turn was ended for it; it runs free until its next hook.
   enum class Status { kRunnable, kBlocked, kFinished, kFree };
-  enum class Wait { kNone, kLock, kCond, kJoin, kObject };
+  // kSleep: a sleep whose end is far (sleep_until), woken by no event.
+  enum class Wait { kNone, kLock, kCond, kJoin, kObject, kSleep };
   struct LogicalThread {
     const std::function<void()>* body = nullptr;
     void* (*start)(void*) = nullptr;  // a thread the run created
@@ -193,10 +196,12 @@ class SchedulerCore {
     ObjectKind waiting_kind = ObjectKind::kNone;  // of an object wait
     LockMode waiting_mode = LockMode::kExclusive;
     int join_target = -1;
-    bool timed = false;    // a timed wait: still schedulable (its timeout)
-    long wait_order = 0;   // condition variables wake in this order
-    int spin = 0;          // consecutive no-progress points
-    bool yielded = false;  // its last point was a yield or a sleep
+    // Of a timed wait: near, it is still schedulable (picked, it times out);
+    // far, it is blocked until expire_far_deadline() picks it.
+    Timeout timeout;
+    long wait_order = 0;         // condition variables wake in this order
+    int spin = 0;                // consecutive no-progress points
+    bool yielded = false;        // its last point was a yield or a sleep
     const char* site = "start";  // the scheduling point it stopped at last
     int operation = -1;          // from begin_operation()
     // What its step touches: the access of the point it stopped at, then
@@ -231,6 +236,7 @@ class SchedulerCore {
     // Where the run first took it: return addresses, innermost first.
     std::vector<const void*> first_taken_at;
     int last_owner = -1;  // the thread that took it last
+    bool robust = false;  // settle_robust_lock: a holder's end releases it
   };
 
   // The threads of a run of threads given up front (run()).
@@ -338,7 +344,19 @@ class SchedulerCore {
   // runnable_besides(), or a thread besides `me` back from running free
   // and waiting to be readmitted (scheduler_unmodelled.cc).
   bool could_run_besides(int me) const;
+  // Marks `thread` waiting with `timeout`: runnable when it is near.
+  static void start_wait(LogicalThread& thread, Wait kind, Timeout timeout) {
+    thread.status = timeout.kind == TimeoutKind::kNear ? Status::kRunnable
+                                                       : Status::kBlocked;
+    thread.wait = kind;
+    thread.timeout = timeout;
+  }
   bool end_wait(int me, Wait kind);
+  // No thread can go on without time passing: the blocked wait with the
+  // earliest far deadline (the lowest thread among equal ones) is made
+  // runnable, to time out when it runs. Returns it, or -1 when no wait has
+  // a far deadline.
+  int expire_far_deadline();
   // The memory-model mode: `me` acquires what was released on `object`
   // (takes its own HarnessScope); which store a load reads (a decision of
   // the schedule, recorded as thread picks are).
@@ -460,6 +478,12 @@ extern constinit thread_local int* t_free;
 void set_active(SchedulerCore* core);
 
 [[noreturn]] void die(const char* message);
+
+// Waits until the OS thread `tid` of this process, whose logical thread
+// finished, is gone (its last steps: thread-specific destructors,
+// ThreadSanitizer's end of the thread, the kernel's release of the robust
+// mutexes it held), at most 5 seconds.
+void wait_until_gone(long tid);
 
 // The access of taking or releasing `lock` in `mode`: shared ones commute.
 inline PointAccess lock_access(const void* lock, LockMode mode) {

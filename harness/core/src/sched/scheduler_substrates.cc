@@ -6,11 +6,6 @@
 
 namespace racelab::sched::internal {
 
-namespace {
-
-// Waits until the OS thread `tid` of this process, whose logical thread
-// finished, is gone (its last steps: thread-specific destructors and
-// ThreadSanitizer's end of the thread), at most 5 seconds.
 void wait_until_gone(long tid) {
   const long pid = getpid();
   for (int i = 0; i < 50000 && raw_syscall(SYS_tgkill, pid, tid, 0) == 0; ++i) {
@@ -18,6 +13,8 @@ void wait_until_gone(long tid) {
     raw_syscall(SYS_nanosleep, &pause, nullptr);
   }
 }
+
+namespace {
 
 // The key whose destructor ends an OS thread's logical thread.
 pthread_key_t finish_key() {

@@ -203,14 +203,27 @@ int real_pthread_join(pthread_t thread, void** result) {
 
 namespace {
 
-// A sleep in controlled mode: time is the scheduler's, so it is a point where
-// other threads may run, and no real time passes.
-bool controlled_sleep() {
+// A sleep in controlled mode: time is the scheduler's, and no real time
+// passes. A sleep that ends within the horizon (kTimeoutHorizonNs) is a
+// point where other threads may run (a yield); a longer one waits until no
+// thread can go on without time passing, as a far deadline does
+// (docs/controlled-mode.md, "Time"). `end`: its end, as a Timeout.
+bool controlled_sleep(racelab::Timeout end) {
   SchedulingHooks* hooks = controlling();
   if (hooks == nullptr) return false;
   pthread_testcancel();  // a sleep is a cancellation point
-  hooks->yield_point("sleep", PointEffect::kYield);
+  if (end.kind == racelab::TimeoutKind::kFar) {
+    hooks->sleep_until(end);
+    pthread_testcancel();  // a request that woke it
+  } else {
+    hooks->yield_point("sleep", PointEffect::kYield);
+  }
   return true;
+}
+
+racelab::Timeout sleep_of(std::int64_t seconds, long nanos) {
+  const timespec duration{static_cast<time_t>(seconds), nanos};
+  return racelab::interpose_internal::timeout_after(&duration);
 }
 
 }  // namespace
@@ -263,23 +276,31 @@ int sched_yield() {
 }
 
 int nanosleep(const struct timespec* duration, struct timespec* left) {
-  if (controlled_sleep()) return 0;
+  if (controlled_sleep(racelab::interpose_internal::timeout_after(duration))) {
+    return 0;
+  }
   return real_nanosleep()(duration, left);
 }
 
 int clock_nanosleep(clockid_t clock, int flags, const struct timespec* at,
                     struct timespec* left) {
-  if (controlled_sleep()) return 0;
+  const racelab::Timeout end =
+      (flags & TIMER_ABSTIME) != 0
+          ? racelab::interpose_internal::timeout_at(clock, at)
+          : racelab::interpose_internal::timeout_after(at);
+  if (controlled_sleep(end)) return 0;
   return real_clock_nanosleep()(clock, flags, at, left);
 }
 
 int usleep(useconds_t micros) {
-  if (controlled_sleep()) return 0;
+  if (controlled_sleep(sleep_of(micros / 1000000, micros % 1000000 * 1000L))) {
+    return 0;
+  }
   return real_usleep()(micros);
 }
 
 unsigned sleep(unsigned seconds) {
-  if (controlled_sleep()) return 0;
+  if (controlled_sleep(sleep_of(seconds, 0))) return 0;
   return real_sleep()(seconds);
 }
 

@@ -10,6 +10,8 @@
 #define RACELAB_SYNC_INTERPOSE_COMMON_H_
 
 #include <dlfcn.h>
+#include <pthread.h>
+#include <time.h>
 
 #include "racelab/internal/scheduling_hooks.h"
 
@@ -28,6 +30,14 @@ void capture_call_sites();
 // `out`, after skipping the first `skip` (0: the return into the caller of
 // this function). Returns how many were written.
 int return_addresses(const void** out, int max, int skip);
+
+// The Timeout of a wait with an absolute `deadline` on `clock`, or with a
+// `relative` one (a futex wait's); no timeout for null. The clock of a
+// condition variable's timed waits (pthread_condattr_setclock).
+// Defined in interpose_timeout.cc.
+Timeout timeout_at(clockid_t clock, const timespec* deadline);
+Timeout timeout_after(const timespec* relative);
+clockid_t cond_clock(const pthread_cond_t* cond);
 
 // How deep the calling thread is in unwatched harness code (a HarnessScope,
 // enter_unwatched_harness()): its atomics are done natively

@@ -9,14 +9,16 @@
 //   their own primitives on a futex. FUTEX_WAIT and FUTEX_WAIT_BITSET compare
 //   the word with the expected value (EAGAIN when it differs) and wait in the
 //   scheduler until a FUTEX_WAKE (or FUTEX_WAKE_BITSET) of the same word
-//   wakes them, or, with a timeout, until the scheduler times the wait out
-//   (ETIMEDOUT); a wake wakes at most the number it asks for, lowest thread
-//   first, and returns how many it woke. A bitset is not compared: waking a
-//   waiter whose bits do not match is a spurious wake-up, which every futex
-//   caller tolerates. The other futex operations (requeue, wake-op, priority
-//   inheritance) and every other system call are passed to the kernel.
-//   A wake also wakes sleepers in the kernel (threads outside the run) for
-//   what the run's waiters leave of its count.
+//   wakes them, or, with a timeout, until the wait times out (ETIMEDOUT; a
+//   FUTEX_WAIT's timeout is relative, a FUTEX_WAIT_BITSET's an absolute time
+//   on CLOCK_MONOTONIC, or CLOCK_REALTIME with FUTEX_CLOCK_REALTIME); a wake
+//   wakes at most the number it asks for, lowest thread first, and returns how
+//   many it woke. A bitset is not compared: waking a waiter whose bits do not
+//   match is a spurious wake-up, which every futex caller tolerates. The other
+//   futex operations (requeue, wake-op, priority inheritance) and every other
+//   system call are passed to the kernel. A wake also wakes sleepers in the
+//   kernel (threads outside the run) for what the run's waiters leave of its
+//   count.
 // - __cxa_guard_acquire, __cxa_guard_release, __cxa_guard_abort (the calls
 //   compiled into the executable: libraries' statics are not seen): a thread
 //   that finds a static's initialisation running in another thread waits in
@@ -43,6 +45,7 @@
 using racelab::PointAccess;
 using racelab::PointEffect;
 using racelab::SchedulingHooks;
+using racelab::Timeout;
 using racelab::interpose_internal::controlling;
 
 RACELAB_REAL(long, syscall, (long, ...))
@@ -64,14 +67,14 @@ PointAccess guard_access(const void* guard) {
 }
 
 long futex_wait(SchedulingHooks* hooks, const std::uint32_t* word,
-                std::uint32_t expected, bool timed) {
+                std::uint32_t expected, Timeout timeout) {
   hooks->access_point("futex_wait", PointEffect::kNoProgress,
                       futex_access(word), racelab::PointKind::kInner);
   if (__atomic_load_n(word, __ATOMIC_RELAXED) != expected) {
     errno = EAGAIN;
     return -1;
   }
-  if (hooks->object_wait(futex_access(word), timed)) {
+  if (hooks->object_wait(futex_access(word), timeout)) {
     errno = ETIMEDOUT;
     return -1;
   }
@@ -98,11 +101,19 @@ bool modelled_futex(SchedulingHooks* hooks, const long* args, long* result) {
   const auto* word = reinterpret_cast<const std::uint32_t*>(args[0]);
   const int op = static_cast<int>(args[1]) & FUTEX_CMD_MASK;
   const auto value = static_cast<std::uint32_t>(args[2]);
-  const bool timed = args[3] != 0;
+  const auto* limit = reinterpret_cast<const timespec*>(args[3]);
   switch (op) {
     case FUTEX_WAIT:
+      *result = futex_wait(hooks, word, value,
+                           racelab::interpose_internal::timeout_after(limit));
+      return true;
     case FUTEX_WAIT_BITSET:
-      *result = futex_wait(hooks, word, value, timed);
+      *result = futex_wait(
+          hooks, word, value,
+          racelab::interpose_internal::timeout_at(
+              (args[1] & FUTEX_CLOCK_REALTIME) != 0 ? CLOCK_REALTIME
+                                                    : CLOCK_MONOTONIC,
+              limit));
       return true;
     case FUTEX_WAKE:
     case FUTEX_WAKE_BITSET:
@@ -194,7 +205,7 @@ long syscall(long number, ...) noexcept {
 int __wrap___cxa_guard_acquire(std::int64_t* guard) {
   if (SchedulingHooks* hooks = controlling()) {
     while (guard_running(guard)) {
-      hooks->object_wait(guard_access(guard), false);
+      hooks->object_wait(guard_access(guard), Timeout{});
     }
   }
   const int first = __real___cxa_guard_acquire(guard);

@@ -20,8 +20,11 @@
 using racelab::LockMode;
 using racelab::PointEffect;
 using racelab::SchedulingHooks;
+using racelab::Timeout;
 using racelab::interpose_internal::capture_call_sites;
+using racelab::interpose_internal::cond_clock;
 using racelab::interpose_internal::controlling;
+using racelab::interpose_internal::timeout_at;
 
 RACELAB_REAL(int, pthread_mutex_lock, (pthread_mutex_t*))
 RACELAB_REAL(int, pthread_mutex_trylock, (pthread_mutex_t*))
@@ -100,6 +103,19 @@ constexpr int kPrioProtect = 64;
 constexpr unsigned kTidMask = 0x3fffffffu;
 constexpr unsigned kCeilingMask = 0xfff80000u;
 
+// Whether `mu` is a robust mutex (its owner's end releases it: EOWNERDEAD).
+bool robust(const pthread_mutex_t* mu) {
+  const int kind = __atomic_load_n(&mu->__data.__kind, __ATOMIC_RELAXED);
+  return kind >= 0 && (kind & kRobust) != 0;
+}
+
+// A robust mutex whose holders in the run ended: wait until the kernel has
+// marked it, so that the real call answers EOWNERDEAD (or, for a mutex
+// unlocked inconsistent, ENOTRECOVERABLE) whatever the timing.
+void settle(SchedulingHooks* hooks, pthread_mutex_t* mu) {
+  if (robust(mu)) hooks->settle_robust_lock(mu);
+}
+
 // Whether glibc's pthread_mutex_lock of `mu` by the calling logical thread
 // would wait. It does not when the mutex is free (or its robust owner died:
 // EOWNERDEAD), when it is invalid (pthread_mutex_destroy set its kind to -1:
@@ -140,18 +156,18 @@ bool rwlock_would_block(SchedulingHooks* hooks, pthread_rwlock_t* rw,
 
 // Takes a lock: a scheduling point, then blocked in the scheduler while the
 // real call would wait, then the real call (TSan's interceptor), which cannot
-// wait any more. `timed`: the scheduler may end the wait instead (ETIMEDOUT).
+// wait any more. A timed `timeout`: the wait may end instead (ETIMEDOUT).
 // A lock busy with no holder in the run is held by a thread outside it: the
 // real call waits for that thread's release in the kernel, where the watch
 // of unmodelled blocks lets the rest of the run go on if the wait lasts.
 template <class WouldBlock, class Lock>
 int take(SchedulingHooks* hooks, const void* lock, LockMode mode,
-         const char* point, WouldBlock would_block, Lock real_lock, bool timed,
-         const char* name) {
+         const char* point, WouldBlock would_block, Lock real_lock,
+         Timeout timeout, const char* name) {
   hooks->access_point(point, PointEffect::kProgress, lock_access(lock, mode),
                       racelab::PointKind::kInner);
   while (would_block() && hooks->held_in_run(lock)) {
-    if (hooks->block_on(lock, name, mode, timed)) return ETIMEDOUT;
+    if (hooks->block_on(lock, name, mode, timeout)) return ETIMEDOUT;
   }
   const int result = real_lock();
   if (result == 0 || result == EOWNERDEAD) hooks->acquired(lock, name, mode);
@@ -172,16 +188,19 @@ int try_take(SchedulingHooks* hooks, const void* lock, LockMode mode,
 // the acquisition as it sees a timedlock's).
 template <class Lock>
 int lock_mutex(SchedulingHooks* hooks, pthread_mutex_t* mu, Lock real_lock,
-               bool timed) {
+               Timeout timeout) {
   return take(
       hooks, mu, LockMode::kExclusive, "lock",
-      [&] { return mutex_would_block(hooks, mu); }, real_lock, timed,
-      racelab::kUnnamedMutex);
+      [&] {
+        settle(hooks, mu);
+        return mutex_would_block(hooks, mu);
+      },
+      real_lock, timeout, racelab::kUnnamedMutex);
 }
 
 int relock(SchedulingHooks* hooks, pthread_mutex_t* mu) {
   return lock_mutex(
-      hooks, mu, [&] { return real_pthread_mutex_lock()(mu); }, false);
+      hooks, mu, [&] { return real_pthread_mutex_lock()(mu); }, Timeout{});
 }
 
 // A condition-variable wait. Its scheduling point is at the entry, before
@@ -193,7 +212,7 @@ int relock(SchedulingHooks* hooks, pthread_mutex_t* mu) {
 // A wait is a cancellation point: a request that came before the wait, or
 // one that woke it (SchedulingHooks::cancel), is acted on with the mutex held,
 // as POSIX has it, so the thread's cleanup handlers run with the lock.
-int wait_on(pthread_cond_t* cond, pthread_mutex_t* mu, bool timed) {
+int wait_on(pthread_cond_t* cond, pthread_mutex_t* mu, Timeout timeout) {
   SchedulingHooks* hooks = controlling();
   hooks->access_point("cond_wait", PointEffect::kProgress,
                       lock_access(mu, LockMode::kExclusive),
@@ -201,7 +220,7 @@ int wait_on(pthread_cond_t* cond, pthread_mutex_t* mu, bool timed) {
   pthread_testcancel();  // a request from before the wait
   real_pthread_mutex_unlock()(mu);
   hooks->released(mu, LockMode::kExclusive);
-  const bool timed_out = hooks->cond_wait(cond, timed);
+  const bool timed_out = hooks->cond_wait(cond, timeout);
   relock(hooks, mu);
   pthread_testcancel();
   return timed_out ? ETIMEDOUT : 0;
@@ -255,6 +274,7 @@ int pthread_mutex_trylock(pthread_mutex_t* mu) {
   hooks->access_point("try_lock", PointEffect::kNoProgress,
                       lock_access(mu, LockMode::kExclusive),
                       racelab::PointKind::kInner);
+  settle(hooks, mu);
   return try_take(hooks, mu, LockMode::kExclusive, racelab::kUnnamedMutex,
                   real_pthread_mutex_trylock()(mu));
 }
@@ -263,7 +283,8 @@ int pthread_mutex_timedlock(pthread_mutex_t* mu, const struct timespec* at) {
   SchedulingHooks* hooks = controlling();
   if (hooks == nullptr) return real_pthread_mutex_timedlock()(mu, at);
   return lock_mutex(
-      hooks, mu, [&] { return real_pthread_mutex_timedlock()(mu, at); }, true);
+      hooks, mu, [&] { return real_pthread_mutex_timedlock()(mu, at); },
+      timeout_at(CLOCK_REALTIME, at));
 }
 
 int pthread_mutex_clocklock(pthread_mutex_t* mu, clockid_t clock,
@@ -271,7 +292,8 @@ int pthread_mutex_clocklock(pthread_mutex_t* mu, clockid_t clock,
   SchedulingHooks* hooks = controlling();
   if (hooks == nullptr) return real_pthread_mutex_clocklock()(mu, clock, at);
   return lock_mutex(
-      hooks, mu, [&] { return real_pthread_mutex_timedlock()(mu, at); }, true);
+      hooks, mu, [&] { return real_pthread_mutex_timedlock()(mu, at); },
+      timeout_at(clock, at));
 }
 
 int pthread_mutex_unlock(pthread_mutex_t* mu) {
@@ -299,7 +321,8 @@ int pthread_mutex_destroy(pthread_mutex_t* mu) {
   return real_pthread_mutex_destroy()(mu);
 }
 
-// `real_lock`: as lock_mutex's (clock* calls take TSan's timed* ones).
+// `real_lock`: as lock_mutex's (clock* calls take TSan's timed* ones);
+// `timed`: the Timeout.
 #define RACELAB_RWLOCK_TAKE(name, mode, point, real_lock, timed, params, args) \
   int name params {                                                            \
     SchedulingHooks* hooks = controlling();                                    \
@@ -319,27 +342,30 @@ int pthread_mutex_destroy(pthread_mutex_t* mu) {
   }
 
 RACELAB_RWLOCK_TAKE(pthread_rwlock_rdlock, LockMode::kShared, "lock_shared",
-                    real_pthread_rwlock_rdlock()(rw), false,
+                    real_pthread_rwlock_rdlock()(rw), Timeout{},
                     (pthread_rwlock_t * rw), (rw))
 RACELAB_RWLOCK_TAKE(pthread_rwlock_wrlock, LockMode::kExclusive, "lock",
-                    real_pthread_rwlock_wrlock()(rw), false,
+                    real_pthread_rwlock_wrlock()(rw), Timeout{},
                     (pthread_rwlock_t * rw), (rw))
 RACELAB_RWLOCK_TAKE(pthread_rwlock_timedrdlock, LockMode::kShared,
                     "lock_shared", real_pthread_rwlock_timedrdlock()(rw, at),
-                    true, (pthread_rwlock_t * rw, const struct timespec* at),
+                    timeout_at(CLOCK_REALTIME, at),
+                    (pthread_rwlock_t * rw, const struct timespec* at),
                     (rw, at))
 RACELAB_RWLOCK_TAKE(pthread_rwlock_timedwrlock, LockMode::kExclusive, "lock",
-                    real_pthread_rwlock_timedwrlock()(rw, at), true,
+                    real_pthread_rwlock_timedwrlock()(rw, at),
+                    timeout_at(CLOCK_REALTIME, at),
                     (pthread_rwlock_t * rw, const struct timespec* at),
                     (rw, at))
 RACELAB_RWLOCK_TAKE(pthread_rwlock_clockrdlock, LockMode::kShared,
                     "lock_shared", real_pthread_rwlock_timedrdlock()(rw, at),
-                    true,
+                    timeout_at(clock, at),
                     (pthread_rwlock_t * rw, clockid_t clock,
                      const struct timespec* at),
                     (rw, clock, at))
 RACELAB_RWLOCK_TAKE(pthread_rwlock_clockwrlock, LockMode::kExclusive, "lock",
-                    real_pthread_rwlock_timedwrlock()(rw, at), true,
+                    real_pthread_rwlock_timedwrlock()(rw, at),
+                    timeout_at(clock, at),
                     (pthread_rwlock_t * rw, clockid_t clock,
                      const struct timespec* at),
                     (rw, clock, at))
@@ -385,7 +411,7 @@ int pthread_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mu) {
     return racelab::interpose_internal::stress_cond_wait(
         cond, mu, [&] { return real_pthread_cond_wait()(cond, mu); });
   }
-  return wait_on(cond, mu, false);
+  return wait_on(cond, mu, Timeout{});
 }
 
 int pthread_cond_timedwait(pthread_cond_t* cond, pthread_mutex_t* mu,
@@ -394,7 +420,7 @@ int pthread_cond_timedwait(pthread_cond_t* cond, pthread_mutex_t* mu,
     return racelab::interpose_internal::stress_cond_wait(
         cond, mu, [&] { return real_pthread_cond_timedwait()(cond, mu, at); });
   }
-  return wait_on(cond, mu, true);
+  return wait_on(cond, mu, timeout_at(cond_clock(cond), at));
 }
 
 int pthread_cond_clockwait(pthread_cond_t* cond, pthread_mutex_t* mu,
@@ -404,7 +430,7 @@ int pthread_cond_clockwait(pthread_cond_t* cond, pthread_mutex_t* mu,
       return real_pthread_cond_clockwait()(cond, mu, clock, at);
     });
   }
-  return wait_on(cond, mu, true);
+  return wait_on(cond, mu, timeout_at(clock, at));
 }
 
 int pthread_cond_signal(pthread_cond_t* cond) {

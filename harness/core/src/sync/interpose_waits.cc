@@ -8,7 +8,8 @@
 //   it is zero, then makes the real call (TSan's interceptor, which records
 //   the acquire), which cannot block any more; a post wakes every waiter, and
 //   those that find the count zero again wait again. A timed wait may time
-//   out instead: the scheduler's choice, as for the timed locks.
+//   out instead, as the timed locks do (Timeout: near deadlines at the
+//   scheduler's choice, far ones only when no thread can go on).
 // - A barrier counts its waiters in the scheduler: the `count`-th arrival
 //   opens it and returns PTHREAD_BARRIER_SERIAL_THREAD (as glibc's last
 //   arrival does), the others 0. The real pthread_barrier_wait is never
@@ -19,8 +20,8 @@
 //   departure (every arrival happens before the last one, which happens
 //   before any departure), and a read of the barrier at both (so that
 //   destroying it while a thread waits is a race, as without racelab).
-// - pthread_timedjoin_np and pthread_clockjoin_np join with a timeout the
-//   scheduler chooses; pthread_tryjoin_np looks once. Once the thread has
+// - pthread_timedjoin_np and pthread_clockjoin_np join with a timeout, as
+//   the timed waits do; pthread_tryjoin_np looks once. Once the thread has
 //   finished, the real pthread_join (TSan's) joins it and records the edge.
 //
 // Compiled without sanitizer instrumentation, as interpose.cc.
@@ -36,7 +37,9 @@ using racelab::JoinWait;
 using racelab::PointAccess;
 using racelab::PointEffect;
 using racelab::SchedulingHooks;
+using racelab::Timeout;
 using racelab::interpose_internal::controlling;
+using racelab::interpose_internal::timeout_at;
 
 // TSan's annotations (weak: absent in builds without TSan).
 extern "C" void __tsan_acquire(void* address) __attribute__((weak));
@@ -99,20 +102,20 @@ bool clock_supported(clockid_t clock) {
 }
 
 // Takes one from `sem`: a point, then blocked in the scheduler while the
-// count is zero (`timed`: or until the scheduler times the wait out), then
+// count is zero (a timed `timeout`: or until the wait times out), then
 // `take`, the real call, which cannot wait any more. For the fairness bound
 // the point changes something only once the take succeeds (as a
 // compare-and-swap's): a loop of timed waits that time out is a spin.
 template <class Take>
 int semaphore_take(SchedulingHooks* hooks, sem_t* sem, const char* point,
-                   bool timed, Take take) {
+                   Timeout timeout, Take take) {
   hooks->access_point(point, PointEffect::kNoProgress, semaphore_access(sem),
                       racelab::PointKind::kInner);
   while (semaphore_value(sem) <= 0) {
     // Every caller is a cancellation point: a request that came before the
     // wait, or woke it, is acted on here.
     pthread_testcancel();
-    if (hooks->object_wait(semaphore_access(sem), timed)) {
+    if (hooks->object_wait(semaphore_access(sem), timeout)) {
       errno = ETIMEDOUT;
       return -1;
     }
@@ -122,11 +125,11 @@ int semaphore_take(SchedulingHooks* hooks, sem_t* sem, const char* point,
   return result;
 }
 
-// A join with a timeout: ETIMEDOUT when the scheduler times it out.
+// A join with a timeout: ETIMEDOUT when it times out.
 int timed_join(SchedulingHooks* hooks, pthread_t thread, void** result,
-               bool* ours) {
+               Timeout timeout, bool* ours) {
   bool joined = false;
-  *ours = hooks->join(thread, JoinWait::kTimed, &joined);
+  *ours = hooks->join(thread, JoinWait::kTimed, &joined, timeout);
   if (!*ours) return 0;
   pthread_testcancel();  // a cancellation point, which a request may wake
   return joined ? real_pthread_join()(thread, result) : ETIMEDOUT;
@@ -168,7 +171,7 @@ int pthread_barrier_wait(pthread_barrier_t* barrier) {
   if (last) {
     hooks->wake_object(barrier, SchedulingHooks::kEveryWaiter);
   } else {
-    hooks->object_wait(barrier_access(barrier), false);
+    hooks->object_wait(barrier_access(barrier), Timeout{});
   }
   tsan_read(barrier);
   if (&__tsan_acquire != nullptr) __tsan_acquire(barrier);
@@ -178,7 +181,7 @@ int pthread_barrier_wait(pthread_barrier_t* barrier) {
 int sem_wait(sem_t* sem) {
   SchedulingHooks* hooks = controlling();
   if (hooks == nullptr) return real_sem_wait()(sem);
-  return semaphore_take(hooks, sem, "sem_wait", false,
+  return semaphore_take(hooks, sem, "sem_wait", Timeout{},
                         [&] { return real_sem_wait()(sem); });
 }
 
@@ -201,7 +204,8 @@ int sem_timedwait(sem_t* sem, const struct timespec* at) {
   if (hooks == nullptr || !valid_deadline(at)) {
     return real_sem_timedwait()(sem, at);
   }
-  return semaphore_take(hooks, sem, "sem_timedwait", true,
+  return semaphore_take(hooks, sem, "sem_timedwait",
+                        timeout_at(CLOCK_REALTIME, at),
                         [&] { return real_sem_timedwait()(sem, at); });
 }
 
@@ -213,7 +217,7 @@ int sem_clockwait(sem_t* sem, clockid_t clock, const struct timespec* at) {
   if (hooks == nullptr || !clock_supported(clock) || !valid_deadline(at)) {
     return real_sem_clockwait()(sem, clock, at);
   }
-  return semaphore_take(hooks, sem, "sem_clockwait", true,
+  return semaphore_take(hooks, sem, "sem_clockwait", timeout_at(clock, at),
                         [&] { return real_sem_timedwait()(sem, at); });
 }
 
@@ -241,7 +245,8 @@ int pthread_timedjoin_np(pthread_t thread, void** result,
   SchedulingHooks* hooks = controlling();
   bool ours = false;
   if (hooks != nullptr) {
-    const int joined = timed_join(hooks, thread, result, &ours);
+    const int joined = timed_join(hooks, thread, result,
+                                  timeout_at(CLOCK_REALTIME, at), &ours);
     if (ours) return joined;
   }
   return real_pthread_timedjoin_np()(thread, result, at);
@@ -252,7 +257,8 @@ int pthread_clockjoin_np(pthread_t thread, void** result, clockid_t clock,
   SchedulingHooks* hooks = controlling();
   bool ours = false;
   if (hooks != nullptr && clock_supported(clock)) {
-    const int joined = timed_join(hooks, thread, result, &ours);
+    const int joined =
+        timed_join(hooks, thread, result, timeout_at(clock, at), &ours);
     if (ours) return joined;
   }
   return real_pthread_clockjoin_np()(thread, result, clock, at);

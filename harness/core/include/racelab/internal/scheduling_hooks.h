@@ -13,6 +13,8 @@
 
 #include <pthread.h>
 
+#include <cstdint>
+
 namespace racelab {
 
 // How a lock is requested or released.
@@ -98,9 +100,25 @@ inline PointAccess seq_cst_order_access() {
 }
 
 // How a join waits: until the thread finished (pthread_join), until then or
-// a timeout the scheduler chooses (pthread_timedjoin_np), or not at all
-// (pthread_tryjoin_np).
+// its timeout (pthread_timedjoin_np), or not at all (pthread_tryjoin_np).
 enum class JoinWait { kBlock, kTimed, kTry };
+
+// How a wait may end without the event it waits for, in the run's model of
+// time (docs/controlled-mode.md, "Time"): never (kNone: no deadline), at any
+// decision the strategy chooses (kNear: the deadline is at most
+// kTimeoutHorizonNs after the time of the call), or only once no thread of
+// the run can go on without time passing (kFar: a later deadline), the
+// earliest deadline first.
+enum class TimeoutKind { kNone, kNear, kFar };
+inline constexpr std::int64_t kTimeoutHorizonNs = 1'000'000'000;  // 1 s
+struct Timeout {
+  TimeoutKind kind = TimeoutKind::kNone;
+  // The deadline on CLOCK_MONOTONIC, in nanoseconds (whatever clock the
+  // program gave it on): far deadlines expire in this order.
+  std::int64_t deadline_ns = 0;
+
+  bool timed() const { return kind != TimeoutKind::kNone; }
+};
 
 // Whether the order of two accesses by different threads can matter: the
 // same object and at least one write (so two shared acquisitions of a lock
@@ -207,10 +225,10 @@ class SchedulingHooks {
 
   // The current logical thread failed to take `lock`: mark it blocked on the
   // lock and switch away. Returns when the lock may be free again (the caller
-  // retries its try-lock) or, when `timed`, when the scheduler chose to let
-  // the wait time out instead: then it returns true.
+  // retries its try-lock) or, when `timeout` is timed, when the wait timed
+  // out instead (see Timeout): then it returns true.
   virtual bool block_on(const void* lock, const char* lock_name, LockMode mode,
-                        bool timed = false) = 0;
+                        Timeout timeout = {}) = 0;
 
   // The current logical thread now holds `lock`.
   virtual void acquired(const void* lock, const char* lock_name,
@@ -235,27 +253,42 @@ class SchedulingHooks {
     return true;
   }
 
+  // A sleep whose end is far (TimeoutKind::kFar): the current logical thread
+  // waits for no event, until its deadline passes as a far timeout's does.
+  // A nearer sleep is a yield_point (PointEffect::kYield).
+  virtual void sleep_until(Timeout end) {
+    static_cast<void>(end);
+    yield_point("sleep", PointEffect::kYield);
+  }
+
   // The current logical thread released `lock` (in whichever mode it held
   // it); threads blocked on it may run.
   virtual void released(const void* lock, LockMode mode) = 0;
 
+  // `lock` is a robust mutex (PTHREAD_MUTEX_ROBUST): a thread that ends
+  // holding it releases it to the kernel, which marks it for the next locker
+  // (EOWNERDEAD), and the threads blocked on it may run. When every holder
+  // of it in the run has ended, waits until their OS threads are gone (the
+  // kernel has then marked it) and forgets them as holders.
+  virtual void settle_robust_lock(const void* lock) { static_cast<void>(lock); }
+
   // Condition variables. cond_wait: the caller has released the mutex; mark
   // it waiting on `cond` and switch away until a notify wakes it, or, when
-  // `timed`, until the scheduler lets the wait time out (returns true).
+  // `timeout` is timed, until the wait times out (returns true).
   // cond_notify wakes the longest waiter, or every waiter when `all`.
-  virtual bool cond_wait(const void* cond, bool timed) = 0;
+  virtual bool cond_wait(const void* cond, Timeout timeout) = 0;
   virtual void cond_notify(const void* cond, bool all) = 0;
 
   // Barriers, semaphores, futex words and static guards (`object`: which
   // one, by kind and address). object_wait: mark the current thread waiting
-  // on it and switch away until wake_object() wakes it, or, when `timed`,
-  // until the scheduler lets the wait time out instead (returns true).
+  // on it and switch away until wake_object() wakes it, or, when `timeout`
+  // is timed, until the wait times out instead (returns true).
   // wake_object wakes up to `at_most` of its waiters, lowest thread first,
   // and returns how many it woke (a semaphore wakes every waiter: those that
   // find the count zero wait again). object_waiters: how many threads of the
   // run wait on it.
   static constexpr int kEveryWaiter = 1 << 30;
-  virtual bool object_wait(PointAccess object, bool timed) = 0;
+  virtual bool object_wait(PointAccess object, Timeout timeout) = 0;
   virtual int wake_object(const void* object, int at_most) = 0;
   virtual int object_waiters(const void* object) const = 0;
 
@@ -269,7 +302,7 @@ class SchedulingHooks {
   virtual bool spawn(pthread_t* thread, const pthread_attr_t* attr,
                      void* (*start)(void*), void* arg, int* result) = 0;
   virtual bool join(pthread_t thread, JoinWait wait = JoinWait::kBlock,
-                    bool* finished = nullptr) = 0;
+                    bool* finished = nullptr, Timeout timeout = {}) = 0;
   // `thread` was detached: the run will not join it.
   virtual void detach(pthread_t thread) = 0;
   // `thread` was sent a cancellation request (the real pthread_cancel has

@@ -28,10 +28,12 @@
 //
 // Blocking is modelled: a thread blocked on a lock, a condition variable or a
 // join is not scheduled until it can proceed; a timed wait (wait_for,
-// try_lock_for) stays schedulable, and being scheduled before it is woken is
-// its timeout. Fairness: a thread whose last `spin_bound` scheduling points
-// changed nothing (PointEffect::kNoProgress) is skipped while another thread
-// can run, until some thread makes progress, so spin loops end.
+// try_lock_for) whose deadline is near (Timeout) stays schedulable, and being
+// scheduled before it is woken is its timeout; a far one times out only when
+// no thread can go on without time passing, the earliest deadline first.
+// Fairness: a thread whose last `spin_bound` scheduling points changed nothing
+// (PointEffect::kNoProgress) is skipped while another thread can run, until
+// some thread makes progress, so spin loops end.
 //
 // Blocking the scheduler does not model (a raw futex, a read of a pipe, a
 // library built without TSan) is watched on OS threads: a thread of the run
@@ -327,20 +329,23 @@ class ControlledScheduler final : public SchedulingHooks {
                       unsigned long long value, MemoryOrder order) override;
   void atomic_fence(MemoryOrder order) override;
   bool block_on(const void* lock, const char* lock_name, LockMode mode,
-                bool timed) override;
+                Timeout timeout) override;
   void acquired(const void* lock, const char* lock_name,
                 LockMode mode) override;
   bool holds_exclusively(const void* lock) const override;
   bool held_in_run(const void* lock) const override;
   void released(const void* lock, LockMode mode) override;
-  bool cond_wait(const void* cond, bool timed) override;
+  void settle_robust_lock(const void* lock) override;
+  void sleep_until(Timeout end) override;
+  bool cond_wait(const void* cond, Timeout timeout) override;
   void cond_notify(const void* cond, bool all) override;
   bool spawn(pthread_t* thread, const pthread_attr_t* attr,
              void* (*start)(void*), void* arg, int* result) override;
-  bool object_wait(PointAccess object, bool timed) override;
+  bool object_wait(PointAccess object, Timeout timeout) override;
   int wake_object(const void* object, int at_most) override;
   int object_waiters(const void* object) const override;
-  bool join(pthread_t thread, JoinWait wait, bool* finished) override;
+  bool join(pthread_t thread, JoinWait wait, bool* finished,
+            Timeout timeout) override;
   void detach(pthread_t thread) override;
   void cancel(pthread_t thread) override;
   bool another_thread_can_run() const override;

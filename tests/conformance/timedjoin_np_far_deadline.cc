@@ -1,0 +1,27 @@
+// Conformance: main joins, with pthread_timedjoin_np and a deadline 3 s
+// away, a thread that never ends (it waits on a semaphore nobody posts):
+// once both wait, only the deadline can end a wait, and the join returns
+// ETIMEDOUT (no deadlock); main returns while the thread still waits.
+// EXPECT-PLAIN: clean
+// EXPECT-EXPLORE: clean
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <time.h>
+
+sem_t never;
+
+void* work(void*) {
+  sem_wait(&never);
+  return nullptr;
+}
+
+int main() {
+  sem_init(&never, 0, 0);
+  pthread_t t;
+  if (pthread_create(&t, nullptr, work, nullptr) != 0) return 2;
+  timespec deadline;
+  clock_gettime(CLOCK_REALTIME, &deadline);
+  deadline.tv_sec += 3;
+  return pthread_timedjoin_np(t, nullptr, &deadline) == ETIMEDOUT ? 0 : 1;
+}
