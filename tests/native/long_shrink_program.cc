@@ -5,16 +5,18 @@
 //                                     shrunk over many runs
 //   long_shrink_program hold MARKER   2 threads, one unlocked increment each;
 //                                     a run that finds MARKER creates it and
-//                                     races, a run that finds it waits in the
-//                                     kernel until it is killed, so that every
-//                                     rerun of a shrink lasts until racelab
-//                                     is stopped
+//                                     races, a run that finds it creates
+//                                     MARKER.rerun and waits in the kernel
+//                                     until it is killed, so that every rerun
+//                                     of a shrink lasts until racelab is
+//                                     stopped
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -42,7 +44,12 @@ int many_threads() {
 int hold(const char* marker) {
   const int fd = ::open(marker, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) {
-    // A rerun: wait where no scheduling point is, until killed.
+    // A rerun: says so (MARKER.rerun), then waits where no scheduling point
+    // is, until killed.
+    const std::string rerun = std::string(marker) + ".rerun";
+    const int said =
+        ::open(rerun.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    if (said >= 0) ::close(said);
     int never[2];
     if (::pipe(never) != 0) return 3;
     char byte;
