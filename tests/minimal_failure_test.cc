@@ -1,9 +1,12 @@
 // Tests of the minimal failing program of controlled mode: threads and
 // operations a failure does not need are dropped, what it needs is kept, a
 // removal that makes another kind of finding appear does not count, and the
-// reported (shrunk) schedule replays to the same trace and findings.
+// reported (shrunk) schedule replays to the same trace and findings; the
+// search hands its finding over before shrinking it, and a shrink that is
+// stopped reports the finding as found.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -107,6 +110,66 @@ TEST(MinimalFailure, DropsUnneededThreadsAndOperationsButNotAGuard) {
       },
       program, failing, /*shrink=*/false);
   EXPECT_EQ(whole.schedule.program, program);
+}
+
+// The search gives its first finding to on_found before shrinking it; a
+// stop request during the shrink (before its first rerun, or after two)
+// reports that finding as found, the search's schedules counted apart from
+// the shrink's reruns.
+TEST(MinimalFailure, AStoppedShrinkReportsTheFindingAsFound) {
+  ProgramJudge judge;
+  const std::vector<std::string> program = {"", "guard; bug; noise",
+                                            "bug; noise", "noise", ""};
+  int runs = 0;
+  const controlled_internal::ScheduleRunner runner =
+      [&](std::uint64_t, const std::vector<std::string>* recorded,
+          sched::Strategy& strategy) {
+        ++runs;
+        return judge.run(recorded != nullptr ? *recorded : program, strategy);
+      };
+  const controlled_internal::ProgramEncoder encode = [&](std::uint64_t) {
+    return program;
+  };
+  for (const std::optional<int> stop_after :
+       {std::optional<int>(0), std::optional<int>(2), std::optional<int>()}) {
+    SCOPED_TRACE(stop_after ? *stop_after : -1);
+    RunRequest request;
+    request.mode = Mode::kControlled;
+    request.strategy = "pct";
+    request.seed = 1;
+    request.budget = 5;
+    std::optional<RunObservation> found;
+    int runs_at_found = 0;
+    request.on_found = [&](const RunObservation& as_found) {
+      found = as_found;
+      runs_at_found = runs;
+    };
+    request.stop_requested = [&] {
+      return stop_after && found && runs - runs_at_found >= *stop_after;
+    };
+    runs = 0;
+    const RunObservation obs =
+        controlled_internal::explore(runner, encode, request, false);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(found->first_failing, 0);
+    EXPECT_EQ(found->schedules, 1);
+    EXPECT_EQ(found->schedule.program, program);
+    EXPECT_EQ(obs.first_failing, 0);
+    EXPECT_EQ(obs.schedules, 1);
+    ASSERT_EQ(obs.findings.size(), 1u);
+    EXPECT_EQ(obs.findings[0].kind, FindingKind::kNotLinearizable);
+    if (stop_after) {
+      EXPECT_TRUE(obs.interrupted);
+      EXPECT_EQ(obs.shrink_runs, *stop_after);
+      EXPECT_EQ(obs.schedule.program, program);
+      EXPECT_EQ(obs.schedule.decisions, found->schedule.decisions);
+    } else {
+      EXPECT_FALSE(obs.interrupted);
+      EXPECT_EQ(obs.shrink_runs, runs - 1);
+      EXPECT_EQ(obs.schedule.program,
+                (std::vector<std::string>{"", "guard; bug", "bug", ""}));
+    }
+  }
 }
 
 RunObservation run_split_lock(const RunRequest& request) {

@@ -56,9 +56,11 @@ int write_program_reports(std::vector<CaseResult> cases,
   return kExitOk;
 }
 
-// Explores or replays a whole program: SIGINT and SIGTERM stop the program
-// and the search (the schedules so far are reported, exit 128 + signal), a
-// closed stdout costs only the text, never the status.
+// Explores or replays a whole program: a finding is printed (stderr) and its
+// schedule saved the moment it is made, before it is shrunk; SIGINT and
+// SIGTERM stop the program and the search (the schedules so far are
+// reported, exit 128 + signal) or the shrink (the finding is reported as
+// found, exit 1); a closed stdout costs only the text, never the status.
 int explore_and_print(const ProgramExploreOptions& options,
                       const std::string* out_dir) {
   report_write_errors_instead_of_dying();
@@ -68,6 +70,12 @@ int explore_and_print(const ProgramExploreOptions& options,
   InterruptScope interrupt;
   ProgramExploreOptions run = options;
   run.stop_requested = [] { return InterruptScope::signal_received() != 0; };
+  if (options.shrink && !options.replay) {
+    run.on_found = [&options](const ProgramExploreResult& found) {
+      std::cerr << describe_found(found, options);
+      std::cerr.flush();
+    };
+  }
   const ProgramExploreResult result = explore_program(std::move(run));
   const int sig = InterruptScope::signal_received();
   if (!result.inconclusive.empty() && !result.found() && sig == 0) {
@@ -82,10 +90,15 @@ int explore_and_print(const ProgramExploreOptions& options,
   }
   std::cout << describe(result, options);
   std::cout.flush();
-  if (sig != 0) {
+  if (sig != 0 && !result.found()) {
     std::cerr << "racelab: interrupted by " << signal_name(sig) << " after "
               << result.search.schedules << " schedules; nothing written\n";
     return 128 + sig;
+  }
+  if (sig != 0 && result.interrupted) {
+    // The search had its finding: the signal stopped only its shrink.
+    std::cerr << "racelab: interrupted by " << signal_name(sig)
+              << " while shrinking; the finding is reported as found\n";
   }
   if (out) {
     const int status = write_program_reports(

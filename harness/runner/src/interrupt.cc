@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <thread>
 
 #include "racelab/child_registry.h"
@@ -15,16 +16,28 @@ namespace racelab {
 namespace {
 
 // Process-wide on purpose: signal handlers and the signal a command
-// received belong to the process (one InterruptScope at a time).
-std::atomic<int> g_signal{0};
+// received belong to the process (one InterruptScope at a time). The first
+// SIGINT or SIGTERM, and who sent it (the pid of a kill(), 0 otherwise), in
+// one word so that a handler running on another thread sees both:
+// signal | sender << 8.
+std::atomic<std::uint64_t> g_stop{0};
 int g_wake[2] = {-1, -1};
 struct sigaction g_old_int, g_old_term;
 std::thread* g_watcher = nullptr;
 
-extern "C" void on_stop_signal(int sig) {
-  int expected = 0;
-  if (!g_signal.compare_exchange_strong(expected, sig)) {
-    // The second one: the default action, now.
+extern "C" void on_stop_signal(int sig, siginfo_t* info, void*) {
+  const std::uint64_t sender =
+      info != nullptr && info->si_code == SI_USER && info->si_pid > 0
+          ? static_cast<std::uint64_t>(info->si_pid)
+          : 0;
+  const std::uint64_t received = static_cast<std::uint64_t>(sig) | sender << 8;
+  std::uint64_t expected = 0;
+  if (!g_stop.compare_exchange_strong(expected, received)) {
+    // The same signal again from the process that sent it: the same request
+    // (timeout(1) sends its signal to racelab and again to its process
+    // group).
+    if (sender != 0 && expected == received) return;
+    // A second one: the default action, now.
     ::signal(sig, SIG_DFL);
     ::raise(sig);
     return;
@@ -45,10 +58,20 @@ void install(int sig, void (*handler)(int), struct sigaction* old) {
   ::sigaction(sig, &action, old);
 }
 
+// The same, for a handler that is told who sent the signal.
+void install(int sig, void (*handler)(int, siginfo_t*, void*),
+             struct sigaction* old) {
+  struct sigaction action {};
+  action.sa_sigaction = handler;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART | SA_SIGINFO;
+  ::sigaction(sig, &action, old);
+}
+
 }  // namespace
 
 InterruptScope::InterruptScope() {
-  g_signal = 0;
+  g_stop = 0;
   if (::pipe2(g_wake, O_CLOEXEC) != 0) {
     g_wake[0] = g_wake[1] = -1;
     return;  // without a pipe, no handlers: the signals keep their defaults
@@ -80,7 +103,9 @@ InterruptScope::~InterruptScope() {
   g_wake[0] = g_wake[1] = -1;
 }
 
-int InterruptScope::signal_received() { return g_signal.load(); }
+int InterruptScope::signal_received() {
+  return static_cast<int>(g_stop.load() & 0xff);
+}
 
 void report_write_errors_instead_of_dying() {
   install(SIGPIPE, on_write_error_signal, nullptr);

@@ -273,9 +273,6 @@ std::string new_schedule_file(const std::string& folder,
   return path;
 }
 
-// Ends the search at once: racelab was asked to stop during a schedule.
-struct Interrupted {};
-
 // One schedule of the program under `strategy`, as the engine's search
 // runs it (controlled_internal::ScheduleRunner).
 // How every process of the program starts: its file, its arguments, the
@@ -327,7 +324,7 @@ RunObservation run_schedule(const ProgramExploreOptions& options,
   }
   const ProgramRun run = copied ? std::move(*copied) : run_program(launch);
   server.stop();
-  if (run.interrupted) throw Interrupted{};
+  if (run.interrupted) throw controlled_internal::ScheduleStopped{};
   if (options.stacks && result_out != nullptr) {
     const std::uint64_t size =
         std::min<std::uint64_t>(channel->stacks_size, Channel::kStacksBytes);
@@ -386,6 +383,31 @@ RunObservation run_schedule(const ProgramExploreOptions& options,
       std::max(observation.unmodelled_blocks, channel->block_count);
   if (!observation.findings.empty()) observation.log = output_text(run);
   return observation;
+}
+
+// "1 run", "14 runs".
+std::string runs_text(int n) {
+  return absl::StrCat(n, n == 1 ? " run" : " runs");
+}
+
+// How a search was made, as its result's first line says: "pct, seed 1",
+// "dfs, 2 preemptions", "replay".
+std::string search_how(const ProgramExploreOptions& options) {
+  if (options.replay) return "replay";
+  const bool tree =
+      options.strategy == "dfs" || options.strategy == "plain-dfs";
+  std::string how =
+      tree ? absl::StrCat(
+                 options.strategy, ", ",
+                 options.preemptions < 0
+                     ? std::string("no preemption bound")
+                     : absl::StrCat(options.preemptions, " preemptions"))
+           : absl::StrCat(options.strategy, ", seed ", options.seed);
+  if (options.shard_count > 1) {
+    absl::StrAppend(&how, ", shard ", options.shard_index, "/",
+                    options.shard_count);
+  }
+  return how;
 }
 
 // "st", "nd", "rd" or "th", as after `n` in "1st", "22nd", "13th".
@@ -463,6 +485,29 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
   };
   Worker& first = add_worker();
   ProgramExploreResult result;
+  // The failing schedule's file: made and written when the finding is,
+  // before the shrink, and written again with the shrunk schedule.
+  auto save_schedule = [&](const std::vector<int>& decisions) {
+    if (result.schedule_file.empty()) {
+      result.schedule_file =
+          options.schedule_path.empty()
+              ? new_schedule_file(folder, options.command.front())
+              : options.schedule_path;
+    }
+    write_file_atomically(result.schedule_file,
+                          program_schedule_text(options, decisions));
+  };
+  if (!options.replay) {
+    request.on_found = [&](const RunObservation& found) {
+      save_schedule(found.schedule.decisions);
+      if (options.on_found) {
+        ProgramExploreResult as_found;
+        as_found.search = found;
+        as_found.schedule_file = result.schedule_file;
+        options.on_found(as_found);
+      }
+    };
+  }
   std::atomic<int> runs = 0;
   const controlled_internal::ScheduleRunner runner =
       [&](std::uint64_t, const std::vector<std::string>*,
@@ -488,7 +533,9 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
     // A whole program does not depend on racelab's seed: one program.
     result.search = controlled_internal::explore(runner, no_program, request,
                                                  false, more_workers);
-  } catch (const Interrupted&) {
+  } catch (const controlled_internal::ScheduleStopped&) {
+    // Stopped during the search, before any finding (a stopped shrink
+    // returns its finding).
     result.interrupted = true;
     result.search.schedules =
         std::max(0, runs - static_cast<int>(workers.size()));
@@ -528,13 +575,7 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
     }
   }
   if (result.found() && !options.replay) {
-    result.schedule_file =
-        options.schedule_path.empty()
-            ? new_schedule_file(folder, options.command.front())
-            : options.schedule_path;
-    write_file_atomically(
-        result.schedule_file,
-        program_schedule_text(options, result.search.schedule.decisions));
+    save_schedule(result.search.schedule.decisions);
   }
   return result;
 }
@@ -569,21 +610,7 @@ CaseResult program_case_result(const ProgramExploreResult& result,
 std::string describe(const ProgramExploreResult& result,
                      const ProgramExploreOptions& options) {
   const RunObservation& search = result.search;
-  std::string how = "replay";
-  if (!options.replay) {
-    const bool tree =
-        options.strategy == "dfs" || options.strategy == "plain-dfs";
-    how = tree ? absl::StrCat(
-                     options.strategy, ", ",
-                     options.preemptions < 0
-                         ? std::string("no preemption bound")
-                         : absl::StrCat(options.preemptions, " preemptions"))
-               : absl::StrCat(options.strategy, ", seed ", options.seed);
-    if (options.shard_count > 1) {
-      absl::StrAppend(&how, ", shard ", options.shard_index, "/",
-                      options.shard_count);
-    }
-  }
+  const std::string how = search_how(options);
   const std::string& program = options.command.front();
   if (!result.inconclusive.empty() && !result.found()) {
     return absl::StrCat("racelab replay: ", program,
@@ -604,15 +631,23 @@ std::string describe(const ProgramExploreResult& result,
         result.interrupted ? ": interrupted, clean over " : ": clean over ",
         search.schedules, " schedules (", how, ")\n", notes);
   }
+  // The shrink's reruns, apart from the search's schedules.
+  std::string shrink;
+  if (result.interrupted) {
+    shrink = absl::StrCat(", shrinking interrupted after ",
+                          runs_text(search.shrink_runs), ": reported as found");
+  } else if (options.shrink && !options.replay) {
+    shrink = absl::StrCat(", shrunk over ", runs_text(search.shrink_runs));
+  }
   std::string text =
       options.shard_count > 1 && !options.replay
           ? absl::StrCat("racelab explore: ", program, ": found at schedule ",
                          search.first_failing + 1, " (", how, ": its ",
                          search.schedules, ordinal_suffix(search.schedules),
-                         " schedule)\n")
+                         " schedule)", shrink, "\n")
           : absl::StrCat("racelab explore: ", program, ": found at schedule ",
                          search.first_failing + 1, " of ", search.schedules,
-                         " (", how, ")\n");
+                         " (", how, ")", shrink, "\n");
   if (!result.inconclusive.empty()) {
     absl::StrAppend(&text, "  inconclusive replay: ", result.inconclusive,
                     "\n");
@@ -634,6 +669,26 @@ std::string describe(const ProgramExploreResult& result,
                     " (racelab replay ", result.schedule_file, " reruns it)\n");
   }
   return text + notes;
+}
+
+std::string describe_found(const ProgramExploreResult& found,
+                           const ProgramExploreOptions& options) {
+  const RunObservation& search = found.search;
+  std::string text = absl::StrCat(
+      "racelab explore: ", options.command.front(), ": found at schedule ",
+      search.first_failing + 1, " (", search_how(options), ")");
+  if (!search.findings.empty()) {
+    const Finding& first = search.findings.front();
+    absl::StrAppend(&text, ": ", to_string(first.kind), ": ", first.summary);
+  }
+  absl::StrAppend(&text, "\n");
+  if (!found.schedule_file.empty()) {
+    absl::StrAppend(&text, "racelab explore: saved as found in ",
+                    found.schedule_file,
+                    "; shrinking it (SIGINT or SIGTERM stops the shrink and "
+                    "keeps the finding as found)\n");
+  }
+  return text;
 }
 
 }  // namespace racelab

@@ -432,16 +432,37 @@ RunObservation explore(const ScheduleRunner& run_schedule,
         request.keep_first_kinds ? outcome.findings : std::vector<Finding>{};
     // The program as found reruns from its seed, as the search ran it.
     const std::vector<std::string> found = encode(program_seed);
-    RunObservation minimal = minimize_failure(
-        [&](const std::vector<std::string>& program, sched::Strategy& rerun) {
-          note_progress();
-          return run_schedule(program_seed,
-                              program == found ? nullptr : &program, rerun);
-        },
-        found, std::move(outcome), request.shrink);
-    obs.findings = std::move(minimal.findings);
-    merge_kinds(obs.findings, first_findings);
-    obs.schedule = std::move(minimal.schedule);
+    // The finding as found: given to the caller before the shrink, and
+    // reported when a stop request ends the shrink.
+    RunObservation as_found = outcome;
+    as_found.schedule.program = found;
+    as_found.schedules = obs.schedules;
+    as_found.first_failing = i;
+    if (request.on_found) request.on_found(as_found);
+    int reruns = 0;
+    try {
+      RunObservation minimal = minimize_failure(
+          [&](const std::vector<std::string>& program, sched::Strategy& rerun) {
+            if (request.stop_requested && request.stop_requested()) {
+              throw ScheduleStopped{};
+            }
+            note_progress();
+            RunObservation rerun_outcome = run_schedule(
+                program_seed, program == found ? nullptr : &program, rerun);
+            ++reruns;
+            return rerun_outcome;
+          },
+          found, std::move(outcome), request.shrink);
+      obs.findings = std::move(minimal.findings);
+      merge_kinds(obs.findings, first_findings);
+      obs.schedule = std::move(minimal.schedule);
+      obs.shrink_runs = minimal.schedules;
+    } catch (const ScheduleStopped&) {
+      obs.findings = std::move(as_found.findings);
+      obs.schedule = std::move(as_found.schedule);
+      obs.shrink_runs = reruns;
+      obs.interrupted = true;
+    }
     return obs;
   }
   return obs;

@@ -153,6 +153,7 @@ json to_json(const RunObservation& o) {
   put("more_schedules", o.more_schedules, false);
   put("exhaustive", o.exhaustive, false);
   put("interrupted", o.interrupted, false);
+  put("shrink_runs", o.shrink_runs, 0);
   put("fairness_cut", o.fairness_cut, false);
   put("inconclusive_linearizability", o.inconclusive_linearizability, 0);
   put("inconclusive_detail", o.inconclusive_detail, std::string());
@@ -182,6 +183,7 @@ RunObservation observation_from_json(const json& j) {
   o.more_schedules = j.value("more_schedules", false);
   o.exhaustive = j.value("exhaustive", false);
   o.interrupted = j.value("interrupted", false);
+  o.shrink_runs = j.value("shrink_runs", 0);
   o.fairness_cut = j.value("fairness_cut", false);
   o.inconclusive_linearizability = j.value("inconclusive_linearizability", 0);
   o.inconclusive_detail = j.value("inconclusive_detail", std::string());

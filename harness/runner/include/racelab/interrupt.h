@@ -2,7 +2,10 @@
 // work. SIGINT or SIGTERM: the first one stops every child in flight
 // (stop_all_children(), from a watcher thread, since a signal handler may not
 // take a lock) and asks the command to stop, so that it writes what it has
-// finished and exits 128 + the signal; a second one ends the process at once.
+// finished and exits 128 + the signal; a second one ends the process at once,
+// unless it is the same signal from the process that sent the first
+// (timeout(1) sends its signal to racelab and again to racelab's process
+// group: one request).
 // SIGPIPE and SIGXFSZ: a write to a closed pipe or past the file-size limit
 // fails with EPIPE or EFBIG, which the writers report, instead of killing the
 // process. These are handlers, not SIG_IGN, so children started with exec get

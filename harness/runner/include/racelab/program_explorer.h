@@ -33,6 +33,8 @@ namespace racelab {
 enum class ForkServerUse { kAuto, kOn, kOff };
 std::optional<ForkServerUse> fork_server_use_named(std::string_view name);
 
+struct ProgramExploreResult;
+
 struct ProgramExploreOptions {
   // The program (an absolute path after explore_program has resolved it)
   // and its arguments, kept byte for byte.
@@ -55,7 +57,8 @@ struct ProgramExploreOptions {
   // ~/.local/state/racelab/schedules, created 0700).
   std::string schedule_path;
   // Asked between and during schedules: true stops the search (SIGINT or
-  // SIGTERM); the schedules so far are reported.
+  // SIGTERM); the schedules so far are reported, and a finding being shrunk
+  // as it was found.
   std::function<bool()> stop_requested;
   ForkServerUse fork_server = ForkServerUse::kAuto;
   // pct, random: schedules run at once (one process each, a fork server
@@ -65,6 +68,10 @@ struct ProgramExploreOptions {
   int jobs = 1;
   int shard_index = 1;
   int shard_count = 1;
+  // Called with the first failing schedule as found (ProgramExploreResult::
+  // search: its findings, first_failing, the schedules so far), once its
+  // schedule file is written and before it is shrunk (describe_found).
+  std::function<void(const ProgramExploreResult& found)> on_found;
   // Replay: follow these decisions once instead of exploring.
   bool replay = false;
   std::vector<int> replay_decisions;
@@ -81,7 +88,9 @@ struct ProgramExploreResult {
   // blocks; `log` holds the failing run's stdout and stderr, tails.
   RunObservation search;
   std::string schedule_file;  // where the failing schedule was saved
-  bool interrupted = false;   // stop_requested ended the search
+  // stop_requested ended the search; with a finding, its shrink: the
+  // finding and its saved schedule are as found.
+  bool interrupted = false;
   // A replay whose schedule ended before the program did: neither clean nor
   // a finding.
   std::string inconclusive;
@@ -121,6 +130,12 @@ CaseResult program_case_result(const ProgramExploreResult& result,
 // The text `racelab explore` prints for a result.
 std::string describe(const ProgramExploreResult& result,
                      const ProgramExploreOptions& options);
+
+// The lines `racelab explore` prints when a finding is made, before it is
+// shrunk (ProgramExploreOptions::on_found): where it was found, its first
+// finding's line, the file it is saved in.
+std::string describe_found(const ProgramExploreResult& found,
+                           const ProgramExploreOptions& options);
 
 }  // namespace racelab
 

@@ -32,6 +32,8 @@ namespace racelab {
 enum class Mode { kStress, kControlled };
 const char* to_string(Mode mode);
 
+struct RunObservation;
+
 // How one run of a case executes.
 struct RunRequest {
   Mode mode = Mode::kStress;
@@ -72,9 +74,15 @@ struct RunRequest {
   // (a whole program has no encoded program: it replays decisions alone).
   // A non-empty replay_program replays too.
   bool replay = false;
-  // Asked before every schedule of a search: true ends it there, and the
-  // observation says it was interrupted (SIGINT or SIGTERM of racelab).
+  // Asked before every schedule of a search and every rerun of its shrink:
+  // true ends it there, and the observation says it was interrupted (SIGINT
+  // or SIGTERM of racelab); a finding already made is kept as found.
   std::function<bool()> stop_requested;
+  // Called once with the first failing schedule as found, before it is
+  // shrunk: its findings, decisions (no trace), `schedules` and
+  // `first_failing` as the search's. A caller saves or prints it there, so
+  // that a shrink that is stopped or killed loses nothing.
+  std::function<void(const RunObservation& found)> on_found;
   // The reported findings also keep the kinds that only the first run of the
   // failing schedule showed (in-process checks: TSan reports each racing pair
   // once per process, so the shrinking reruns may not report it again).
@@ -151,8 +159,14 @@ struct RunObservation {
   // tried every schedule within its preemption bound), so a clean result
   // covers them all.
   bool exhaustive = false;
-  // stop_requested ended the search before its budget or its tree.
+  // stop_requested ended the search before its budget or its tree; or,
+  // with findings, ended the shrink of the failing schedule, which is then
+  // reported as found (its findings and decisions, no trace).
   bool interrupted = false;
+  // A search with a finding: the reruns that made its schedule minimal (the
+  // final replay included), counted apart from `schedules`, the search's
+  // own.
+  int shrink_runs = 0;
   // Some schedule had a choice taken away by fairness
   // (sched::RunResult::fairness_cut): the search is not exhaustive.
   bool fairness_cut = false;

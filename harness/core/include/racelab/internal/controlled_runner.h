@@ -87,6 +87,12 @@ using ScheduleRunner = std::function<RunObservation(
     std::uint64_t program_seed,
     const std::vector<std::string>* recorded_program,
     sched::Strategy& strategy)>;
+// Thrown by a ScheduleRunner whose schedule a stop request cut short (SIGINT
+// or SIGTERM of racelab: the run says nothing about the program). explore()
+// ends there: during the search as an exception to its caller, during the
+// shrink of a finding by reporting the finding as found.
+struct ScheduleStopped {};
+
 // Runs one schedule on one worker of a search split over workers (a
 // ScheduleRunner bound to the worker's own process, channel or store).
 using WorkerRunner = std::function<RunObservation(std::uint64_t program_seed,
@@ -139,6 +145,9 @@ RunObservation minimize_failure(const ProgramRunner& run,
 // program with the bound one higher, up to request.preemptions, and then by
 // one of the next seed whose program was not searched yet; the search is
 // never exhaustive (it covers some programs of the scenario, not all).
+// The first failing schedule goes to request.on_found before it is shrunk;
+// a stop request (request.stop_requested, or a ScheduleStopped from a
+// rerun) during the shrink reports it as found, interrupted.
 // When kSameProgramTries seeds in a row give programs already searched, the
 // search ends there.
 // A numbered search (pct, random) runs the schedules of the request's shard
