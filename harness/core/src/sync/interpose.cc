@@ -209,7 +209,7 @@ bool controlled_sleep() {
   SchedulingHooks* hooks = controlling();
   if (hooks == nullptr) return false;
   pthread_testcancel();  // a sleep is a cancellation point
-  hooks->yield_point("sleep", PointEffect::kYield);
+  hooks->yield_point("sleep", PointEffect::kSleep);
   return true;
 }
 
