@@ -154,6 +154,7 @@ json to_json(const RunObservation& o) {
   put("exhaustive", o.exhaustive, false);
   put("interrupted", o.interrupted, false);
   put("fairness_cut", o.fairness_cut, false);
+  put("length_cut", o.length_cut, std::int64_t{0});
   put("inconclusive_linearizability", o.inconclusive_linearizability, 0);
   put("inconclusive_detail", o.inconclusive_detail, std::string());
   put("suppressed", o.suppressed, 0);
@@ -183,6 +184,7 @@ RunObservation observation_from_json(const json& j) {
   o.exhaustive = j.value("exhaustive", false);
   o.interrupted = j.value("interrupted", false);
   o.fairness_cut = j.value("fairness_cut", false);
+  o.length_cut = j.value("length_cut", std::int64_t{0});
   o.inconclusive_linearizability = j.value("inconclusive_linearizability", 0);
   o.inconclusive_detail = j.value("inconclusive_detail", std::string());
   o.suppressed = j.value("suppressed", 0);
