@@ -1,6 +1,7 @@
-// Conformance: long_run_counter, where both threads first write a plain
-// int with no synchronisation (a data race in the first decisions of a
-// run longer than racelab's length limit).
+// Conformance: long_run_counter, where the thread writes a plain int and
+// raises a relaxed flag, and main, once it sees the flag, writes the int
+// too: relaxed atomics order nothing, so the two writes race, in the first
+// decisions of a run longer than racelab's length limit (a data race).
 // EXPECT-PLAIN: data-race
 // EXPECT-EXPLORE: data_race
 #include <atomic>
@@ -8,17 +9,24 @@
 
 constexpr long kIncrements = 6'000'000;
 std::atomic<long> hits{0};
+std::atomic<bool> ready{false};
 int started = 0;
 
 void add() {
-  started = 1;
   for (long i = 0; i < kIncrements; ++i) {
     hits.fetch_add(1, std::memory_order_relaxed);
   }
 }
 
 int main() {
-  std::thread t(add);
+  std::thread t([] {
+    started = 1;
+    ready.store(true, std::memory_order_relaxed);
+    add();
+  });
+  while (!ready.load(std::memory_order_relaxed)) {
+  }
+  started = 2;
   add();
   t.join();
   return hits.load() == 2 * kIncrements ? 0 : 1;
