@@ -93,7 +93,47 @@ TEST(ExploreApi, ALivelockEndsAtTheStepLimit) {
         t.join();
       },
       options);
-  EXPECT_TRUE(has(result, FindingKind::kTimeout)) << result.message;
+  ASSERT_TRUE(has(result, FindingKind::kTimeout)) << result.message;
+  // The finding says what shows that nobody can progress.
+  EXPECT_NE(result.findings[0].summary.find(
+                "polled without progress since the last progress"),
+            std::string::npos)
+      << result.message;
+}
+
+// Two threads that each hold one lock and poll the other's with try_lock,
+// backing off with a yield: in the schedules where both hold their own lock
+// before either polls, neither can progress (a livelock, with its evidence).
+TEST(ExploreApi, TwoThreadsBackingOffInATryLockLoopAreALivelock) {
+  ExploreOptions options = quick("trylock_livelock");
+  options.max_steps = 2000;
+  options.budget = 50;
+  const ExploreResult result = explore(
+      [] {
+        std::mutex a;
+        std::mutex b;
+        std::thread t([&] {
+          const std::lock_guard<std::mutex> mine(b);
+          while (!a.try_lock()) std::this_thread::yield();
+          a.unlock();
+        });
+        {
+          const std::lock_guard<std::mutex> mine(a);
+          while (!b.try_lock()) std::this_thread::yield();
+          b.unlock();
+        }
+        t.join();
+      },
+      options);
+  ASSERT_TRUE(has(result, FindingKind::kTimeout)) << result.message;
+  for (const Finding& finding : result.findings) {
+    if (finding.kind != FindingKind::kTimeout) continue;
+    EXPECT_NE(finding.summary.find("livelock"), std::string::npos)
+        << result.message;
+    EXPECT_NE(finding.summary.find("polled without progress"),
+              std::string::npos)
+        << result.message;
+  }
 }
 
 TEST(ExploreApi, TheSavedScheduleReplaysTheSameDecisions) {

@@ -3,10 +3,12 @@
 // across runs, and the calls refused or ignored outside a run.
 #include <gtest/gtest.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -155,6 +157,135 @@ TEST(SchedulerTest, ASleepingPollGivesWayToASpinningThread) {
   }
 }
 
+// A poll that never yields gives way to a sleeping thread: thread 0 loads
+// `done` without a yield while thread 1 sleeps 50 times before it sets it.
+// A sleep gives way and so puts the sleeper past the fairness bound too; the
+// poller must still give way to it once per round, under a strategy that
+// always favours the poller. Before rounds, both past the bound, nobody gave
+// way and the poller ran to the step limit.
+TEST(SchedulerTest, APollGivesWayToASleepingThread) {
+  ControlledScheduler scheduler(
+      SchedulerOptions{.max_steps = 5000,
+                       .max_total_steps = 200000,
+                       .substrate = Substrate::kFibers});
+  std::atomic<bool> done{false};
+  Threads threads = {[&] {
+                       while (!done.load(std::memory_order_acquire)) {
+                       }
+                     },
+                     [&] {
+                       for (int i = 0; i < 50; ++i) usleep(1000);
+                       done.store(true, std::memory_order_release);
+                     }};
+  LowestThreadFirst favours_the_poller;
+  RunResult result = scheduler.run(threads, favours_the_poller);
+  EXPECT_EQ(result.status, Status::kCompleted);
+}
+
+// A yield gives way to every other thread that can run, not only to the
+// next one: threads 0 and 1 poll `flag` with a yield while thread 2 sleeps
+// once and then sets it. The sleep put thread 2 past the fairness bound,
+// as the pollers' yields put them, so before rounds the two pollers gave
+// way to each other only, and thread 2 never ran again under a strategy
+// that favours the lowest thread (a thread pool's idle workers starving the
+// thread that feeds them).
+TEST(SchedulerTest, PollsThatYieldGiveWayToEveryThreadNotOnlyTheNext) {
+  ControlledScheduler scheduler(
+      SchedulerOptions{.max_steps = 5000,
+                       .max_total_steps = 200000,
+                       .substrate = Substrate::kFibers});
+  std::atomic<bool> flag{false};
+  auto poll = [&] {
+    while (!flag.load()) sched_yield();
+  };
+  Threads threads = {poll, poll, [&] {
+                       usleep(1);
+                       flag.store(true);
+                     }};
+  LowestThreadFirst favours_the_pollers;
+  RunResult result = scheduler.run(threads, favours_the_pollers);
+  EXPECT_EQ(result.status, Status::kCompleted);
+  EXPECT_LT(result.decisions.size(), 1000u);
+}
+
+// Time passes at a sleep: a thread that sleeps many times in a row (as one
+// waiting for a deadline it reads from the clock would) is no livelock,
+// however many decisions its sleeps take.
+TEST(SchedulerTest, AThreadThatKeepsSleepingIsNoLivelock) {
+  ControlledScheduler scheduler(
+      SchedulerOptions{.max_steps = 500, .substrate = Substrate::kFibers});
+  RandomStrategy random(4);
+  RunResult result = scheduler.run({[] {
+                                      for (int i = 0; i < 3000; ++i) usleep(1);
+                                    },
+                                    [] { ControlledScheduler::note("done"); }},
+                                   random);
+  EXPECT_EQ(result.status, Status::kCompleted);
+  EXPECT_GE(result.decisions.size(), 3000u);
+}
+
+// Two threads that each hold one lock and poll the other's with try_lock,
+// backing off with a yield, forever: every thread that can run polls
+// without progress, each given turns, so the state recurs: a livelock with
+// that evidence. The first schedule has both take their own lock before
+// either polls; under pct a schedule may instead let one take both and end.
+TEST(SchedulerTest, TwoThreadsPollingEachOthersLockAreALivelock) {
+  ControlledScheduler scheduler(
+      SchedulerOptions{.max_steps = 2000, .substrate = Substrate::kFibers});
+  int livelocks = 0;
+  for (std::uint64_t seed = 0; seed <= 5; ++seed) {
+    std::mutex a;
+    std::mutex b;
+    auto poll = [](std::mutex& mine, std::mutex& other) {
+      mine.lock();
+      while (!other.try_lock()) sched_yield();
+      other.unlock();
+      mine.unlock();
+    };
+    // Thread 0 to its lock, takes it; thread 1 to its lock, takes it.
+    ReplayStrategy both_take_first({0, 0, 1, 1}, ReplayMode::kLenient);
+    PctStrategy pct(seed, 3);
+    Strategy& strategy = seed == 0 ? static_cast<Strategy&>(both_take_first)
+                                   : static_cast<Strategy&>(pct);
+    RunResult result =
+        scheduler.run({[&] { poll(a, b); }, [&] { poll(b, a); }}, strategy);
+    if (seed > 0 && result.status == Status::kCompleted) continue;
+    ASSERT_EQ(result.status, Status::kStepLimit) << "seed " << seed;
+    ++livelocks;
+    EXPECT_EQ(result.livelock_evidence,
+              RunResult::LivelockEvidence::kStateRecurs);
+    const std::string summary =
+        limit_summary(result.status, result.limit, result.livelock_report);
+    EXPECT_NE(summary.find("every thread that can run (threads 0 and 1) "
+                           "polled without progress"),
+              std::string::npos)
+        << summary;
+  }
+  EXPECT_GE(livelocks, 1);
+}
+
+// A long stretch without progress is not evidence by itself: with the
+// fairness bound off and a strategy that always runs the poller, thread 1
+// never gets a turn, never polls, and might still make progress, so the run
+// is no livelock; it is cut at the length limit (inconclusive).
+TEST(SchedulerTest, AStretchWithoutProgressAloneIsNoLivelock) {
+  ControlledScheduler scheduler(
+      SchedulerOptions{.max_steps = 500,
+                       .max_total_steps = 3000,
+                       .substrate = Substrate::kFibers,
+                       .spin_bound = 0});
+  std::atomic<bool> flag{false};
+  Threads threads = {[&] {
+                       while (!flag.load()) {
+                       }
+                     },
+                     [&] { flag.store(true); }};
+  LowestThreadFirst favours_the_poller;
+  RunResult result = scheduler.run(threads, favours_the_poller);
+  EXPECT_EQ(result.status, Status::kLengthLimit);
+  EXPECT_EQ(result.livelock_evidence, RunResult::LivelockEvidence::kNone);
+}
+
 TEST(SchedulerTest, StepLimitStopsARunawayScheduleAndTheNextRunWorks) {
   ControlledScheduler scheduler(
       SchedulerOptions{.max_steps = 500, .substrate = Substrate::kFibers});
@@ -175,6 +306,12 @@ TEST(SchedulerTest, StepLimitStopsARunawayScheduleAndTheNextRunWorks) {
     EXPECT_LE(result.decisions.size(), 510u);
     EXPECT_EQ(result.limit, 500);
     EXPECT_EQ(to_string(result.status), "step limit");
+    // Thread 1 finished: only thread 0 can run, and it polls.
+    EXPECT_EQ(result.livelock_evidence,
+              RunResult::LivelockEvidence::kNoThreadCanProgress);
+    EXPECT_NE(result.livelock_report.find("only thread 0 can run"),
+              std::string::npos)
+        << result.livelock_report;
     RunResult normal = scheduler.run(stepping_threads(2, 3), random);
     EXPECT_EQ(normal.status, Status::kCompleted);
   }

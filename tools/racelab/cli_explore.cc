@@ -356,7 +356,8 @@ Subcommand add_explore_command(CLI::App& app,
   add_number_option(cmd, "--depth", options->depth, 1, 100, "pct: bug depth d");
   add_number_option(
       cmd, "--max-steps", options->max_steps, 1, 100000000,
-      "decisions without progress before a schedule is a livelock");
+      "decisions without progress after which a schedule is a livelock, "
+      "given evidence that no thread can progress");
   add_number_option(cmd, "--hang-seconds", options->hang_seconds, 1, 86400,
                     "no scheduling decision for this long is a hang");
   cmd->add_option("--save-schedule", options->schedule_path,

@@ -204,23 +204,20 @@ std::vector<Finding> judge(const ProgramRun& run, const Channel* channel,
          report,
          std::nullopt,
          {}});
-  } else if (status == Status::kStepLimit || status == Status::kLengthLimit) {
-    const bool stalled = status == Status::kStepLimit;
-    const std::int64_t limit =
-        stalled
-            ? options.max_steps
-            : std::max<std::int64_t>(sched::SchedulerOptions{}.max_total_steps,
-                                     options.max_steps);
+  } else if (status == Status::kStepLimit) {
+    // The scheduler's evidence (RunResult::livelock_report), its first line.
     findings.push_back(
         {FindingKind::kTimeout,
          Oracle::kTimeout,
-         sched::limit_summary(stalled ? sched::RunResult::Status::kStepLimit
-                                      : sched::RunResult::Status::kLengthLimit,
-                              limit),
+         sched::limit_summary(
+             sched::RunResult::Status::kStepLimit, options.max_steps,
+             report.substr(0, std::min<std::size_t>(report.find('\n'), 400))),
          "",
          std::nullopt,
          {}});
   }
+  // Status::kLengthLimit is no finding: the run was cut while making
+  // progress (RunObservation::length_cut).
   if (WIFSIGNALED(run.status)) {
     std::string detail =
         reports.find("WARNING: ThreadSanitizer: ") == std::string::npos
@@ -372,6 +369,8 @@ RunObservation run_schedule(const ProgramExploreOptions& options,
     result.status = sched::RunResult::Status::kStepLimit;
   } else if (status == Status::kLengthLimit) {
     result.status = sched::RunResult::Status::kLengthLimit;
+    result.limit = std::max<std::int64_t>(
+        sched::SchedulerOptions{}.max_total_steps, options.max_steps);
   }
   result.fairness_cut = channel->fairness_cut != 0;
   // Every scheduling point of a whole program is inside its code.
@@ -626,10 +625,11 @@ std::string describe(const ProgramExploreResult& result,
                           ": verified: every schedule that matters, ",
                           search.schedules, " in all (", how, ")\n", notes);
     }
-    return absl::StrCat(
-        "racelab explore: ", program,
-        result.interrupted ? ": interrupted, clean over " : ": clean over ",
-        search.schedules, " schedules (", how, ")\n", notes);
+    return absl::StrCat("racelab explore: ", program,
+                        result.interrupted      ? ": interrupted, clean over "
+                        : search.length_cut > 0 ? ": inconclusive, clean over "
+                                                : ": clean over ",
+                        search.schedules, " schedules (", how, ")\n", notes);
   }
   // The shrink's reruns, apart from the search's schedules.
   std::string shrink;

@@ -88,6 +88,9 @@ struct ExploreResult {
   std::vector<std::string> block_notes;
   // What the search wants the user to know (why it is not exhaustive).
   std::vector<std::string> warnings;
+  // A schedule was cut at this many decisions while still making progress
+  // (racelab's length limit): no finding, but the search is inconclusive.
+  std::int64_t length_cut = 0;
 };
 
 // Explores schedules of `body` under `options`. Throws std::invalid_argument

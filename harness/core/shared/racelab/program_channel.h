@@ -30,9 +30,9 @@ enum class Status : std::int32_t {
   kRunning = 0,      // not ended (or the program died)
   kCompleted = 1,    // main returned or called exit; the process exits next
   kDeadlock = 2,     // every thread blocked: text holds the wait-for cycle
-  kStepLimit = 3,    // max_steps decisions without progress: a livelock
+  kStepLimit = 3,    // a livelock: text holds its evidence
   kError = 4,        // the channel or the replay was unusable: text says why
-  kLengthLimit = 5,  // racelab's limit on decisions in all
+  kLengthLimit = 5,  // cut at racelab's length limit: inconclusive
 };
 
 // A thread that blocked in the kernel outside every scheduling point, whose

@@ -97,15 +97,17 @@ void add_scheduler_findings(const sched::RunResult& run,
                             : run.deadlock_report + "\n" + run.deadlock_locks,
                         std::nullopt,
                         {}});
-  } else if (run.status == Status::kStepLimit ||
-             run.status == Status::kLengthLimit) {
-    findings.push_back({FindingKind::kTimeout,
-                        Oracle::kTimeout,
-                        sched::limit_summary(run.status, run.limit),
-                        {},
-                        std::nullopt,
-                        {}});
+  } else if (run.status == Status::kStepLimit) {
+    findings.push_back(
+        {FindingKind::kTimeout,
+         Oracle::kTimeout,
+         sched::limit_summary(run.status, run.limit, run.livelock_report),
+         {},
+         std::nullopt,
+         {}});
   }
+  // kLengthLimit is no finding: a run still making progress was cut
+  // (RunObservation::length_cut, from observe_schedule).
   for (const std::string& error : run.thread_errors) {
     findings.push_back(
         {FindingKind::kCrash, Oracle::kCrash, error, {}, std::nullopt, {}});
@@ -129,6 +131,9 @@ RunObservation observe_schedule(sched::RunResult run,
   obs.unmodelled_blocks = static_cast<int>(run.unmodelled_blocks.size());
   if (!run.unmodelled_blocks.empty()) {
     obs.first_block = run.unmodelled_blocks.front().where;
+  }
+  if (run.status == sched::RunResult::Status::kLengthLimit) {
+    obs.length_cut = run.limit;
   }
   obs.schedule.trace = std::move(run.trace);
   obs.schedule.status = run.status;
@@ -377,6 +382,21 @@ RunObservation explore(const ScheduleRunner& run_schedule,
     }
     obs.unmodelled_blocks += outcome.unmodelled_blocks;
     obs.fairness_cut = obs.fairness_cut || outcome.fairness_cut;
+    if (outcome.findings.empty() && outcome.length_cut > 0) {
+      // A clean schedule cut at the length limit while making progress:
+      // inconclusive, and every schedule of such a program is as long, so
+      // the search ends here (never exhaustive, never verified).
+      obs.length_cut = outcome.length_cut;
+      obs.schedule = std::move(outcome.schedule);
+      obs.schedule.program = encode(program_seed);
+      obs.schedule.trace = {};
+      obs.warnings.push_back(absl::StrCat(
+          "inconclusive: schedule ", i + 1, " was ",
+          sched::limit_summary(sched::RunResult::Status::kLengthLimit,
+                               outcome.length_cut),
+          "; the search stopped there"));
+      break;
+    }
     if (outcome.findings.empty()) {
       const bool tree_done = one_program && !outcome.more_schedules;
       if (tree_done && seeded && i + 1 < request.budget) {

@@ -155,6 +155,7 @@ json to_json(const RunObservation& o) {
   put("interrupted", o.interrupted, false);
   put("shrink_runs", o.shrink_runs, 0);
   put("fairness_cut", o.fairness_cut, false);
+  put("length_cut", o.length_cut, std::int64_t{0});
   put("inconclusive_linearizability", o.inconclusive_linearizability, 0);
   put("inconclusive_detail", o.inconclusive_detail, std::string());
   put("suppressed", o.suppressed, 0);
@@ -185,6 +186,7 @@ RunObservation observation_from_json(const json& j) {
   o.interrupted = j.value("interrupted", false);
   o.shrink_runs = j.value("shrink_runs", 0);
   o.fairness_cut = j.value("fairness_cut", false);
+  o.length_cut = j.value("length_cut", std::int64_t{0});
   o.inconclusive_linearizability = j.value("inconclusive_linearizability", 0);
   o.inconclusive_detail = j.value("inconclusive_detail", std::string());
   o.suppressed = j.value("suppressed", 0);

@@ -123,8 +123,9 @@ std::string compose_message(const ExploreResult& result,
           "racelab: clean, exhaustively: all ", result.schedules,
           " schedules within the preemption bound (", how, ")\n");
     }
-    return absl::StrCat("racelab: clean over ", result.schedules,
-                        " schedules (", how, ")\n", notes);
+    return absl::StrCat(
+        result.length_cut > 0 ? "racelab: inconclusive, " : "racelab: ",
+        "clean over ", result.schedules, " schedules (", how, ")\n", notes);
   }
   absl::StrAppend(&text, "racelab: found at schedule ",
                   result.first_failing + 1, " of ", result.schedules, " (", how,
@@ -184,6 +185,7 @@ ExploreResult run_isolated(const std::function<void()>& body,
     }
     result.decisions = std::move(found.schedule.decisions);
     result.warnings = std::move(found.warnings);
+    result.length_cut = found.length_cut;
     if (!found.schedule.trace.rows.empty()) {
       result.trace = sched::format_trace(found.schedule.trace);
     }

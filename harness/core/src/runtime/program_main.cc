@@ -308,7 +308,7 @@ Status status_of(const sched::RunResult& run) {
 }
 
 std::string end_text(const sched::RunResult& run) {
-  std::string text = run.deadlock_report;
+  std::string text = run.deadlock_report + run.livelock_report;
   if (!run.deadlock_locks.empty()) text += "\n" + run.deadlock_locks;
   for (const std::string& error : run.thread_errors) {
     text += (text.empty() ? "" : "\n") + error;

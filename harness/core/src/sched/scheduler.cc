@@ -151,13 +151,22 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
     }
     return end_run();
   }
-  if (any_fresh && options_.spin_bound > 0) {
-    // Fairness: spinning threads wait while another thread can run.
-    const std::size_t before = enabled_.size();
-    std::erase_if(enabled_, [&](int t) {
-      return threads_[static_cast<std::size_t>(t)].spin >= options_.spin_bound;
-    });
-    if (enabled_.size() != before) fairness_cut_ = true;
+  if (options_.spin_bound > 0) {
+    if (any_fresh) {
+      // Fairness: a thread that gave way (it polled spin_bound times, or
+      // yielded or slept) waits while a thread that has not can run.
+      const std::size_t before = enabled_.size();
+      std::erase_if(enabled_, [&](int t) {
+        return threads_[static_cast<std::size_t>(t)].spin >=
+               options_.spin_bound;
+      });
+      if (enabled_.size() != before) fairness_cut_ = true;
+    } else {
+      // Every thread that can run gave way: a new round, in which each may
+      // poll spin_bound times again (a poller never holds the turn for good
+      // while the thread it waits for, a sleeper or a spinner too, waits).
+      for (LogicalThread& thread : threads_) thread.spin = 0;
+    }
   }
   if (me >= 0 &&
       std::exchange(threads_[static_cast<std::size_t>(me)].yielded, false)) {
@@ -180,12 +189,20 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
       stalled = false;
     }
   }
+  // A long stretch without progress is a livelock only with evidence that
+  // no thread can progress; without it the run goes on.
+  stalled = stalled && (evidence_ = livelock_evidence(&livelock_report_)) !=
+                           RunResult::LivelockEvidence::kNone;
   const std::int64_t length_limit =
       std::max<std::int64_t>(options_.max_total_steps, options_.max_steps);
   if (stalled || static_cast<std::int64_t>(decisions_.size()) >= length_limit) {
     status_ = stalled ? RunResult::Status::kStepLimit
                       : RunResult::Status::kLengthLimit;
     limit_ = stalled ? options_.max_steps : length_limit;
+    if (!stalled) {
+      evidence_ = RunResult::LivelockEvidence::kNone;
+      livelock_report_.clear();
+    }
     if (me >= 0) {
       add_row(me, TraceKind::kSwitch,
               stalled ? "stopped: step limit (" +
@@ -254,6 +271,36 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
   return next;
 }
 
+RunResult::LivelockEvidence SchedulerCore::livelock_evidence(
+    std::string* report) const {
+  std::vector<int> runnable;
+  for (int t = 0; t < static_cast<int>(threads_.size()); ++t) {
+    const LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
+    // A thread in the kernel may come back with progress.
+    if (thread.status == Status::kFree)
+      return RunResult::LivelockEvidence::kNone;
+    if (thread.status != Status::kRunnable) continue;
+    if (!thread.polled) return RunResult::LivelockEvidence::kNone;
+    runnable.push_back(t);
+  }
+  if (runnable.empty()) return RunResult::LivelockEvidence::kNone;
+  if (runnable.size() == 1) {
+    *report = "only thread " + std::to_string(runnable.front()) +
+              " can run (every other thread is blocked or finished), and it "
+              "polls without progress: no thread can progress";
+    return RunResult::LivelockEvidence::kNoThreadCanProgress;
+  }
+  std::string names;
+  for (std::size_t i = 0; i < runnable.size(); ++i) {
+    names += i == 0 ? "" : i + 1 == runnable.size() ? " and " : ", ";
+    names += std::to_string(runnable[i]);
+  }
+  *report = "every thread that can run (threads " + names +
+            ") polled without progress since the last progress, each given "
+            "turns: the state they see recurs";
+  return RunResult::LivelockEvidence::kStateRecurs;
+}
+
 int SchedulerCore::end_run() {
   set_current(-1);
   return kToCaller;
@@ -305,6 +352,8 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   fairness_cut_ = false;
   status_ = RunResult::Status::kCompleted;
   limit_ = 0;
+  evidence_ = RunResult::LivelockEvidence::kNone;
+  livelock_report_.clear();
   deadlock_report_.clear();
   deadlock_locks_.clear();
   trace_ = Trace{static_cast<int>(count), {}};
@@ -393,6 +442,9 @@ RunResult SchedulerCore::take_result(Strategy& strategy) {
   RunResult result;
   result.status = status_;
   result.limit = limit_;
+  result.livelock_evidence = evidence_;
+  result.livelock_report = std::move(livelock_report_);
+  livelock_report_.clear();
   result.deadlock_report = std::move(deadlock_report_);
   result.deadlock_locks = std::move(deadlock_locks_);
   result.decisions = std::move(decisions_);
@@ -480,21 +532,26 @@ void SchedulerCore::yield_point(const char* what, PointEffect effect,
   bool catches_up = false;
   {
     HarnessScope harness;
-    int& spin = threads_[static_cast<std::size_t>(me)].spin;
-    if (effect == PointEffect::kYield) {
-      spin = std::max(spin + 1, options_.spin_bound);
-      threads_[static_cast<std::size_t>(me)].yielded = true;
+    LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
+    const bool gives_way =
+        effect == PointEffect::kYield || effect == PointEffect::kSleep;
+    if (gives_way) {
+      // A poll that gives way at once; a sleep lets time pass too.
+      if (effect == PointEffect::kSleep) note_time_passed();
+      note_poll(thread);
+      thread.spin = std::max(thread.spin, options_.spin_bound);
+      thread.yielded = true;
     } else if (effect == PointEffect::kNoProgress ||
                retakes_own_lock(me, access)) {
-      ++spin;
+      note_poll(thread);
     } else {
       note_run_progress();
     }
     // The memory-model mode: a thread back from a yield, or from waiting
     // out the fairness bound, sees every latest store.
     catches_up = memory_ != nullptr &&
-                 (effect == PointEffect::kYield ||
-                  (options_.spin_bound > 0 && spin >= options_.spin_bound));
+                 (gives_way || (options_.spin_bound > 0 &&
+                                thread.spin >= options_.spin_bound));
     to = decide(me, what, kind, access);
   }
   switch_away(me, to, &turn);

@@ -43,15 +43,19 @@ std::string_view to_string(RunResult::Status status) {
   return "unknown";
 }
 
-std::string limit_summary(RunResult::Status status, std::int64_t limit) {
+std::string limit_summary(RunResult::Status status, std::int64_t limit,
+                          std::string_view evidence) {
   if (status == RunResult::Status::kLengthLimit) {
-    return "the schedule did not finish within " + std::to_string(limit) +
-           " scheduling decisions, still making progress: too long a run for "
-           "racelab's length limit (not a livelock)";
+    return "cut at " + std::to_string(limit) +
+           " decisions while making progress (racelab's length limit, not a "
+           "livelock): what the program does past that point was not "
+           "explored";
   }
-  return "no progress in " + std::to_string(limit) +
-         " scheduling decisions in a row (no store, lock, unlock, notify, "
-         "post, join or thread end): probable livelock";
+  std::string text = "livelock: no progress in " + std::to_string(limit) +
+                     " scheduling decisions in a row (no store, lock, unlock, "
+                     "notify, post, join, thread end or sleep)";
+  if (evidence.empty()) return text;
+  return text + ", and " + std::string(evidence);
 }
 
 bool pin_process_to_one_cpu() {

@@ -69,8 +69,8 @@ bool SchedulerCore::held_in_run(const void* lock) const {
 }
 
 // Back from a wait of `kind`: a waker cleared the wait, or, for a timed
-// wait picked while still waiting, the wait timed out (returns true; no
-// progress for the fairness bound).
+// wait picked while still waiting, the wait timed out (returns true): a
+// poll for the fairness bound, and time passing for the step limit.
 bool SchedulerCore::end_wait(int me, Wait kind) {
   Turn turn(this, me);
   HarnessScope harness;
@@ -80,7 +80,8 @@ bool SchedulerCore::end_wait(int me, Wait kind) {
   thread.timeout = Timeout{};
   thread.waiting_for = nullptr;
   if (timed_out) {
-    ++thread.spin;
+    note_time_passed();
+    note_poll(thread);
     add_row(me, TraceKind::kSwitch, "timed out");
   }
   return timed_out;
@@ -475,7 +476,7 @@ bool SchedulerCore::join(pthread_t thread, JoinWait wait, bool* joined,
       !timed_out &&
       threads_[static_cast<std::size_t>(target)].status == Status::kFinished;
   if (wait == JoinWait::kTry && !done) {
-    ++threads_[static_cast<std::size_t>(me)].spin;  // a poll: no progress
+    note_poll(threads_[static_cast<std::size_t>(me)]);  // no progress
   }
   if (done) os_[static_cast<std::size_t>(target)]->joined = true;
   if (done && memory_) memory_->acquire_on(me, thread_object(target));

@@ -202,6 +202,9 @@ class SchedulerCore {
     long wait_order = 0;         // condition variables wake in this order
     int spin = 0;                // consecutive no-progress points
     bool yielded = false;        // its last point was a yield or a sleep
+    // It polled (a point that changed nothing) since the last progress or
+    // sleep: the step limit's evidence that it cannot progress.
+    bool polled = false;
     const char* site = "start";  // the scheduling point it stopped at last
     int operation = -1;          // from begin_operation()
     // What its step touches: the access of the point it stopped at, then
@@ -289,7 +292,11 @@ class SchedulerCore {
   // Something another thread can see changed: every thread's spin count
   // starts again, and so does the step limit's count.
   void note_run_progress() {
-    for (int t : live_) threads_[static_cast<std::size_t>(t)].spin = 0;
+    for (int t : live_) {
+      LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
+      thread.spin = 0;
+      thread.polled = false;
+    }
     progress_at_ = decisions_.size();
   }
   // `me` finished: it leaves live_.
@@ -297,6 +304,22 @@ class SchedulerCore {
     const auto at = std::lower_bound(live_.begin(), live_.end(), me);
     if (at != live_.end() && *at == me) live_.erase(at);
   }
+  // Time passed (a sleep, a timed wait that timed out): what a thread waits
+  // for may be a deadline racelab cannot see, so the step limit's count
+  // starts again; fairness's counts do not (time changes nothing another
+  // thread sees).
+  void note_time_passed() {
+    for (int t : live_) threads_[static_cast<std::size_t>(t)].polled = false;
+    progress_at_ = decisions_.size();
+  }
+  // A point of `thread` that changed nothing: a poll.
+  static void note_poll(LogicalThread& thread) {
+    ++thread.spin;
+    thread.polled = true;
+  }
+  // At the step limit: the evidence that no thread can progress (every
+  // thread that can run polled since the last progress), or kNone.
+  RunResult::LivelockEvidence livelock_evidence(std::string* report) const;
   Fiber* fiber_of(int thread) const;
   Baton& baton_of(int thread);
   // Ends `me`'s turn and starts `to`'s; returns when `me` runs again.
@@ -425,6 +448,8 @@ class SchedulerCore {
   std::vector<int> decisions_;
   std::size_t progress_at_ = 0;  // decisions_.size() at the last progress
   std::int64_t limit_ = 0;       // RunResult::limit
+  RunResult::LivelockEvidence evidence_ = RunResult::LivelockEvidence::kNone;
+  std::string livelock_report_;           // RunResult::livelock_report
   std::vector<int> decision_operations_;  // parallel to decisions_
   int preemptions_ = 0;
   int inner_points_ = 0;

@@ -216,7 +216,7 @@ bool controlled_sleep(racelab::Timeout end) {
     hooks->sleep_until(end);
     pthread_testcancel();  // a request that woke it
   } else {
-    hooks->yield_point("sleep", PointEffect::kYield);
+    hooks->yield_point("sleep", PointEffect::kSleep);
   }
   return true;
 }

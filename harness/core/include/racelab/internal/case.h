@@ -170,6 +170,10 @@ struct RunObservation {
   // Some schedule had a choice taken away by fairness
   // (sched::RunResult::fairness_cut): the search is not exhaustive.
   bool fairness_cut = false;
+  // A schedule was cut at this many decisions while still making progress
+  // (sched::RunResult::Status::kLengthLimit), 0 when none was: no finding,
+  // but the search is inconclusive (never exhaustive) and ended there.
+  std::int64_t length_cut = 0;
   // Linearizability checks that ran out of steps before deciding
   // (LinearizabilityResult::exhausted_budget), over every schedule or run:
   // such a history is neither clean nor a finding. The first one's

@@ -25,8 +25,9 @@ enum class LockMode { kExclusive, kShared };
 // yield, a sleep, a failed try-lock, a timed-out wait) is spinning, and is
 // descheduled while another thread can run (docs/controlled-mode.md). A
 // yield or a sleep gives way at once: the thread is skipped while another
-// can run, until some thread makes progress.
-enum class PointEffect { kProgress, kNoProgress, kYield };
+// can run, until some thread makes progress. A sleep also lets time pass,
+// which a thread may be waiting for: no livelock while a thread sleeps.
+enum class PointEffect { kProgress, kNoProgress, kYield, kSleep };
 
 // Where a scheduling point stands in a logical thread, for what the scheduler
 // counts and reports: inner points (inside an operation: the store's locks,

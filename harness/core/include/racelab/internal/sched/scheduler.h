@@ -82,11 +82,14 @@ std::string first_user_frame(const std::vector<const void*>& stack);
 bool pin_process_to_one_cpu();
 
 struct SchedulerOptions {
-  // A run is cut off after max_steps scheduling decisions in a row without
-  // progress (no store, lock changing hands, wake-up, notify, post, join or
-  // thread end: a probable livelock, Status::kStepLimit), or after
-  // max_total_steps decisions in all (or max_steps, if more), progress or not
-  // (Status::kLengthLimit).
+  // A run is a livelock (Status::kStepLimit) once max_steps scheduling
+  // decisions in a row made no progress (no store, lock changing hands,
+  // wake-up, notify, post, join, thread end, nor time passing: a sleep or a
+  // timed wait that timed out) and there is evidence that no thread can
+  // progress: every thread that can run polled in that stretch
+  // (RunResult::LivelockEvidence); without it the run goes on. A run is cut
+  // after max_total_steps decisions in all (or max_steps, if more), progress
+  // or not (Status::kLengthLimit: inconclusive, not a finding).
   int max_steps = 100000;
   std::int64_t max_total_steps = 10'000'000;
   std::size_t stack_size = Fiber::kDefaultStackSize;  // per fiber
@@ -94,8 +97,10 @@ struct SchedulerOptions {
   // targets ask for fibers, the kit, the CLI and the gate pass their
   // request's substrate, and explore always runs on OS threads.
   Substrate substrate = defaults::kThreads;
-  // Consecutive no-progress points after which a thread yields to the others
-  // (0: no fairness bound).
+  // No-progress points after which a thread gives way to every thread that
+  // can run and has not given way, until some thread makes progress; once
+  // every thread that can run has given way, a new round begins and every
+  // count starts again (0: no fairness bound).
   int spin_bound = 64;
   // Substrate::kOsThreads: watch for blocking the scheduler does not model
   // (see the top of this file); 0 polls: do not watch.
@@ -139,6 +144,11 @@ struct UnmodelledBlock {
 
 struct RunResult {
   enum class Status { kCompleted, kDeadlock, kStepLimit, kLengthLimit };
+  // What makes a kStepLimit run a livelock, beyond its length: every thread
+  // that can run polled without progress since the last progress (each had
+  // turns, and the state they see recurs), or only one thread can run and it
+  // polls (the others are blocked or finished: none can progress).
+  enum class LivelockEvidence { kNone, kStateRecurs, kNoThreadCanProgress };
 
   Status status = Status::kCompleted;
   // The wait-for cycle, one line per thread on it, e.g. "thread 0 waits for
@@ -176,14 +186,21 @@ struct RunResult {
   // kStepLimit: the decisions without progress it allows; kLengthLimit: the
   // decisions in all.
   std::int64_t limit = 0;
+  // kStepLimit: its evidence, and the threads it names ("threads 0 and 1
+  // polled ..."), for display.
+  LivelockEvidence livelock_evidence = LivelockEvidence::kNone;
+  std::string livelock_report;
   // Blocks outside the scheduler's view: the run's schedule depended on the
   // kernel's timing, so a search that saw one is not exhaustive.
   std::vector<UnmodelledBlock> unmodelled_blocks;
 };
 
-// The one-line finding for a run cut off at `limit` (kStepLimit: a probable
-// livelock; kLengthLimit: a run still making progress, too long for racelab).
-std::string limit_summary(RunResult::Status status, std::int64_t limit);
+// The one line for a run cut off at `limit`: kStepLimit, the livelock
+// finding, followed by `evidence` (RunResult::livelock_report); kLengthLimit,
+// "cut at N decisions while making progress ...", the note of a run cut
+// while still making progress (not a finding).
+std::string limit_summary(RunResult::Status status, std::int64_t limit,
+                          std::string_view evidence = {});
 
 // "completed", "deadlock", "step limit", "length limit".
 std::string_view to_string(RunResult::Status status);
