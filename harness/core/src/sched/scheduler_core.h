@@ -199,9 +199,9 @@ class SchedulerCore {
     // Of a timed wait: near, it is still schedulable (picked, it times out);
     // far, it is blocked until expire_far_deadline() picks it.
     Timeout timeout;
-    long wait_order = 0;         // condition variables wake in this order
-    int spin = 0;                // consecutive no-progress points
-    bool yielded = false;        // its last point was a yield or a sleep
+    long wait_order = 0;   // condition variables wake in this order
+    int spin = 0;          // consecutive no-progress points
+    bool yielded = false;  // its last point was a yield or a sleep
     // It polled (a point that changed nothing) since the last progress or
     // sleep: the step limit's evidence that it cannot progress.
     bool polled = false;
