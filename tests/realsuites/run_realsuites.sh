@@ -51,7 +51,6 @@ all_projects=(eventpp concurrentqueue thread_pool)
 # minutes on two busy cores (docs/conformance.md, "Real suites").
 CHOSEN=(
   "eventpp|EventQueue, multi threading, one thread waits|10"
-  "eventpp|CallbackList, multi threading, append|2"
   "concurrentqueue|multi_producers|10"
   "thread_pool|*|5"
   "thread_pool|loop|-"
@@ -66,7 +65,6 @@ CHOSEN=(
 # "<project>|<test>|<what explore gets wrong>": the tests on which explore
 # disagrees with plain TSan today. Remove a line when its test agrees.
 EXPECTED_DISAGREEMENTS=(
-  "eventpp|CallbackList, multi threading, append|256 threads x 2 schedules outlast the runner's limit"
   "thread_pool|wait_for|deadlines under 1 s have no order: a 250 ms sleep ends first"
   "thread_pool|wait_until|deadlines under 1 s have no order: a 250 ms sleep ends first"
   "thread_pool|task_monitoring|counts read after 300 ms sleeps: sleeps under 1 s take no time"
