@@ -18,6 +18,22 @@
 #include "racelab/internal/sched/strategy.h"
 #include "racelab/sync.h"
 
+// An atomic load is a scheduling point only in a ThreadSanitizer build (the
+// runtime's hooks see it); a test whose thread polls an atomic without any
+// other point cannot run in another build: it would spin on one fiber.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RACELAB_TEST_ATOMICS_ARE_POINTS 1
+#endif
+#endif
+#ifdef RACELAB_TEST_ATOMICS_ARE_POINTS
+#define SKIP_UNLESS_ATOMICS_ARE_POINTS() (void)0
+#else
+#define SKIP_UNLESS_ATOMICS_ARE_POINTS()                                      \
+  GTEST_SKIP() << "polls an atomic without a yield: a scheduling point only " \
+                  "in a ThreadSanitizer build"
+#endif
+
 namespace racelab::sched::scheduler_test {
 
 using Threads = std::vector<std::function<void()>>;
