@@ -15,14 +15,32 @@ if(NOT _racelab_status EQUAL 0)
            ${RACELAB_EXTRA_ARGS})
   return()
 endif()
-# One name per line; a ';' in a name must not split it.
+# One name per line. CMake's lists would split a name at a ';' and join
+# names across an unmatched '[' or ']', so both brackets stand as control
+# characters (no listed name holds one) while the lines become a list, and
+# each name is given back its own before it is used. A name listed twice is
+# one test.
+string(ASCII 1 _racelab_open)
+string(ASCII 2 _racelab_close)
+string(REPLACE "[" "${_racelab_open}" _racelab_listing "${_racelab_listing}")
+string(REPLACE "]" "${_racelab_close}" _racelab_listing "${_racelab_listing}")
 string(REPLACE ";" "\\;" _racelab_listing "${_racelab_listing}")
 string(REPLACE "\n" ";" _racelab_names "${_racelab_listing}")
+set(_racelab_added "")
 foreach(_racelab_name IN LISTS _racelab_names)
+  string(REPLACE "${_racelab_open}" "[" _racelab_name "${_racelab_name}")
+  string(REPLACE "${_racelab_close}" "]" _racelab_name "${_racelab_name}")
   if(_racelab_name STREQUAL "")
     continue()
   endif()
   set(_racelab_test "${RACELAB_TEST_PREFIX}${_racelab_name}")
+  string(SHA1 _racelab_key "${_racelab_test}")
+  # (list(FIND), not IN_LIST: CTest runs this script under old policies.)
+  list(FIND _racelab_added "${_racelab_key}" _racelab_seen)
+  if(NOT _racelab_seen EQUAL -1)
+    continue()
+  endif()
+  list(APPEND _racelab_added "${_racelab_key}")
   add_test("${_racelab_test}" "${RACELAB_COMMAND}" explore --tests
            --test "${_racelab_name}" ${RACELAB_EXPLORE_ARGS}
            -- "${RACELAB_TEST_EXECUTABLE}" ${RACELAB_EXTRA_ARGS})

@@ -51,25 +51,48 @@ TEST(GtestListing, LinesThatNameNoTestAreNotTests) {
 TEST(GtestListing, OneTestAloneReplacesTheUsersFilter) {
   EXPECT_EQ(
       one_test_command(TestFramework::kGoogleTest,
-                       {"./t", "--gtest_filter=Slot.*", "--verbose"}, "Slot.A"),
+                       {"./t", "--gtest_filter=Slot.*", "--verbose"}, "Slot.A",
+                       {}),
       (std::vector<std::string>{"./t", "--verbose", "--gtest_filter=Slot.A"}));
 }
 
 // Catch2: the user's test specs narrow the listing only; each test runs
-// alone under its own name, escaped where Catch2 would read a list, a tag
-// or an escape.
-TEST(Catch2Listing, OneTestAloneKeepsTheOptionsAndEscapesTheName) {
+// alone under a quoted spec, with the user's options kept as given (an
+// option's value is no spec).
+TEST(Catch2Listing, OneTestAloneKeepsTheOptionsAsGivenAndQuotesTheName) {
   EXPECT_EQ(one_test_command(TestFramework::kCatch2,
-                             {"./t", "[slot]", "--rng-seed=3", "Slot*"},
-                             "take, then [give] \\ back"),
-            (std::vector<std::string>{"./t", "--rng-seed=3",
-                                      "take\\, then \\[give\\] \\\\ back"}));
+                             {"./t", "[slot]", "--order", "rand", "-f",
+                              "names.txt", "--rng-seed=3", "Slot*", "-s"},
+                             "take, then [give] \\ \"back\"", {}),
+            (std::vector<std::string>{
+                "./t", "--order", "rand", "--rng-seed=3", "-s",
+                "\"take\\, then \\[give\\] \\\\ \\\"back\\\"\""}));
+}
+
+// A name is a pattern to Catch2: a '*' at its end selects more tests, and
+// those are excluded by theirs; names that select each other cannot be told
+// apart.
+TEST(Catch2Listing, ANameThatSelectsOtherTestsExcludesThem) {
+  const std::vector<std::string> every{"clean*", "clean but racy", "Clean",
+                                       "other"};
+  EXPECT_EQ(one_test_command(TestFramework::kCatch2, {"./t"}, "clean*", every),
+            (std::vector<std::string>{
+                "./t", "\"clean*\"~\"clean but racy\"~\"Clean\""}));
+  EXPECT_EQ(one_test_command(TestFramework::kCatch2, {"./t"}, "-s", {"-s"}),
+            (std::vector<std::string>{"./t", "\"-s\""}));
+  EXPECT_THROW(one_test_command(TestFramework::kCatch2, {"./t"}, "Clean",
+                                {"Clean", "clean"}),
+               InputError);
+  EXPECT_THROW(one_test_command(TestFramework::kCatch2, {"./t"}, "exclude:x",
+                                {"exclude:x"}),
+               InputError);
 }
 
 TEST(ListingConvention, OneTestAloneReplacesTheUsersChoice) {
-  EXPECT_EQ(one_test_command(TestFramework::kListing,
-                             {"./t", "--racelab-test=old", "-v"}, "new one"),
-            (std::vector<std::string>{"./t", "-v", "--racelab-test=new one"}));
+  EXPECT_EQ(
+      one_test_command(TestFramework::kListing,
+                       {"./t", "--racelab-test=old", "-v"}, "new one", {}),
+      (std::vector<std::string>{"./t", "-v", "--racelab-test=new one"}));
 }
 
 TEST(NameListing, OneNamePerLineEmptyLinesSkipped) {

@@ -239,6 +239,40 @@ for bad in "--seed -1" "--seed 0x10" "--seed ' 5'" "--strategy random --depth 3"
   [[ $rc == 2 && $(wc -l <<<"$out") == 1 ]] && ok "explore $bad: one-line usage error" ||
     fail "explore $bad: exit $rc: $out"
 done
+out=$("$racelab" explore --no-such-option -- "$native" lost_update fixed 2>&1); rc=$?
+[[ $rc == 2 && $(wc -l <<<"$out") == 1 && $out == *"--no-such-option"* ]] &&
+  ok "explore --no-such-option: the error names the option" ||
+  fail "an unknown option: exit $rc: $out"
+
+# --- a full disk costs the saved schedule, never the finding ----------------
+# A tmpfs of 64 KiB, filled, in a mount namespace of this test's own (a user
+# namespace where this test is not root).
+if unshare --user --map-root-user --mount true 2>/dev/null; then
+  mkdir -p "$dir/full"
+  out=$(unshare --user --map-root-user --mount bash -c '
+    mount -t tmpfs -o size=64k tmpfs "$1" || exit 97
+    mkdir -p -m 0700 "$1/state" "$1/state/racelab" "$1/state/racelab/schedules"
+    dd if=/dev/zero of="$1/fill" bs=4k 2>/dev/null
+    XDG_STATE_HOME=$1/state "$2" explore --strategy dfs --budget 50 -- "$3" lost_update buggy
+    echo "exit $?"; ls "$1/state/racelab/schedules" | wc -l' _ "$dir/full" "$racelab" "$native" 2>&1)
+  [[ $out == *"found at schedule"* && $out == *"the schedule was not saved: "*"No space left on device"* &&
+     $out == *"exit 1"* && $(tail -1 <<<"$out") == 0 ]] &&
+    ok "explore on a full disk prints the finding, exit 1, and says the schedule was not saved" ||
+    fail "full disk: $(tail -c 2000 <<<"$out")"
+else
+  echo "skip: full disk (no user and mount namespaces here)"
+fi
+
+# --- racelab's signal dispositions are its own --------------------------------
+# A SIGCHLD its caller ignored would have the kernel reap racelab's children
+# unasked: every schedule's end unknown, a lost update "verified".
+for fork_server in on off; do
+  out=$(timeout 600 env --ignore-signal=CHLD "$racelab" explore --strategy dfs \
+        --budget 50 --fork-server "$fork_server" -- "$native" lost_update buggy 2>&1); rc=$?
+  [[ $rc == 1 && $out == *"found at schedule"* ]] &&
+    ok "explore under an ignored SIGCHLD (fork server $fork_server) still finds the lost update" ||
+    fail "ignored SIGCHLD, fork server $fork_server: exit $rc: $(head -c 2000 <<<"$out")"
+done
 
 echo "$failures failures"
 exit $((failures > 0))

@@ -4,10 +4,14 @@
 //   print:  writes a line to stdout and one to stderr
 //   thread: starts a thread that runs until the process ends
 //   open:   opens /dev/null and keeps it open
+//   child:  starts a child process, which main waits for (status 7)
+//   ignore_chld: ignores SIGCHLD (the kernel reaps the process's children)
 // main ("crash" or "clean"): two threads add to a counter under a lock;
 // "crash" aborts once both are done, so that the run's finding shows the
 // program's output, the constructor's lines included.
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -31,6 +35,12 @@ const int kBefore = [] {
     }).detach();
   } else if (std::strcmp(before, "open") == 0) {
     return open("/dev/null", O_RDONLY);
+  } else if (std::strcmp(before, "child") == 0) {
+    const pid_t child = fork();
+    if (child == 0) _exit(7);
+    return static_cast<int>(child);
+  } else if (std::strcmp(before, "ignore_chld") == 0) {
+    signal(SIGCHLD, SIG_IGN);
   }
   return 0;
 }();
@@ -42,6 +52,15 @@ int main(int argc, char** argv) {
                     std::strcmp(argv[1], "clean") != 0)) {
     std::fprintf(stderr, "usage: %s crash|clean\n", argv[0]);
     return 2;
+  }
+  const char* before = std::getenv("FORK_SERVER_BEFORE");
+  if (before != nullptr && std::strcmp(before, "child") == 0) {
+    int status = 0;
+    if (waitpid(kBefore, &status, 0) != kBefore || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 7) {
+      std::fprintf(stderr, "the constructor's child is not this process's\n");
+      return 1;
+    }
   }
   std::mutex lock;
   int counter = kBefore >= 0 ? 0 : 1;

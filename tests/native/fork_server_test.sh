@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The fork server of `racelab explore`: what a program writes before main
 # begins every schedule's output, as it does in a fresh process; a program
-# that cannot be copied before main (a thread or a descriptor of its own
-# there) runs each schedule in a fresh process, said once, and
-# --fork-server on refuses it with one line (exit 2); the verdicts are the
-# same either way.
+# that cannot be copied before main (a thread, a descriptor or a child
+# process of its own there) runs each schedule in a fresh process, said
+# once, and --fork-server on refuses it with one line (exit 2); a SIGCHLD
+# ignored before main costs no copy's status; the verdicts are the same
+# either way.
 #   fork_server_test.sh <racelab> <fork_server_program>
 set -u
 racelab=$1 program=$2
@@ -49,7 +50,23 @@ while read -r before why; do
 done <<'LIST'
 thread threads run before main (a static constructor started them)
 open (/dev/null) was opened before main
+child was started before main (a child of the process, not of a copy)
 LIST
+
+# A program that ignores SIGCHLD before main: the server still learns how
+# each copy ended (a crash is a crash), and the copy ignores it as the
+# program asked.
+for mode in on off; do
+  out=$(FORK_SERVER_BEFORE=ignore_chld "$racelab" explore --fork-server $mode --budget 3 \
+        -- "$program" crash 2>&1); rc=$?
+  [[ $rc == 1 && $out == *"found at schedule 1 of 1"* && $out == *"killed by SIGABRT"* ]] ||
+    fail "ignore_chld, --fork-server $mode: exit $rc, want the abort found: $out"
+  out=$(FORK_SERVER_BEFORE=ignore_chld "$racelab" explore --fork-server $mode --budget 3 \
+        -- "$program" clean 2>&1); rc=$?
+  [[ $rc == 0 && $out == *"clean over 3 schedules"* ]] ||
+    fail "ignore_chld clean, --fork-server $mode: exit $rc: $out"
+done
+echo "ok: SIGCHLD ignored before main"
 
 out=$("$racelab" explore --fork-server sometimes -- "$program" clean 2>&1); rc=$?
 [[ $rc == 2 && $(wc -l <<<"$out") == 1 ]] ||

@@ -250,6 +250,11 @@ int run_cli(const Registry& registry, int argc, char** argv,
   // child, which keeps the signals a fresh process has: runner.cc.)
   if (argc < 2 || std::string_view(argv[1]) != "__child")
     report_write_errors_instead_of_dying();
+  // racelab waits for the processes it starts (the hidden child too): a
+  // SIGCHLD its caller ignored, a disposition kept across exec, would have
+  // the kernel reap them unasked and their statuses lost, a crash read as
+  // a clean end. racelab's dispositions are its own.
+  ::signal(SIGCHLD, SIG_DFL);
   for (const Command& command : extra_commands) {
     if (argc > 1 && command.name == argv[1])
       return command.run(argc - 1, argv + 1);

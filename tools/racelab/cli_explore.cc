@@ -148,11 +148,11 @@ struct TestOutcome {
 // only one that matters (it starts no second thread, or its threads share
 // nothing dfs must reorder) is proven clean by it, and said so. The others
 // get the search asked for.
-TestOutcome explore_one_test(TestFramework framework,
-                             const ProgramExploreOptions& options,
-                             const std::string& test) {
+TestOutcome explore_one_test(const ProgramExploreOptions& options,
+                             const std::string& test,
+                             std::vector<std::string> command) {
   ProgramExploreOptions one = options;
-  one.command = one_test_command(framework, options.command, test);
+  one.command = std::move(command);
   one.stop_requested = [] { return InterruptScope::signal_received() != 0; };
   ProgramExploreOptions probe = one;
   probe.strategy = "dfs";
@@ -216,6 +216,15 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
       }
     }
   }
+  // Every test's command before any runs: a test the framework cannot run
+  // alone is an input error, before anything is written.
+  const std::vector<std::string> selectable =
+      tests_a_name_may_select(framework, options.command);
+  std::vector<std::vector<std::string>> commands;
+  for (std::size_t i : chosen) {
+    commands.push_back(
+        one_test_command(framework, options.command, listed[i], selectable));
+  }
   std::optional<OutputFolder> out;
   if (out_dir != nullptr) out.emplace("--out", *out_dir);
   std::cout << options.command.front() << ": " << listed.size() << " test"
@@ -249,7 +258,7 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
       }
       std::optional<TestOutcome> outcome;
       try {
-        outcome = explore_one_test(framework, options, listed[chosen[i]]);
+        outcome = explore_one_test(options, listed[chosen[i]], commands[i]);
       } catch (...) {
         std::lock_guard<std::mutex> hold(mu);
         if (!error) error = std::current_exception();

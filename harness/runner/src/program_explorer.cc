@@ -486,15 +486,35 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
   ProgramExploreResult result;
   // The failing schedule's file: made and written when the finding is,
   // before the shrink, and written again with the shrunk schedule.
+  // A file that cannot be written costs the file, never the finding: the
+  // error is kept for the report (ProgramExploreResult::save_error), and a
+  // file made here and left empty is removed.
+  bool saved = false;
   auto save_schedule = [&](const std::vector<int>& decisions) {
-    if (result.schedule_file.empty()) {
-      result.schedule_file =
-          options.schedule_path.empty()
-              ? new_schedule_file(folder, options.command.front())
-              : options.schedule_path;
+    std::string made;
+    try {
+      if (result.schedule_file.empty()) {
+        if (options.schedule_path.empty()) {
+          made = new_schedule_file(folder, options.command.front());
+          result.schedule_file = made;
+        } else {
+          result.schedule_file = options.schedule_path;
+        }
+      }
+      write_file_atomically(result.schedule_file,
+                            program_schedule_text(options, decisions));
+      saved = true;
+    } catch (const OutputError& e) {
+      if (!saved) {
+        if (!made.empty()) ::unlink(made.c_str());
+        result.schedule_file.clear();
+        result.save_error = e.what();
+      } else {
+        result.save_error = absl::StrCat(e.what(),
+                                         "; it holds the schedule "
+                                         "as found, not shrunk");
+      }
     }
-    write_file_atomically(result.schedule_file,
-                          program_schedule_text(options, decisions));
   };
   if (!options.replay) {
     request.on_found = [&](const RunObservation& found) {
@@ -667,6 +687,10 @@ std::string describe(const ProgramExploreResult& result,
   if (!result.schedule_file.empty()) {
     absl::StrAppend(&text, "schedule saved: ", result.schedule_file,
                     " (racelab replay ", result.schedule_file, " reruns it)\n");
+  }
+  if (!result.save_error.empty()) {
+    absl::StrAppend(&text, "racelab explore: the schedule was not saved: ",
+                    result.save_error, "\n");
   }
   return text + notes;
 }

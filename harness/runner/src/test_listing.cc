@@ -11,6 +11,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "catch2_spec.h"
 #include "program_process.h"
 #include "racelab/internal/input_error.h"
 #include "runtime_mark.h"
@@ -39,17 +40,6 @@ std::string_view listing_option(TestFramework framework) {
     if (f == framework) return option;
   }
   return "";
-}
-
-// Catch2's test spec for one name: ',', '[' and ']' (and the escape itself)
-// would be read as a list, a tag or an escape.
-std::string catch2_spec(const std::string& name) {
-  std::string spec;
-  for (char c : name) {
-    if (c == '\\' || c == ',' || c == '[' || c == ']') spec += '\\';
-    spec += c;
-  }
-  return spec;
 }
 
 // Calls `each(number, line)` for every line of `text` (numbered from 1,
@@ -209,6 +199,14 @@ std::vector<std::string> list_tests(TestFramework framework,
   } catch (const InputError& e) {
     throw InputError(absl::StrCat(what, ": ", option, ": ", e.what()));
   }
+  // Catch2 prints a name that starts with '#' in quotes.
+  if (framework == TestFramework::kCatch2) {
+    for (std::string& test : tests) {
+      if (test.size() > 2 && test.starts_with("\"#") && test.ends_with('"')) {
+        test = test.substr(1, test.size() - 2);
+      }
+    }
+  }
   if (tests.empty()) {
     throw InputError(absl::StrCat(what, ": lists no test"));
   }
@@ -224,27 +222,40 @@ std::vector<std::string> list_tests(TestFramework framework,
   return tests;
 }
 
+std::vector<std::string> tests_a_name_may_select(
+    TestFramework framework, const std::vector<std::string>& command,
+    int seconds) {
+  if (framework != TestFramework::kCatch2) return {};
+  std::vector<std::string> every{command.front()};
+  const catch2::Arguments args = catch2::split_arguments(
+      std::vector<std::string>(command.begin() + 1, command.end()));
+  every.insert(every.end(), args.options.begin(), args.options.end());
+  every.push_back("*");
+  return list_tests(framework, every, seconds);
+}
+
 std::vector<std::string> one_test_command(
     TestFramework framework, const std::vector<std::string>& command,
-    const std::string& test) {
+    const std::string& test, const std::vector<std::string>& selectable) {
   std::vector<std::string> out{command.front()};
-  for (std::size_t i = 1; i < command.size(); ++i) {
-    const std::string& arg = command[i];
-    const bool filter = framework == TestFramework::kGoogleTest
-                            ? arg.starts_with("--gtest_filter=")
-                        : framework == TestFramework::kCatch2
-                            ? !arg.starts_with("-")  // a test spec
-                            : arg.starts_with("--racelab-test=");
-    if (!filter) out.push_back(arg);
-  }
+  const std::vector<std::string> args(command.begin() + 1, command.end());
   switch (framework) {
     case TestFramework::kGoogleTest:
+      for (const std::string& arg : args) {
+        if (!arg.starts_with("--gtest_filter=")) out.push_back(arg);
+      }
       out.push_back("--gtest_filter=" + test);
       break;
-    case TestFramework::kCatch2:
-      out.push_back(catch2_spec(test));
+    case TestFramework::kCatch2: {
+      const catch2::Arguments split = catch2::split_arguments(args);
+      out.insert(out.end(), split.options.begin(), split.options.end());
+      out.push_back(catch2::exact_spec(test, selectable));
       break;
+    }
     case TestFramework::kListing:
+      for (const std::string& arg : args) {
+        if (!arg.starts_with("--racelab-test=")) out.push_back(arg);
+      }
       out.push_back("--racelab-test=" + test);
       break;
   }

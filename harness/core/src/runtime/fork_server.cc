@@ -70,6 +70,20 @@ std::string why_not_copyable(const std::vector<int>& inherited) {
     return std::to_string(threads) +
            " threads run before main (a static constructor started them)";
   }
+  // A child of the process (only the one thread can have made it): in a
+  // copy it is no child, and a wait for it fails.
+  const std::string children =
+      "/proc/self/task/" + std::to_string(getpid()) + "/children";
+  if (FILE* list = std::fopen(children.c_str(), "re")) {
+    long child = 0;
+    const bool any = std::fscanf(list, "%ld", &child) == 1;
+    std::fclose(list);
+    if (any) {
+      return "process " + std::to_string(child) +
+             " was started before main (a child of the process, not of a "
+             "copy)";
+    }
+  }
   for (int fd : open_descriptors()) {
     if (std::find(inherited.begin(), inherited.end(), fd) != inherited.end()) {
       continue;
@@ -117,9 +131,11 @@ bool receive_go(int socket, int fds[3]) {
 
 // The copy's side, right after the fork: it dies with the server, leads a
 // process group racelab can kill whole, and writes to the schedule's pipes.
-ForkedCopy become_copy(int socket, pid_t server, const int fds[3]) {
+ForkedCopy become_copy(int socket, pid_t server, const int fds[3],
+                       const struct sigaction& program_sigchld) {
   prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
   if (getppid() != server) _exit(127);
+  sigaction(SIGCHLD, &program_sigchld, nullptr);
   setpgid(0, 0);
   close(socket);
   if (dup2(fds[0], 1) < 0 || dup2(fds[1], 2) < 0 ||
@@ -156,12 +172,21 @@ ForkedCopy serve_forks(int socket, const std::vector<int>& inherited) {
   // Orphans of a schedule's tree (a daemon) come back here, to be ended
   // with it.
   prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  // The server waits for each copy: a SIGCHLD the program ignores (before
+  // main, or inherited) would have the kernel reap the copy unasked and its
+  // status lost. The server's disposition is its own; each copy gets the
+  // program's back.
+  struct sigaction program_sigchld {};
+  struct sigaction wait_for_copies {};
+  wait_for_copies.sa_handler = SIG_DFL;
+  sigemptyset(&wait_for_copies.sa_mask);
+  sigaction(SIGCHLD, &wait_for_copies, &program_sigchld);
   const pid_t server = getpid();
   for (;;) {
     int fds[3];
     if (!receive_go(socket, fds)) _exit(0);
     const pid_t copy = fork();
-    if (copy == 0) return become_copy(socket, server, fds);
+    if (copy == 0) return become_copy(socket, server, fds, program_sigchld);
     const int fork_errno = errno;
     for (int fd : fds) close(fd);
     send_word(socket, copy > 0 ? copy : -fork_errno);

@@ -88,6 +88,10 @@ struct ProgramExploreResult {
   // blocks; `log` holds the failing run's stdout and stderr, tails.
   RunObservation search;
   std::string schedule_file;  // where the failing schedule was saved
+  // Why the failing schedule could not be saved (a full disk, say); the
+  // finding stands. With schedule_file set, that file holds the schedule
+  // as found and only its shrunk form was lost.
+  std::string save_error;
   // stop_requested ended the search; with a finding, its shrink: the
   // finding and its saved schedule are as found.
   bool interrupted = false;

@@ -9,8 +9,9 @@
 //   --gtest_filter=<Suite.Name> in place of the user's filter.
 // - Catch2 (v2): listed by --list-test-names-only after the user's
 //   arguments (a test spec among them narrows the list); each test runs
-//   alone with its name, escaped, as the test spec, and the user's options
-//   (the arguments that start with '-') without their specs.
+//   alone with the user's options, as given, and in place of their specs
+//   one that selects that test only (Catch2 reads a name as a pattern:
+//   the spec quotes it and excludes the other tests it would select).
 // - Any other binary, by racelab's listing convention: run with
 //   --racelab-list-tests it prints one test name per line and ends with
 //   status 0; run with --racelab-test=<name> it runs that test only.
@@ -62,10 +63,21 @@ std::vector<std::string> list_tests(TestFramework framework,
                                     const std::vector<std::string>& command,
                                     int seconds = 60);
 
-// The command that runs `test` alone (see the top of this file).
+// The tests a name given to the framework's filter may select besides its
+// own: for Catch2, every test of the binary, hidden ones too (listed with
+// the user's options and the spec "*"); none for the others, whose filters
+// take a name exactly. Throws as list_tests does.
+std::vector<std::string> tests_a_name_may_select(
+    TestFramework framework, const std::vector<std::string>& command,
+    int seconds = 60);
+
+// The command that runs `test` alone (see the top of this file);
+// `selectable` is what tests_a_name_may_select returned. Throws InputError
+// when the framework cannot run the test alone (two Catch2 tests whose
+// names differ only in case).
 std::vector<std::string> one_test_command(
     TestFramework framework, const std::vector<std::string>& command,
-    const std::string& test);
+    const std::string& test, const std::vector<std::string>& selectable);
 
 }  // namespace racelab
 
