@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "racelab/task_state.h"
 
 namespace racelab {
 
@@ -20,28 +21,6 @@ std::int64_t process_cpu_ns() {
   return std::int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
 }
 
-namespace {
-
-// The state letter of /proc/self/task/<tid>/stat, or '?' when unreadable.
-// The command name in parentheses may hold spaces and parentheses: the
-// state follows the last ')'.
-char task_state(const char* tid) {
-  char path[64];
-  std::snprintf(path, sizeof path, "/proc/self/task/%s/stat", tid);
-  const int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return '?';
-  char text[512];
-  const ssize_t got = read(fd, text, sizeof text - 1);
-  close(fd);
-  if (got <= 0) return '?';
-  text[got] = '\0';
-  const char* close_paren = std::strrchr(text, ')');
-  if (close_paren == nullptr || close_paren[1] != ' ') return '?';
-  return close_paren[2];
-}
-
-}  // namespace
-
 bool some_thread_awake(pid_t watcher) {
   DIR* tasks = opendir("/proc/self/task");
   if (tasks == nullptr) return true;
@@ -49,7 +28,7 @@ bool some_thread_awake(pid_t watcher) {
   while (const dirent* entry = readdir(tasks)) {
     if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
     if (std::atol(entry->d_name) == watcher) continue;
-    const char state = task_state(entry->d_name);
+    const char state = task_state(std::atol(entry->d_name));
     // A thread that ended between readdir and open has no state to give.
     if (state == 'R' || state == 'D') {
       awake = true;

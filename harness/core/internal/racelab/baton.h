@@ -10,6 +10,8 @@
 #ifndef RACELAB_SCHED_BATON_H_
 #define RACELAB_SCHED_BATON_H_
 
+#include "racelab/task_state.h"
+
 namespace racelab::sched {
 
 class Baton {
@@ -45,9 +47,6 @@ void wake_unseen(int* word);
 // The calling thread's kernel thread id.
 long own_tid();
 
-// The state letter of thread `tid` of this process in /proc ('R', 'S', 'D',
-// ...), '?' when it cannot be read (the thread is gone).
-char task_state(long tid);
 // Whether a thread of this process other than `a` and `b` is runnable ('R')
 // or busy in the kernel ('D': a disk, paging): one the holder may wait for.
 bool other_task_running(long a, long b);

@@ -66,28 +66,6 @@ void wake_unseen(int* word) { futex(word, FUTEX_WAKE_PRIVATE, 1); }
 
 long own_tid() { return raw_syscall(SYS_gettid); }
 
-namespace {
-
-// Reads /proc/self/task/<tid>/<file> into `buffer` (NUL-terminated); the
-// number of bytes, or -1.
-long read_task_file(long tid, const char* file, char* buffer, long size) {
-  char path[96];
-  std::snprintf(path, sizeof path, "/proc/self/task/%ld/%s", tid, file);
-  const long fd = raw_syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  long total = 0;
-  while (total < size - 1) {
-    const long got =
-        raw_syscall(SYS_read, fd, buffer + total, size - 1 - total);
-    if (got <= 0) break;
-    total += got;
-  }
-  raw_syscall(SYS_close, fd);
-  buffer[total] = '\0';
-  return total;
-}
-
-}  // namespace
 
 namespace {
 
@@ -119,15 +97,6 @@ bool any_numbered_entry(const char* path, Match match) {
 }
 
 }  // namespace
-
-char task_state(long tid) {
-  char stat[512];
-  if (read_task_file(tid, "stat", stat, sizeof stat) <= 0) return '?';
-  // "tid (comm) S ...": the name may hold spaces and parentheses.
-  const char* close = std::strrchr(stat, ')');
-  if (close == nullptr || close[1] != ' ' || close[2] == '\0') return '?';
-  return close[2];
-}
 
 bool other_task_running(long a, long b) {
   return any_numbered_entry("/proc/self/task", [&](long tid, long) {
