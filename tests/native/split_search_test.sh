@@ -6,7 +6,8 @@
 # --jobs splits its tree at the first branching decision: the same for any
 # number of jobs from 2 on, and the verdicts of one job; dfs refuses --shard
 # (exit 2, one line). merge refuses shards of other searches (program,
-# arguments, options) and a schedule not the shard's own.
+# arguments, options), a schedule not the shard's own, and an --out that is
+# one of the shards.
 #   split_search_test.sh <racelab> <racelab_native_program> <racelab_unit_tests_program>
 set -u
 racelab=$1 program=$2 unit_tests=$3
@@ -122,6 +123,19 @@ out=$("$racelab" merge --out "$dir/foreign.merged" "$dir/foreign.shard1" "$dir/c
       "$dir/check_then_act.pct.shard3" 2>&1); rc=$?
 [[ $rc == 2 && $(wc -l <<<"$out") == 1 && $out == *"101 schedules, more than shard 1/3's 100"* ]] ||
   fail "a shard claiming more schedules than its share: exit $rc, want 2 and one line: $out"
+
+# --out naming one of the shards (or a path to it) is refused before
+# anything is read or written; the shard stays as it was.
+cp "$dir/fixed.shard1/results.json" "$dir/fixed.shard1.results.json"
+ln -s "$dir/fixed.shard1" "$dir/fixed.shard1.link"
+for out_dir in "$dir/fixed.shard1" "$dir/fixed.shard1.link" "$dir/fixed.shard1/inner"; do
+  out=$("$racelab" merge --out "$out_dir" "$dir/fixed.shard1" "$dir/fixed.shard2" 2>&1); rc=$?
+  [[ $rc == 2 && $(wc -l <<<"$out") == 1 && $out == "racelab: merge: --out '$out_dir' "* ]] ||
+    fail "merge --out $out_dir (a shard): exit $rc, want 2 and one line: $out"
+  cmp -s "$dir/fixed.shard1/results.json" "$dir/fixed.shard1.results.json" ||
+    fail "merge --out $out_dir (a shard) changed the shard"
+  [[ ! -e $dir/fixed.shard1/inner ]] || fail "merge --out $out_dir created a folder inside the shard"
+done
 
 # dfs with --jobs: split at the tree's first branching decision, the same
 # for any number of jobs from 2 on (first line, saved schedule, verified and

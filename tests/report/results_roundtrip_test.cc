@@ -215,6 +215,21 @@ TEST_F(ResultsRoundTrip, AnIdentityNotOfItsFingerprintIsRefused) {
   EXPECT_THROW(read_gate_output(dir), InputError);
 }
 
+// merge never writes where it reads: --out is none of the shards, by any
+// path, nor inside or around one.
+TEST_F(ResultsRoundTrip, AnOutFolderAmongTheShardsIsRefused) {
+  const fs::path one = write_shard(1, 2, "one");
+  const fs::path two = write_shard(2, 2, "two");
+  fs::create_directory_symlink(one, root_ / "link");
+  for (const fs::path& out :
+       {one, root_ / "link", root_ / "link" / "sub", two / "logs" / "x",
+        root_ / "two" / ".." / "two" / "", root_, fs::path("/")}) {
+    EXPECT_THROW(check_out_apart({one, two}, out), InputError) << out;
+  }
+  EXPECT_NO_THROW(check_out_apart({one, two}, root_ / "merged"));
+  EXPECT_NO_THROW(check_out_apart({one, two}, root_ / "one.merged"));
+}
+
 TEST_F(ResultsRoundTrip, BadFoldersAreInputErrorsNamingTheFile) {
   EXPECT_THROW(read_gate_output(root_ / "nowhere"), InputError);
   const fs::path dir = write_shard(1, 2, "bad");

@@ -1,6 +1,7 @@
 // racelab merge: the shards of one run (a gate, an `explore --tests`, a
 // split `explore` search) joined into one report set. Refuses shards of
-// different runs and a shard claiming what is not its own.
+// different runs, a shard claiming what is not its own, and an --out that
+// is one of the shards.
 #include "racelab/cli_commands.h"
 
 namespace racelab::cli_internal {
@@ -25,6 +26,12 @@ int handle_merge(const MergeFlags& flags) {
   std::vector<GateOutput> shards;
   std::size_t shard_count = 0;
   GateOutput merged;
+  try {
+    // Before anything is read or created: --out is none of the shards.
+    check_out_apart({flags.dirs.begin(), flags.dirs.end()}, flags.out);
+  } catch (const InputError& e) {
+    refuse_input(e);
+  }
   OutputFolder out("--out", flags.out);
   try {
     for (const std::string& dir : flags.dirs)

@@ -687,4 +687,70 @@ GateOutput merge_gate_outputs(std::vector<GateOutput> shards) {
   return merged;
 }
 
+namespace {
+
+// `path` made absolute, its symbolic links and '..' resolved as far as it
+// exists, without a trailing separator.
+fs::path resolved(const fs::path& path) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  if (ec) p = fs::absolute(path, ec).lexically_normal();
+  if (!p.has_filename() && p.has_parent_path()) p = p.parent_path();
+  return p;
+}
+
+// `inner` is `outer` or lies below it, component by component.
+bool within(const fs::path& inner, const fs::path& outer) {
+  auto i = inner.begin();
+  for (auto o = outer.begin(); o != outer.end(); ++o, ++i) {
+    if (i == inner.end() || *i != *o) return false;
+  }
+  return true;
+}
+
+bool same_folder(const struct stat& a, const struct stat& b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+// The first of `path` and its parents that is `folder` (by device and
+// inode); false when none is.
+bool under_by_identity(fs::path path, const struct stat& folder) {
+  for (;;) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0 && same_folder(st, folder)) return true;
+    if (!path.has_relative_path()) return false;
+    path = path.parent_path();
+  }
+}
+
+}  // namespace
+
+void check_out_apart(const std::vector<fs::path>& dirs, const fs::path& out) {
+  if (out.empty()) return;  // the output folder refuses it itself
+  const fs::path out_path = resolved(out);
+  struct stat out_st;
+  const bool out_exists = ::stat(out_path.c_str(), &out_st) == 0;
+  for (const fs::path& dir : dirs) {
+    const fs::path dir_path = resolved(dir);
+    struct stat dir_st;
+    const bool dir_exists = ::stat(dir_path.c_str(), &dir_st) == 0;
+    std::string how;
+    if (within(out_path, dir_path) ||
+        (dir_exists && under_by_identity(out_path, dir_st))) {
+      how = out_exists && dir_exists && same_folder(out_st, dir_st)
+                ? "is the shard folder"
+                : "lies inside the shard folder";
+    } else if (within(dir_path, out_path) ||
+               (out_exists && under_by_identity(dir_path, out_st))) {
+      how = "holds the shard folder";
+    }
+    if (!how.empty()) {
+      throw InputError(absl::StrCat("merge: --out '", out.string(), "' ", how,
+                                    " '", dir.string(),
+                                    "': merge never writes where it reads; "
+                                    "give another --out"));
+    }
+  }
+}
+
 }  // namespace racelab

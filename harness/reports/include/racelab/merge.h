@@ -36,6 +36,13 @@ GateOutput read_gate_output(const std::filesystem::path& dir);
 // naming the folder that does not fit.
 GateOutput merge_gate_outputs(std::vector<GateOutput> shards);
 
+// Refuses (InputError) an `out` folder that is one of the shard folders
+// `dirs`, lies inside one, or holds one, by any path (a symbolic link, '..',
+// a bind mount): merge never writes where it reads. Looks only at the
+// paths, before anything is read or created.
+void check_out_apart(const std::vector<std::filesystem::path>& dirs,
+                     const std::filesystem::path& out);
+
 }  // namespace racelab
 
 #endif  // RACELAB_SRC_MERGE_H_
