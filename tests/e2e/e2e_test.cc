@@ -1294,11 +1294,20 @@ TEST(Shards, TwoShardsMergedEqualTheWholeGate) {
           (root / "shard1").string() + " --out " + (root / "bad").string());
   EXPECT_EQ(twice.status, 2) << twice.err;
   EXPECT_NE(twice.err.find("given twice"), std::string::npos) << twice.err;
-  Output not_gate = run(kRacelab + " merge " + root.string() + " --out " +
-                        (root / "bad").string());
+  // (Its --out beside it: an --out inside a folder merge reads is refused
+  // before the folder is looked at.)
+  const fs::path beside = root.string() + ".bad";
+  Output not_gate =
+      run(kRacelab + " merge " + root.string() + " --out " + beside.string());
   EXPECT_EQ(not_gate.status, 2) << not_gate.err;
   EXPECT_NE(not_gate.err.find("results.json"), std::string::npos)
       << not_gate.err;
+  EXPECT_FALSE(fs::exists(beside));
+  Output inside = run(kRacelab + " merge " + root.string() + " --out " +
+                      (root / "bad").string());
+  EXPECT_EQ(inside.status, 2) << inside.err;
+  EXPECT_NE(inside.err.find("lies inside the shard folder"), std::string::npos)
+      << inside.err;
   EXPECT_FALSE(fs::exists(root / "bad"));
 }
 

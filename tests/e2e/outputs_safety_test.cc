@@ -409,4 +409,39 @@ TEST(MergeSafety, TooManyValuesOrTooLongAStringAreRefused) {
   }
 }
 
+// --out naming a shard, by any path, or a folder inside or around one, is
+// refused before anything is read or written: merge never writes where it
+// reads, and the shard stays as it was.
+TEST(MergeSafety, AnOutThatIsOrHoldsOrLiesInAShardIsRefused) {
+  const fs::path root = fresh_dir("out_is_shard");
+  const fs::path shard = make_shard(root / "shard", kShardWithLog);
+  fs::create_directory_symlink(shard, root / "link");
+  const auto before = snapshot(shard);
+  struct Case {
+    fs::path out;
+    std::string says;
+  };
+  for (const Case& c :
+       {Case{shard, "is the shard folder"},
+        Case{root / "link", "is the shard folder"},
+        Case{root / "link" / ".." / "shard" / "", "is the shard folder"},
+        Case{shard / "logs", "lies inside the shard folder"},
+        Case{root / "link" / "new", "lies inside the shard folder"},
+        Case{root, "holds the shard folder"}}) {
+    Output o = run(" merge " + shard.string() + " --out " + c.out.string());
+    EXPECT_EQ(o.status, 2) << c.out << ": " << o.err;
+    EXPECT_EQ(lines(o.err), 1) << o.err;
+    EXPECT_EQ(o.err.rfind("racelab: merge: --out '", 0), 0u) << o.err;
+    EXPECT_NE(o.err.find(c.says), std::string::npos) << c.out << ": " << o.err;
+    EXPECT_TRUE(snapshot(shard) == before)
+        << c.out << ": the shard now holds" << names(snapshot(shard));
+    EXPECT_FALSE(fs::exists(shard / "new"));
+  }
+  // Beside the shard is fine.
+  Output o =
+      run(" merge " + shard.string() + " --out " + (root / "merged").string());
+  EXPECT_TRUE(o.status == 0 || o.status == 1) << o.err;
+  EXPECT_TRUE(snapshot(shard) == before);
+}
+
 }  // namespace

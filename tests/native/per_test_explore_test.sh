@@ -4,8 +4,8 @@
 # their test named, the clean ones clean, the tests without a second thread
 # proven by their one schedule and said so; a --gtest_filter narrows the
 # list; --out writes one case per test; --jobs 2 judges the same; two
-# shards merged are one run; --list and --test; the same on a
-# Catch2 binary (a test spec narrows, a name with ',' and '[' runs alone) and
+# shards merged are one run, a shard of other arguments refused; --list
+# and --test; the same on a Catch2 binary (a test spec narrows, a name with ',' and '[' runs alone) and
 # on a binary of racelab's listing convention; a binary of no framework is
 # refused.
 # Usage: per_test_explore_test.sh RACELAB UNIT_TESTS PLAIN_PROGRAM CATCH2_TESTS CONVENTION_TESTS
@@ -82,6 +82,17 @@ if [[ $(cases "$scratch/out/results.json") != "$(cases "$scratch/merged/results.
   diff <(cases "$scratch/out/results.json") <(cases "$scratch/merged/results.json") >&2
   fail "the merged shards differ from one run"
 fi
+
+echo "== a shard of the same binary run with other arguments is refused"
+"$racelab" explore --tests --budget 20 --shard 2/2 --jobs 2 --out "$scratch/shard2.other" \
+  -- "$unit_tests" --gtest_color=no >/dev/null 2>&1
+"$racelab" merge "$scratch/shard1" "$scratch/shard2.other" --out "$scratch/merged.other" >"$scratch/merge.other.out" 2>&1
+status=$?
+[[ $status -eq 2 && $(wc -l <"$scratch/merge.other.out") -eq 1 ]] ||
+  { cat "$scratch/merge.other.out"; fail "merging shards of other arguments: exit status $status, want 2 and one line"; }
+grep -q "^racelab: merge: $scratch/shard2.other: .*program arguments" "$scratch/merge.other.out" ||
+  { cat "$scratch/merge.other.out"; fail "the refusal does not name the shard and its arguments"; }
+[[ ! -e $scratch/merged.other ]] || fail "a refused merge left its --out folder"
 
 echo "== --list prints the names; --test explores one"
 "$racelab" explore --tests --list -- "$unit_tests" --gtest_filter='Counter.*' >"$scratch/list.out" 2>&1

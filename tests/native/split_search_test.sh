@@ -5,7 +5,9 @@
 # verdict; a fixed twin stays clean over the same schedules. dfs with
 # --jobs splits its tree at the first branching decision: the same for any
 # number of jobs from 2 on, and the verdicts of one job; dfs refuses --shard
-# (exit 2, one line).
+# (exit 2, one line). merge refuses shards of other searches (program,
+# arguments, options), a schedule not the shard's own, and an --out that is
+# one of the shards.
 #   split_search_test.sh <racelab> <racelab_native_program> <racelab_unit_tests_program>
 set -u
 racelab=$1 program=$2 unit_tests=$3
@@ -73,6 +75,67 @@ schedules=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['cas
 out=$("$racelab" merge --out "$dir/bad.merged" "$dir/fixed.shard1" "$dir/other.shard2" 2>&1); rc=$?
 [[ $rc == 2 && $(wc -l <<<"$out") == 1 ]] || fail "merging shards of two searches: exit $rc, want 2 and one line: $out"
 [[ ! -e $dir/bad.merged ]] || fail "a refused merge left its --out folder"
+
+# A merge takes only the shards of one search: a shard of another program,
+# of the same program with other arguments or options, is refused (exit 2,
+# one line naming the folder and what differs); the same program's bytes
+# kept elsewhere are the same program.
+cp "$program" "$dir/copy_of_program"
+while read -r name says command <&3; do
+  "$racelab" explore --strategy pct --budget 40 --shard 2/2 --out "$dir/$name.shard2" $command >/dev/null 2>&1
+  out=$("$racelab" merge --out "$dir/$name.merged" "$dir/fixed.shard1" "$dir/$name.shard2" 2>&1); rc=$?
+  if [[ $says == same ]]; then
+    [[ $rc == 0 ]] || fail "merging the fixed twin's shard 1 with $name: exit $rc, want 0: $out"
+    continue
+  fi
+  [[ $rc == 2 && $(wc -l <<<"$out") == 1 && $out == "racelab: merge: $dir/$name.shard2: "*"$says"* ]] ||
+    fail "merging the fixed twin's shard 1 with $name: exit $rc, want 2 and one line naming $says: $out"
+  [[ ! -e $dir/$name.merged ]] || fail "a refused merge ($name) left its --out folder"
+done 3<<LIST
+copied same -- $dir/copy_of_program lost_update fixed
+other_arguments arguments -- $program lost_update buggy
+other_program program -- $unit_tests --gtest_filter=Slot.CheckThenActTakesTwice
+no_shrink shrink --no-shrink -- $program lost_update fixed
+memory_model memory_model --memory-model -- $program lost_update fixed
+LIST
+
+# A shard claiming a schedule that is not its own (shard K/N runs the
+# schedules i with i % N == K-1), or more schedules than its share, is
+# refused.
+cp -r "$dir/check_then_act.pct.shard1" "$dir/foreign.shard1"
+python3 - "$dir/check_then_act.pct.shard1/results.json" "$dir/foreign.shard1/results.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["cases"][0]["first_failing_schedule"] = 1  # shard 1/3's are 0, 3, 6...
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+out=$("$racelab" merge --out "$dir/foreign.merged" "$dir/foreign.shard1" "$dir/check_then_act.pct.shard2" \
+      "$dir/check_then_act.pct.shard3" 2>&1); rc=$?
+[[ $rc == 2 && $(wc -l <<<"$out") == 1 && $out == *"first failing schedule 1 is not one of shard 1/3's"* ]] ||
+  fail "a shard claiming another's schedule: exit $rc, want 2 and one line: $out"
+python3 - "$dir/check_then_act.pct.shard1/results.json" "$dir/foreign.shard1/results.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["cases"][0]["schedules"] = 101  # shard 1/3 of 300 runs 100 at most
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+out=$("$racelab" merge --out "$dir/foreign.merged" "$dir/foreign.shard1" "$dir/check_then_act.pct.shard2" \
+      "$dir/check_then_act.pct.shard3" 2>&1); rc=$?
+[[ $rc == 2 && $(wc -l <<<"$out") == 1 && $out == *"101 schedules, more than shard 1/3's 100"* ]] ||
+  fail "a shard claiming more schedules than its share: exit $rc, want 2 and one line: $out"
+
+# --out naming one of the shards (or a path to it) is refused before
+# anything is read or written; the shard stays as it was.
+cp "$dir/fixed.shard1/results.json" "$dir/fixed.shard1.results.json"
+ln -s "$dir/fixed.shard1" "$dir/fixed.shard1.link"
+for out_dir in "$dir/fixed.shard1" "$dir/fixed.shard1.link" "$dir/fixed.shard1/inner"; do
+  out=$("$racelab" merge --out "$out_dir" "$dir/fixed.shard1" "$dir/fixed.shard2" 2>&1); rc=$?
+  [[ $rc == 2 && $(wc -l <<<"$out") == 1 && $out == "racelab: merge: --out '$out_dir' "* ]] ||
+    fail "merge --out $out_dir (a shard): exit $rc, want 2 and one line: $out"
+  cmp -s "$dir/fixed.shard1/results.json" "$dir/fixed.shard1.results.json" ||
+    fail "merge --out $out_dir (a shard) changed the shard"
+  [[ ! -e $dir/fixed.shard1/inner ]] || fail "merge --out $out_dir created a folder inside the shard"
+done
 
 # dfs with --jobs: split at the tree's first branching decision, the same
 # for any number of jobs from 2 on (first line, saved schedule, verified and

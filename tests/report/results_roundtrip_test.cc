@@ -153,6 +153,83 @@ TEST_F(ResultsRoundTrip, IncompatibleShardsAreRefused) {
   EXPECT_NO_THROW(merge_gate_outputs({two, one}));
 }
 
+// Shards record the identity of their run (run_identity): the command,
+// the program by its bytes, its arguments and options. Shards of other
+// runs are refused naming what differs; the program's path may differ.
+TEST_F(ResultsRoundTrip, ShardsOfAnotherRunAreRefused) {
+  const fs::path program = root_ / "program";
+  std::ofstream(program) << "the program's bytes";
+  const fs::path copy = root_ / "elsewhere";
+  fs::copy_file(program, copy);
+  const fs::path other = root_ / "other_program";
+  std::ofstream(other) << "another program's bytes";
+  const nlohmann::json search = {{"strategy", "pct"}, {"seed", 1}};
+  auto shard = [&](int k, const std::string& name, nlohmann::json identity) {
+    options_.identity = std::move(identity);
+    return read_gate_output(write_shard(k, 2, name));
+  };
+  const std::vector<std::string> command = {program.string(), "a", "b"};
+  const GateOutput one =
+      shard(1, "id_one", run_identity("explore --tests", command, search));
+  EXPECT_EQ(one.options.identity.at("program").at("path"), program.string());
+  EXPECT_NO_THROW(merge_gate_outputs(
+      {one, shard(2, "id_copy",
+                  run_identity("explore --tests", {copy.string(), "a", "b"},
+                               search))}));
+  expect_refused({one, shard(2, "id_other_program",
+                             run_identity("explore --tests",
+                                          {other.string(), "a", "b"}, search))},
+                 "(program ");
+  expect_refused(
+      {one, shard(2, "id_other_arguments",
+                  run_identity("explore --tests", {program.string(), "a", "c"},
+                               search))},
+      R"(program arguments ["a","b"] there, ["a","c"] here)");
+  nlohmann::json other_seed = search;
+  other_seed["seed"] = 2;
+  expect_refused(
+      {one, shard(2, "id_other_seed",
+                  run_identity("explore --tests", command, other_seed))},
+      "option 'seed' 1 there, 2 here");
+  expect_refused(
+      {one, shard(2, "id_gate", run_identity("gate", {}, nlohmann::json{}))},
+      "command");
+  expect_refused({one, shard(2, "id_none", nullptr)}, "run identity");
+}
+
+TEST_F(ResultsRoundTrip, AnIdentityNotOfItsFingerprintIsRefused) {
+  options_.identity = run_identity("gate", {}, {{"catalog", "1234"}});
+  const fs::path dir = write_shard(1, 2, "edited");
+  nlohmann::json doc = nlohmann::json::parse(slurp(dir / "results.json"));
+  doc["identity"]["options"]["catalog"] = "5678";
+  std::ofstream(dir / "results.json", std::ios::trunc) << doc.dump();
+  try {
+    read_gate_output(dir);
+    ADD_FAILURE() << "read an edited identity";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("fingerprint"), std::string::npos)
+        << e.what();
+  }
+  doc["identity"]["options"]["catalog"] = nlohmann::json::array();
+  std::ofstream(dir / "results.json", std::ios::trunc) << doc.dump();
+  EXPECT_THROW(read_gate_output(dir), InputError);
+}
+
+// merge never writes where it reads: --out is none of the shards, by any
+// path, nor inside or around one.
+TEST_F(ResultsRoundTrip, AnOutFolderAmongTheShardsIsRefused) {
+  const fs::path one = write_shard(1, 2, "one");
+  const fs::path two = write_shard(2, 2, "two");
+  fs::create_directory_symlink(one, root_ / "link");
+  for (const fs::path& out :
+       {one, root_ / "link", root_ / "link" / "sub", two / "logs" / "x",
+        root_ / "two" / ".." / "two" / "", root_, fs::path("/")}) {
+    EXPECT_THROW(check_out_apart({one, two}, out), InputError) << out;
+  }
+  EXPECT_NO_THROW(check_out_apart({one, two}, root_ / "merged"));
+  EXPECT_NO_THROW(check_out_apart({one, two}, root_ / "one.merged"));
+}
+
 TEST_F(ResultsRoundTrip, BadFoldersAreInputErrorsNamingTheFile) {
   EXPECT_THROW(read_gate_output(root_ / "nowhere"), InputError);
   const fs::path dir = write_shard(1, 2, "bad");

@@ -20,10 +20,13 @@ namespace racelab::cli_internal {
 // `racelab merge` joins the shards' folders as it joins a gate's. A whole
 // program's --shard splits its search's schedules (ShardSplit::kSchedules):
 // every shard holds the one case.
+// `identity` is the run's (run_identity), which `racelab merge` compares
+// between shards.
 int write_program_reports(std::vector<CaseResult> cases,
                           const ProgramExploreOptions& options,
-                          OutputFolder& out, const std::string& out_dir,
-                          Shard shard = {}, std::size_t total = 0,
+                          nlohmann::json identity, OutputFolder& out,
+                          const std::string& out_dir, Shard shard = {},
+                          std::size_t total = 0,
                           std::vector<std::size_t> case_index = {},
                           ShardSplit split = ShardSplit::kCases) {
   GateResult all;
@@ -45,6 +48,7 @@ int write_program_reports(std::vector<CaseResult> cases,
   gate_options.run.request.depth = options.depth;
   gate_options.run.request.preemptions = options.preemptions;
   gate_options.run.request.budget = options.budget;
+  gate_options.identity = std::move(identity);
   try {
     write_results_json(all, gate_options, out.staging().string());
     out.commit();
@@ -54,6 +58,21 @@ int write_program_reports(std::vector<CaseResult> cases,
   }
   std::cout << "reports written to " << out_dir << "\n";
   return kExitOk;
+}
+
+// The options of a search that decide what it finds, as the identity of
+// its run records them (every shard of one search has the same).
+nlohmann::json search_options(const ProgramExploreOptions& options) {
+  return {{"strategy", options.strategy},
+          {"seed", options.seed},
+          {"depth", options.depth},
+          {"preemptions", options.preemptions},
+          {"budget", options.budget},
+          {"shrink", options.shrink},
+          {"max_steps", options.max_steps},
+          {"spin_bound", options.spin_bound},
+          {"memory_model", options.memory_model},
+          {"hang_seconds", options.hang_seconds}};
 }
 
 // Explores or replays a whole program: a finding is printed (stderr) and its
@@ -102,8 +121,9 @@ int explore_and_print(const ProgramExploreOptions& options,
   }
   if (out) {
     const int status = write_program_reports(
-        {program_case_result(result, options)}, options, *out, *out_dir,
-        Shard{options.shard_index, options.shard_count}, 1, {0},
+        {program_case_result(result, options)}, options,
+        run_identity("explore", options.command, search_options(options)), *out,
+        *out_dir, Shard{options.shard_index, options.shard_count}, 1, {0},
         ShardSplit::kSchedules);
     if (status != kExitOk) return status;
   }
@@ -319,11 +339,17 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
             << " verified in one schedule\n";
   if (out) {
     const Shard shard = asked.only.empty() ? asked.shard : Shard{};
-    const int status =
-        write_program_reports(std::move(cases), options, *out, *out_dir, shard,
-                              asked.only.empty() ? listed.size() : 1,
-                              asked.only.empty() ? std::move(case_index)
-                                                 : std::vector<std::size_t>{});
+    nlohmann::json identity_options = search_options(options);
+    identity_options["framework"] = framework_name(framework);
+    identity_options["test"] = asked.only;
+    identity_options["tests"] = listed.size();
+    const int status = write_program_reports(
+        std::move(cases), options,
+        run_identity("explore --tests", options.command,
+                     std::move(identity_options)),
+        *out, *out_dir, shard, asked.only.empty() ? listed.size() : 1,
+        asked.only.empty() ? std::move(case_index)
+                           : std::vector<std::size_t>{});
     if (status != kExitOk) return status;
   }
   return found > 0 ? kExitMismatch : kExitOk;

@@ -41,6 +41,7 @@ int handle_gate(const Registry& registry, const CLI::App& cmd,
         absl::StrCat("no case matches --subject '", gate_options.subject_filter,
                      "' and --scenario '", gate_options.scenario_filter, "'"));
   }
+  gate_options.identity = gate_identity(registry, gate_options);
   // The output folder is claimed before any case runs; the reports are
   // written before the table is printed, and a closed stdout (SIGPIPE)
   // costs only the table: the exit status stays the verdict's.

@@ -71,6 +71,7 @@ nlohmann::json results_document(const GateResult& result,
   if (result.interrupted && result.interrupt_signal != 0)
     doc["interrupted_by"] = signal_name(result.interrupt_signal);
   if (!result.merged_from.empty()) doc["merged_from"] = result.merged_from;
+  if (!options.identity.is_null()) doc["identity"] = options.identity;
   return doc;
 }
 

@@ -9,11 +9,13 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <random>
+#include <string_view>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -301,6 +303,99 @@ void apply_gate_settings(const nlohmann::json& s, GateOptions& options) {
   }
   options.shard_split =
       split == "schedules" ? ShardSplit::kSchedules : ShardSplit::kCases;
+}
+
+namespace {
+
+// 64-bit FNV-1a, continued from `h`, over `data` taken eight bytes at a
+// time (a program's file is megabytes) and then byte by byte.
+std::uint64_t fnv1a_words(std::uint64_t h, std::string_view data) {
+  constexpr std::uint64_t kPrime = 0x100000001b3ULL;
+  std::size_t at = 0;
+  for (; at + 8 <= data.size(); at += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, data.data() + at, 8);
+    h = (h ^ word) * kPrime;
+  }
+  for (; at < data.size(); ++at)
+    h = (h ^ static_cast<unsigned char>(data[at])) * kPrime;
+  return h;
+}
+
+constexpr std::uint64_t kFnvBasis = 0xcbf29ce484222325ULL;
+
+std::string hex64(std::uint64_t h) { return absl::StrFormat("%016x", h); }
+
+// The digest of the file at `path`, "" when it cannot be read.
+std::string file_digest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  std::uint64_t h = kFnvBasis;
+  std::string chunk(1 << 20, '\0');
+  std::string carry;  // bytes short of a word at a chunk's end
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (got == 0) break;
+    std::string_view data(chunk.data(), got);
+    if (!carry.empty()) {
+      const std::size_t take = std::min(8 - carry.size(), data.size());
+      carry.append(data.substr(0, take));
+      data.remove_prefix(take);
+      if (carry.size() < 8) continue;
+      h = fnv1a_words(h, carry);
+      carry.clear();
+    }
+    const std::size_t whole = data.size() / 8 * 8;
+    h = fnv1a_words(h, data.substr(0, whole));
+    carry.assign(data.substr(whole));
+  }
+  if (in.bad()) return "";
+  return absl::StrCat("fnv1a64:", hex64(fnv1a_words(h, carry)));
+}
+
+}  // namespace
+
+std::string identity_fingerprint(const nlohmann::json& identity) {
+  const nlohmann::json hashed = {
+      {"command", identity.value("command", nlohmann::json())},
+      {"program_digest",
+       identity.contains("program") && identity.at("program").is_object()
+           ? identity.at("program").value("digest", nlohmann::json())
+           : nlohmann::json()},
+      {"arguments", identity.value("arguments", nlohmann::json())},
+      {"options", identity.value("options", nlohmann::json())}};
+  return hex64(fnv1a_words(
+      kFnvBasis,
+      hashed.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+}
+
+nlohmann::json run_identity(const std::string& kind,
+                            const std::vector<std::string>& command,
+                            nlohmann::json options) {
+  if (options.is_null()) options = nlohmann::json::object();
+  nlohmann::json identity = {{"command", kind},
+                             {"options", std::move(options)}};
+  if (!command.empty()) {
+    identity["program"] = {{"path", command.front()},
+                           {"digest", file_digest(command.front())}};
+    identity["arguments"] =
+        std::vector<std::string>(command.begin() + 1, command.end());
+  }
+  identity["fingerprint"] = identity_fingerprint(identity);
+  return identity;
+}
+
+nlohmann::json gate_identity(const Registry& registry,
+                             const GateOptions& options) {
+  // The case list the shards split: a gate of another catalog (another
+  // racelab build) has another, even with the same number of cases.
+  std::uint64_t h = kFnvBasis;
+  for (const auto& [spec, mode] : gate_case_list(registry, options)) {
+    h = fnv1a_words(h, absl::StrCat(spec->subject, "\n", spec->scenario, "\n",
+                                    to_string(mode), "\n"));
+  }
+  return run_identity("gate", {}, {{"catalog", hex64(h)}});
 }
 
 }  // namespace racelab

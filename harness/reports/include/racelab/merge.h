@@ -21,15 +21,27 @@ struct GateOutput {
 
 // Reads DIR/results.json and the logs it names. Throws InputError (exit
 // status 2) naming the file: missing, not JSON, another schema version,
-// malformed, or a log it names missing.
+// malformed, a log it names missing, a case at a position that is not its
+// shard's, or, for a shard of a split search, a first failing schedule that
+// is not one of its own or more schedules than its share of the budget.
 GateOutput read_gate_output(const std::filesystem::path& dir);
 
-// Joins the shards of one gate: the same modes, runs, seed and settings,
-// the same shard count, each shard 1..N exactly once, none interrupted, the
-// cases' positions covering the case list once. The cases come out in the
-// order of the unsharded gate, with a new run id and the shards' run ids in
-// merged_from. Throws InputError naming the folder that does not fit.
-GateOutput merge_gate_outputs(const std::vector<GateOutput>& shards);
+// Joins the shards of one run (a gate, an `explore --tests` or a split
+// `explore` search): the same run identity (command, program, arguments,
+// options: run_identity in gate.h), the same modes, runs, seed and
+// settings, the same shard count, each shard 1..N exactly once, none
+// interrupted, the cases' positions covering the case list once. The cases
+// (moved out of `shards`) come out in the order of the unsharded run, with
+// a new run id and the shards' run ids in merged_from. Throws InputError
+// naming the folder that does not fit.
+GateOutput merge_gate_outputs(std::vector<GateOutput> shards);
+
+// Refuses (InputError) an `out` folder that is one of the shard folders
+// `dirs`, lies inside one, or holds one, by any path (a symbolic link, '..',
+// a bind mount): merge never writes where it reads. Looks only at the
+// paths, before anything is read or created.
+void check_out_apart(const std::vector<std::filesystem::path>& dirs,
+                     const std::filesystem::path& out);
 
 }  // namespace racelab
 

@@ -40,6 +40,9 @@ struct GateOptions {
   int shard_index = 1;
   int shard_count = 1;
   ShardSplit shard_split = ShardSplit::kCases;
+  // The run that wrote the folder, as results.json records it ("identity",
+  // see run_identity); null: none recorded (a folder of an older racelab).
+  nlohmann::json identity;
   // Polled before each case; true stops the gate: no case starts any more,
   // and a case still running when it turned true counts as not run.
   std::function<bool()> stop_requested;
@@ -101,6 +104,29 @@ void print_gate_table(const GateResult& result, std::ostream& out);
 nlohmann::json gate_settings(const GateOptions& options);
 // The inverse, for `racelab merge`. Throws nlohmann::json::exception.
 void apply_gate_settings(const nlohmann::json& settings, GateOptions& options);
+
+// What results.json records of the run that wrote it, beyond its settings
+// ("identity"): the command ("gate", "explore", "explore --tests"); for
+// explore, the program (its path, and a digest of its bytes: FNV-1a over
+// the file, "" when it cannot be read) and its arguments byte for byte; the
+// options that decide the verdicts (`options`, an object of scalars); and a
+// fingerprint, 16 hex digits hashing all of it but the program's path.
+// Shards of one run record the same identity, the path aside (a shard may
+// run where the program is kept elsewhere); `racelab merge` refuses shards
+// whose identities differ. `command` is empty for a gate; else the
+// program, then its arguments.
+nlohmann::json run_identity(const std::string& kind,
+                            const std::vector<std::string>& command,
+                            nlohmann::json options);
+
+// A gate's identity: its kind and a digest of its case list (every shard's,
+// in order), which tells apart the gates of two catalogs.
+nlohmann::json gate_identity(const Registry& registry,
+                             const GateOptions& options);
+
+// The fingerprint of an identity (run_identity): over its kind, program
+// digest, arguments and options.
+std::string identity_fingerprint(const nlohmann::json& identity);
 
 }  // namespace racelab
 
