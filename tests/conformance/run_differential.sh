@@ -47,7 +47,7 @@ verdict_of() {
       at=$(sed -n 's/.*: found at schedule \([0-9]*\) .*/\1/p' "$out" | tail -n 1)
       echo "found@${at:-?}"
       ;;
-    2) grep -q "^racelab: --fork-server on: " "$out" && echo refused || echo "exit 2" ;;
+    2) grep -q -- "--fork-server on: the program cannot be copied" "$out" && echo refused || echo "exit 2" ;;
     *) echo "exit $rc" ;;
   esac
 }
