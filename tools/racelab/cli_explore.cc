@@ -20,7 +20,7 @@ namespace racelab::cli_internal {
 // `racelab merge` joins the shards' folders as it joins a gate's. A whole
 // program's --shard splits its search's schedules (ShardSplit::kSchedules):
 // every shard holds the one case.
-int write_program_reports(std::vector<CaseResult> cases,
+int write_program_reports(std::vector<CaseResult> cases, RunKind kind,
                           const ProgramExploreOptions& options,
                           OutputFolder& out, const std::string& out_dir,
                           Shard shard = {}, std::size_t total = 0,
@@ -38,6 +38,7 @@ int write_program_reports(std::vector<CaseResult> cases,
   gate_options.shard_index = shard.index;
   gate_options.shard_count = shard.count;
   gate_options.shard_split = split;
+  gate_options.run_kind = kind;
   gate_options.modes = {Mode::kControlled};
   gate_options.run.request.mode = Mode::kControlled;
   gate_options.run.request.strategy = options.strategy;
@@ -45,6 +46,7 @@ int write_program_reports(std::vector<CaseResult> cases,
   gate_options.run.request.depth = options.depth;
   gate_options.run.request.preemptions = options.preemptions;
   gate_options.run.request.budget = options.budget;
+  gate_options.run.request.shrink = options.shrink;
   try {
     write_results_json(all, gate_options, out.staging().string());
     out.commit();
@@ -101,10 +103,11 @@ int explore_and_print(const ProgramExploreOptions& options,
               << " while shrinking; the finding is reported as found\n";
   }
   if (out) {
-    const int status = write_program_reports(
-        {program_case_result(result, options)}, options, *out, *out_dir,
-        Shard{options.shard_index, options.shard_count}, 1, {0},
-        ShardSplit::kSchedules);
+    const int status =
+        write_program_reports({program_case_result(result, options)},
+                              RunKind::kExploreProgram, options, *out, *out_dir,
+                              Shard{options.shard_index, options.shard_count},
+                              1, {0}, ShardSplit::kSchedules);
     if (status != kExitOk) return status;
   }
   return result.found() ? kExitMismatch : kExitOk;
@@ -158,12 +161,14 @@ TestOutcome explore_one_test(const ProgramExploreOptions& options,
   probe.strategy = "dfs";
   probe.budget = 1;
   ProgramExploreResult result = explore_program(probe);
+  const std::chrono::nanoseconds probe_time = result.wall_time;
   const ProgramExploreOptions* used = &probe;
   TestOutcome outcome;
   outcome.single =
       !result.found() && result.search.exhaustive && !result.interrupted;
   if (!outcome.single && !result.found() && !result.interrupted) {
     result = explore_program(one);
+    result.wall_time += probe_time;
     used = &one;
   }
   outcome.interrupted =
@@ -181,7 +186,12 @@ TestOutcome explore_one_test(const ProgramExploreOptions& options,
         used->strategy, result.search.exhaustive ? ", verified" : "", ")\n");
   }
   outcome.result = program_case_result(result, *used);
+  // The case is the test, in the binary as the user named it: the
+  // arguments that select the test alone are racelab's, not the user's.
   outcome.result.scenario = test;
+  outcome.result.subject = program_case_name(options.command);
+  outcome.result.arguments.assign(options.command.begin() + 1,
+                                  options.command.end());
   return outcome;
 }
 
@@ -319,11 +329,11 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
             << " verified in one schedule\n";
   if (out) {
     const Shard shard = asked.only.empty() ? asked.shard : Shard{};
-    const int status =
-        write_program_reports(std::move(cases), options, *out, *out_dir, shard,
-                              asked.only.empty() ? listed.size() : 1,
-                              asked.only.empty() ? std::move(case_index)
-                                                 : std::vector<std::size_t>{});
+    const int status = write_program_reports(
+        std::move(cases), RunKind::kExploreTests, options, *out, *out_dir,
+        shard, asked.only.empty() ? listed.size() : 1,
+        asked.only.empty() ? std::move(case_index)
+                           : std::vector<std::size_t>{});
     if (status != kExitOk) return status;
   }
   return found > 0 ? kExitMismatch : kExitOk;
