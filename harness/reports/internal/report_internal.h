@@ -43,8 +43,6 @@ std::string report_title(const GateResult& result, const GateOptions& options);
 // The headline: "4 cases, 1 mismatch" (gate), "1 search: 1 found, 0 clean,
 // 0 verified" (a program), "22 tests: 3 found, 5 clean, 14 verified".
 std::string headline_text(const GateResult& result, const GateOptions& options);
-// True when the headline is a failure: a mismatch (gate) or a finding.
-bool headline_failed(const GateResult& result);
 // How the reports name a case: case_title() in a gate; the program and its
 // arguments for `racelab explore`; the test's name for `explore --tests`.
 std::string case_name(const CaseResult& c, RunKind kind);

@@ -68,8 +68,6 @@ std::string headline_text(const GateResult& result,
                       " verified");
 }
 
-bool headline_failed(const GateResult& result) { return result.mismatches > 0; }
-
 std::string case_name(const CaseResult& c, RunKind kind) {
   switch (kind) {
     case RunKind::kGate:
