@@ -19,6 +19,7 @@ unit_tests=$2
 plain=$3
 catch2_tests=$4
 convention_tests=$5
+check=$(dirname "$0")/check_explore_reports.py
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/racelab-per-test.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 export XDG_STATE_HOME=$scratch/state
@@ -52,6 +53,10 @@ done
 grep -q "^22 tests: 3 with findings, 14 verified in one schedule$" "$scratch/all.out" || fail "wrong totals"
 cases=$(grep -c '"scenario": "' "$scratch/out/results.json")
 [[ $cases -eq 22 ]] || fail "results.json has $cases cases, not 22"
+# The reports read as explore: each test found, clean or verified, named by
+# its test, with its search's wall time.
+"$check" "$scratch/out" explore_tests "$(basename "$unit_tests")" 3 5 14 "$unit_tests" ||
+  fail "the reports of --tests do not read as explore"
 
 verdicts() {  # the lines that judge a test, and the totals
   # Not the program's output headers: their byte counts hold gtest's timings.
@@ -82,6 +87,8 @@ if [[ $(cases "$scratch/out/results.json") != "$(cases "$scratch/merged/results.
   diff <(cases "$scratch/out/results.json") <(cases "$scratch/merged/results.json") >&2
   fail "the merged shards differ from one run"
 fi
+"$check" "$scratch/merged" explore_tests "$(basename "$unit_tests")" 3 5 14 "$unit_tests" ||
+  fail "the merged shards' reports do not read as explore"
 
 echo "== a shard of the same binary run with other arguments is refused"
 "$racelab" explore --tests --budget 20 --shard 2/2 --jobs 2 --out "$scratch/shard2.other" \

@@ -10,6 +10,7 @@
 #   program_explore_test.sh <racelab> <racelab_native_program> <plain program>
 set -u
 racelab=$1 program=$2 plain=$3
+check=$(dirname "$0")/check_explore_reports.py
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 failures=0
@@ -49,7 +50,7 @@ LIST
 
 # The engine's search: dfs verifies a fixed twin whose schedules fairness
 # never cut, and finds the buggy one; the failing trace names the program's
-# own lines; --out writes the gate's report set.
+# own lines; --out writes the report set, in explore's words.
 out=$("$racelab" explore --strategy dfs --budget 500 -- "$program" lost_update fixed 2>&1); rc=$?
 [[ $rc == 0 && $out == *": verified: every schedule that matters"* ]] ||
   fail "lost_update fixed under dfs: exit $rc, want 0 and verified: $out"
@@ -61,8 +62,15 @@ grep -q "\[programs.h:[0-9]*\]" <<<"$out" ||
 for report in results.json summary.md junit.xml results.sarif index.html; do
   [[ -s $dir/reports/$report ]] || fail "explore --out: no $report in $dir/reports"
 done
-grep -q '"mismatch": "expected clean' "$dir/reports/results.json" ||
-  fail "explore --out: results.json has no mismatch for a program with a finding"
+# The reports read as explore: titled by the program, the case found at its
+# schedule with its shrunk trace first and the search's wall time, named by
+# the program's base name and arguments (its full path apart).
+"$check" "$dir/reports" explore "$(basename "$program") lost_update buggy" 1 0 0 \
+  "$program" lost_update buggy || fail "explore --out: the reports do not read as explore"
+out=$("$racelab" explore --strategy dfs --budget 500 --out "$dir/verified" -- "$program" lost_update fixed 2>&1); rc=$?
+[[ $rc == 0 ]] || fail "lost_update fixed under dfs, --out: exit $rc, want 0: $out"
+"$check" "$dir/verified" explore "$(basename "$program") lost_update fixed" 0 0 1 \
+  "$program" lost_update fixed || fail "explore --out of a verified program: the reports do not read as explore"
 out=$("$racelab" replay "$dir/dfs.schedule" 2>&1); rc=$?
 [[ $rc == 1 ]] || fail "dfs schedule replay: exit $rc, want 1: $out"
 mkdir -p "$dir/theirs" && echo keep >"$dir/theirs/notes.txt"

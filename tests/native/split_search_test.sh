@@ -11,6 +11,7 @@
 #   split_search_test.sh <racelab> <racelab_native_program> <racelab_unit_tests_program>
 set -u
 racelab=$1 program=$2 unit_tests=$3
+check=$(dirname "$0")/check_explore_reports.py
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 failures=0
@@ -49,6 +50,9 @@ while read -r name strategy seed command <&3; do
   merged=$(failing "$dir/$name.$strategy.merged/results.json")
   [[ -n $whole && $merged == "$whole" ]] ||
     fail "$name $strategy: merged shards say '$merged', one machine '$whole'"
+  read -r path args <<<"$command"
+  "$check" "$dir/$name.$strategy.merged" explore "$(basename "$path") $args" 1 0 0 $command ||
+    fail "$name $strategy: the merged shards' reports do not read as explore"
   echo "ok: $name $strategy ($(first_line "$one" | grep -o 'schedule [0-9]*'))"
 done 3<<LIST
 check_then_act pct 6 $unit_tests --gtest_filter=Slot.CheckThenActTakesTwice
@@ -67,6 +71,8 @@ done
 schedules=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['cases'][0]['schedules'])" \
             "$dir/fixed.merged/results.json" 2>&1)
 [[ $schedules == 40 ]] || fail "the fixed twin's merged shards tried $schedules schedules, want 40"
+"$check" "$dir/fixed.merged" explore "$(basename "$program") lost_update fixed" 0 1 0 \
+  "$program" lost_update fixed || fail "the fixed twin's merged reports do not read as explore"
 
 # Shards of one split search are not a gate's shards: a merge of one shard
 # with a shard of another search is refused.

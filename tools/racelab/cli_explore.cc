@@ -22,7 +22,7 @@ namespace racelab::cli_internal {
 // every shard holds the one case.
 // `identity` is the run's (run_identity), which `racelab merge` compares
 // between shards.
-int write_program_reports(std::vector<CaseResult> cases,
+int write_program_reports(std::vector<CaseResult> cases, RunKind kind,
                           const ProgramExploreOptions& options,
                           nlohmann::json identity, OutputFolder& out,
                           const std::string& out_dir, Shard shard = {},
@@ -41,6 +41,7 @@ int write_program_reports(std::vector<CaseResult> cases,
   gate_options.shard_index = shard.index;
   gate_options.shard_count = shard.count;
   gate_options.shard_split = split;
+  gate_options.run_kind = kind;
   gate_options.modes = {Mode::kControlled};
   gate_options.run.request.mode = Mode::kControlled;
   gate_options.run.request.strategy = options.strategy;
@@ -49,6 +50,7 @@ int write_program_reports(std::vector<CaseResult> cases,
   gate_options.run.request.preemptions = options.preemptions;
   gate_options.run.request.budget = options.budget;
   gate_options.identity = std::move(identity);
+  gate_options.run.request.shrink = options.shrink;
   try {
     write_results_json(all, gate_options, out.staging().string());
     out.commit();
@@ -121,7 +123,8 @@ int explore_and_print(const ProgramExploreOptions& options,
   }
   if (out) {
     const int status = write_program_reports(
-        {program_case_result(result, options)}, options,
+        {program_case_result(result, options)}, RunKind::kExploreProgram,
+        options,
         run_identity("explore", options.command, search_options(options)), *out,
         *out_dir, Shard{options.shard_index, options.shard_count}, 1, {0},
         ShardSplit::kSchedules);
@@ -178,12 +181,14 @@ TestOutcome explore_one_test(const ProgramExploreOptions& options,
   probe.strategy = "dfs";
   probe.budget = 1;
   ProgramExploreResult result = explore_program(probe);
+  const std::chrono::nanoseconds probe_time = result.wall_time;
   const ProgramExploreOptions* used = &probe;
   TestOutcome outcome;
   outcome.single =
       !result.found() && result.search.exhaustive && !result.interrupted;
   if (!outcome.single && !result.found() && !result.interrupted) {
     result = explore_program(one);
+    result.wall_time += probe_time;
     used = &one;
   }
   outcome.interrupted =
@@ -201,7 +206,12 @@ TestOutcome explore_one_test(const ProgramExploreOptions& options,
         used->strategy, result.search.exhaustive ? ", verified" : "", ")\n");
   }
   outcome.result = program_case_result(result, *used);
+  // The case is the test, in the binary as the user named it: the
+  // arguments that select the test alone are racelab's, not the user's.
   outcome.result.scenario = test;
+  outcome.result.subject = program_case_name(options.command);
+  outcome.result.arguments.assign(options.command.begin() + 1,
+                                  options.command.end());
   return outcome;
 }
 
@@ -344,7 +354,7 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
     identity_options["test"] = asked.only;
     identity_options["tests"] = listed.size();
     const int status = write_program_reports(
-        std::move(cases), options,
+        std::move(cases), RunKind::kExploreTests, options,
         run_identity("explore --tests", options.command,
                      std::move(identity_options)),
         *out, *out_dir, shard, asked.only.empty() ? listed.size() : 1,

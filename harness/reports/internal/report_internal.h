@@ -33,6 +33,24 @@ std::string mismatch_message(const CaseResult& c);
 // "checkpoint/mutex x seed_slow_reader (stress)".
 std::string case_title(const CaseResult& c);
 
+// explore's vocabulary (explore_vocabulary.cc): the reports of a run whose
+// RunKind is not kGate say what each search found, not how a case met an
+// expectation.
+bool is_explore(const GateOptions& options);
+// The reports' title: "racelab gate", or "racelab explore: counter --n 3"
+// (the program as the cases name it; "racelab explore" with no case).
+std::string report_title(const GateResult& result, const GateOptions& options);
+// The headline: "4 cases, 1 mismatch" (gate), "1 search: 1 found, 0 clean,
+// 0 verified" (a program), "22 tests: 3 found, 5 clean, 14 verified".
+std::string headline_text(const GateResult& result, const GateOptions& options);
+// How the reports name a case: case_title() in a gate; the program and its
+// arguments for `racelab explore`; the test's name for `explore --tests`.
+std::string case_name(const CaseResult& c, RunKind kind);
+// What an explored case's search came to, in explore's words: "found
+// data_race, crash at schedule 3 of 20 (pct)", "clean over 20 schedules
+// (pct)", "verified: every schedule that matters, 41 in all (dfs)".
+std::string explore_outcome(const CaseResult& c);
+
 // The modes of the report, in order: those of the options, then any other a
 // case has.
 std::vector<Mode> report_modes(const std::vector<CaseResult>& cases,

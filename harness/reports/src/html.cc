@@ -24,8 +24,13 @@
 // g.lane[data-thread] (rect.op, rect.result, rect.lock, rect.wait,
 // rect.finding, rect.lock-hold, line.switch), svg.histogram
 // g.bar[data-outcome]. Every string from a run is entity-escaped.
+// For `racelab explore` (GateOptions::run_kind) the page speaks of searches:
+// its title names the program, cases are found, clean or verified
+// (data-verdict), a table of them replaces the matrix (html_explore.cc), and
+// a found case shows its shrunk schedule before its findings.
 // This file is the page; the swimlane and the histogram are in
-// html_swimlane.cc, the CSS and the script in html_assets.cc.
+// html_swimlane.cc, the explore parts in html_explore.cc, the CSS and the
+// script in html_assets.cc.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -295,9 +300,9 @@ void findings_html(std::string& out, const CaseResult& c, PageIndex& page) {
 std::string html_report(const GateResult& result, const GateOptions& options) {
   const std::size_t n = result.cases.size();
   const int m = result.mismatches;
-  const std::string headline =
-      absl::StrCat(n, n == 1 ? " case, " : " cases, ", m,
-                   m == 1 ? " mismatch" : " mismatches");
+  const bool explore = report::is_explore(options);
+  const std::string title = report::report_title(result, options);
+  const std::string headline = report::headline_text(result, options);
   const std::vector<Mode> modes =
       report::report_modes(result.cases, options.modes);
 
@@ -327,35 +332,44 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
       "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src "
       "data:\">\n"
       "<meta name=\"racelab-run-id\" content=\"",
-      html_escape(result.run_id), "\">\n<title>racelab gate: ", headline,
-      "</title>\n<style>", kStyle, "</style>\n</head>\n<body>\n<header>\n",
-      "<h1>racelab gate</h1>\n<p class=\"headline ",
-      m == 0 ? "passed" : "failed", "\" id=\"headline\">", headline,
-      "</p>\n<p class=\"meta\">modes ");
+      html_escape(result.run_id), "\">\n<title>", html_escape(title), ": ",
+      headline, "</title>\n<style>", kStyle,
+      "</style>\n</head>\n<body>\n<header>\n<h1>", html_escape(title),
+      "</h1>\n<p class=\"headline ", m == 0 ? "passed" : "failed",
+      "\" id=\"headline\">", headline, "</p>\n<p class=\"meta\">");
   std::vector<std::string> mode_names;
   for (Mode mode : modes) mode_names.push_back(to_string(mode));
-  absl::StrAppend(&out, absl::StrJoin(mode_names, ", "), "; ",
-                  html_escape(report::what_ran(result.cases, options)),
-                  "</p>\n");
+  absl::StrAppend(
+      &out, explore ? "search: " : "modes ",
+      explore ? "" : absl::StrJoin(mode_names, ", "), explore ? "" : "; ",
+      html_escape(report::what_ran(result.cases, options)), "</p>\n");
   if (const std::string line = report::run_line(result, options);
       !line.empty()) {
     absl::StrAppend(&out, "<p class=\"meta\" id=\"run\">", html_escape(line),
                     "</p>\n");
   }
-  out +=
-      "<p class=\"legend\"><span class=\"clean-ok\">clean, as expected</span>"
-      "<span class=\"caught-ok\">caught, as expected</span>"
-      "<span class=\"mismatch\">mismatch</span></p>\n"
-      "<p class=\"filters\"><label><input type=\"checkbox\" "
-      "id=\"only-mismatches\"> only "
-      "mismatches</label><label><input type=\"checkbox\" id=\"only-traces\"> "
-      "only cases "
-      "with a trace</label></p>\n</header>\n<main>\n";
+  if (explore) {
+    html_internal::explore_legend_html(out);
+    out += "</header>\n<main>\n";
+  } else {
+    out +=
+        "<p class=\"legend\"><span class=\"clean-ok\">clean, as expected</span>"
+        "<span class=\"caught-ok\">caught, as expected</span>"
+        "<span class=\"mismatch\">mismatch</span></p>\n"
+        "<p class=\"filters\"><label><input type=\"checkbox\" "
+        "id=\"only-mismatches\"> only "
+        "mismatches</label><label><input type=\"checkbox\" id=\"only-traces\"> "
+        "only cases "
+        "with a trace</label></p>\n</header>\n<main>\n";
+  }
 
   // Mismatches first: what a reviewer must look at.
-  if (m > 0 ||
-      std::any_of(result.cases.begin(), result.cases.end(),
-                  [](const CaseResult& c) { return !c.mismatch.empty(); })) {
+  if (explore) {
+    html_internal::explore_overview_html(out, result, options, ids);
+  } else if (m > 0 || std::any_of(result.cases.begin(), result.cases.end(),
+                                  [](const CaseResult& c) {
+                                    return !c.mismatch.empty();
+                                  })) {
     out += "<section id=\"mismatches\">\n<h2>Mismatches</h2>\n<ul>\n";
     for (std::size_t i = 0; i < n; ++i) {
       const CaseResult& c = result.cases[i];
@@ -369,8 +383,8 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
   }
 
   // The matrix: per mode, per family, subjects x scenarios.
-  out += "<section id=\"matrix\">\n<h2>Case matrix</h2>\n";
-  for (Mode mode : modes) {
+  if (!explore) out += "<section id=\"matrix\">\n<h2>Case matrix</h2>\n";
+  for (Mode mode : explore ? std::vector<Mode>{} : modes) {
     std::vector<std::string> families;
     for (const CaseResult& c : result.cases) {
       if (c.mode == mode && std::find(families.begin(), families.end(),
@@ -431,43 +445,56 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
       out += "</tbody>\n</table>\n";
     }
   }
-  out += "</section>\n";
+  if (!explore) out += "</section>\n";
 
   // One section per case.
   out += "<section id=\"cases\">\n<h2>Cases</h2>\n";
   PageIndex page;
   for (std::size_t i = 0; i < n; ++i) {
     const CaseResult& c = result.cases[i];
-    const char* verdict = report::to_string(report::verdict_of(c));
+    const report::ExploreVerdict found_clean = report::explore_verdict_of(c);
+    const char* verdict = explore ? report::to_string(found_clean)
+                                  : report::to_string(report::verdict_of(c));
     absl::StrAppend(
         &out, "<section class=\"case ", verdict, "\" id=\"", ids[i],
         "\" data-verdict=\"", verdict, "\" data-mode=\"", to_string(c.mode),
         "\" data-subject=\"", html_escape(c.subject), "\" data-scenario=\"",
         html_escape(c.scenario), "\"",
         c.schedule.trace.rows.empty() ? "" : " data-has-trace", ">\n<h3>",
-        html_escape(c.subject), " × ", html_escape(c.scenario), " (",
-        to_string(c.mode), ") <span class=\"badge ", verdict, "\">",
-        c.mismatch.empty() ? "ok" : "MISMATCH", "</span></h3>\n");
-    absl::StrAppend(&out, "<dl class=\"facts\"><dt>expected</dt><dd>",
-                    html_escape(c.expected), "</dd><dt>observed</dt><dd>",
-                    html_escape(report::observed_text(c)), "</dd>");
-    if (c.mode == Mode::kControlled) {
-      absl::StrAppend(&out, "<dt>searches caught</dt><dd>", c.runs_with_finding,
-                      "/", c.runs, "</dd><dt>schedules tried</dt><dd>",
-                      c.schedules, "</dd>");
-      if (c.first_failing >= 0) {
-        absl::StrAppend(&out, "<dt>first failing schedule</dt><dd>",
-                        c.first_failing + 1, "</dd>");
-      }
+        explore ? html_escape(report::case_name(c, options.run_kind))
+                : absl::StrCat(html_escape(c.subject), " × ",
+                               html_escape(c.scenario), " (", to_string(c.mode),
+                               ")"),
+        " <span class=\"badge ", verdict, "\">",
+        explore ? (found_clean == report::ExploreVerdict::kFound ? "FOUND"
+                                                                 : verdict)
+        : c.mismatch.empty() ? "ok"
+                             : "MISMATCH",
+        "</span></h3>\n<dl class=\"facts\">");
+    if (explore) {
+      html_internal::explore_facts_html(out, c, options.run_kind);
     } else {
-      absl::StrAppend(&out, "<dt>runs caught</dt><dd>", c.runs_with_finding,
-                      "/", c.runs, "</dd>");
-    }
-    absl::StrAppend(&out, "<dt>time</dt><dd>",
-                    report::format_seconds(c.seconds), " s</dd>");
-    if (!c.schedule_file.empty()) {
-      absl::StrAppend(&out, "<dt>schedule</dt><dd><code>",
-                      html_escape(c.schedule_file), "</code></dd>");
+      absl::StrAppend(&out, "<dt>expected</dt><dd>", html_escape(c.expected),
+                      "</dd><dt>observed</dt><dd>",
+                      html_escape(report::observed_text(c)), "</dd>");
+      if (c.mode == Mode::kControlled) {
+        absl::StrAppend(
+            &out, "<dt>searches caught</dt><dd>", c.runs_with_finding, "/",
+            c.runs, "</dd><dt>schedules tried</dt><dd>", c.schedules, "</dd>");
+        if (c.first_failing >= 0) {
+          absl::StrAppend(&out, "<dt>first failing schedule</dt><dd>",
+                          c.first_failing + 1, "</dd>");
+        }
+      } else {
+        absl::StrAppend(&out, "<dt>runs caught</dt><dd>", c.runs_with_finding,
+                        "/", c.runs, "</dd>");
+      }
+      absl::StrAppend(&out, "<dt>time</dt><dd>",
+                      report::format_seconds(c.seconds), " s</dd>");
+      if (!c.schedule_file.empty()) {
+        absl::StrAppend(&out, "<dt>schedule</dt><dd><code>",
+                        html_escape(c.schedule_file), "</code></dd>");
+      }
     }
     if (!c.first_failure_log.empty()) {
       std::string log = absl::StrCat(c.subject, "__", c.scenario, ".",
@@ -479,8 +506,18 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
     }
     out += "</dl>\n";
     if (!c.mismatch.empty()) {
-      absl::StrAppend(&out, "<p class=\"reason\">", html_escape(c.mismatch),
-                      "</p>\n");
+      absl::StrAppend(
+          &out, "<p class=\"reason\">",
+          html_escape(explore ? report::explore_outcome(c) : c.mismatch),
+          "</p>\n");
+    }
+    // A finding of explore reads from its shrunk schedule: the trace first.
+    const bool trace_first = explore && !c.schedule.trace.rows.empty();
+    if (trace_first) {
+      out += options.run.request.shrink ? "<h4>Shrunk failing schedule</h4>\n"
+                                        : "<h4>Failing schedule</h4>\n";
+      swimlane_svg(out, c);
+      out += "<h4>Findings</h4>\n";
     }
     findings_html(out, c, page);
     // The outcomes of repeated runs, as jcstress shows them; one controlled
@@ -489,7 +526,7 @@ std::string html_report(const GateResult& result, const GateOptions& options) {
       out += "<h4>Outcomes</h4>\n";
       histogram_svg(out, c);
     }
-    if (!c.schedule.trace.rows.empty()) {
+    if (!c.schedule.trace.rows.empty() && !trace_first) {
       out += "<h4>Failing schedule</h4>\n";
       swimlane_svg(out, c);
     }

@@ -38,6 +38,16 @@ section.case.caught-ok { border-left-color: var(--caught); background: #fff; col
 section.case.clean-ok { background: #fff; color: inherit; }
 section.case.mismatch { border-left-color: var(--bad); background: #fff; color: inherit;
   font-weight: normal; }
+.found { background: var(--bad-bg); color: var(--bad); font-weight: 600; }
+.clean, .verified { background: var(--ok-bg); color: var(--ok); }
+section.case.found { border-left-color: var(--bad); background: #fff; color: inherit;
+  font-weight: normal; }
+section.case.clean, section.case.verified { background: #fff; color: inherit; }
+table.cases { border-collapse: collapse; margin: 8px 0 18px; }
+table.cases th, table.cases td { border: 1px solid var(--line); padding: 4px 8px;
+  text-align: left; font-size: 12px; }
+table.cases td.name { font-family: ui-monospace, monospace; }
+table.cases td a { color: inherit; }
 section.case h3 { margin: 4px 0; font-size: 15px; font-family: ui-monospace, monospace; }
 .badge { font: 600 11px system-ui, sans-serif; padding: 1px 6px; border-radius: 3px;
   vertical-align: middle; }
@@ -93,7 +103,8 @@ const char* const kScript = R"js(
     var cases = document.querySelectorAll('section.case');
     for (var i = 0; i < cases.length; i++) {
       var c = cases[i];
-      var show = (!mismatches.checked || c.getAttribute('data-verdict') === 'mismatch') &&
+      var verdict = c.getAttribute('data-verdict');
+      var show = (!mismatches.checked || verdict === 'mismatch' || verdict === 'found') &&
                  (!traces.checked || c.hasAttribute('data-has-trace'));
       c.hidden = !show;
     }

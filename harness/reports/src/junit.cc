@@ -1,6 +1,8 @@
 // junit.xml: one <testsuite> per mode, one <testcase> per case, a <failure>
-// for a case whose verdict does not meet its expectation. Written with
-// pugixml in the shape GitLab's and Jenkins' JUnit readers expect
+// for a case whose verdict does not meet its expectation (for `racelab
+// explore`: one <testsuite> "explore", a <testcase> per program or test, a
+// <failure> of type racelab.found, its shrunk trace first, per finding).
+// Written with pugixml in the shape GitLab's and Jenkins' JUnit readers expect
 // (testsuites/testsuite/testcase with name, classname, time, tests, failures,
 // errors, skipped; the findings as <system-out>, the sanitizer log of the
 // first failing run as <system-err>).
@@ -9,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "racelab/internal/sched/trace.h"
 #include "racelab/report.h"
 #include "report_internal.h"
 
@@ -45,12 +48,17 @@ std::string frame_text(const Frame& f) {
   return s;
 }
 
-// The findings of a case as plain text, for <system-out>.
-std::string findings_text(const CaseResult& c) {
-  std::string out = absl::StrCat(report::case_title(c), "\nexpected ",
-                                 c.expected, ", observed ", c.observed(), " (",
-                                 report::runs_text(c, c.runs_with_finding),
-                                 " with a finding");
+// The findings of a case as plain text, for <system-out>: a gate's case
+// against its expectation, an explored one as its search came out.
+std::string findings_text(const CaseResult& c, RunKind kind) {
+  std::string out =
+      kind != RunKind::kGate
+          ? absl::StrCat(report::case_name(c, kind), "\n",
+                         report::explore_outcome(c), " (")
+          : absl::StrCat(report::case_title(c), "\nexpected ", c.expected,
+                         ", observed ", c.observed(), " (");
+  absl::StrAppend(&out, report::runs_text(c, c.runs_with_finding),
+                  " with a finding");
   if (c.mode == Mode::kControlled) {
     absl::StrAppend(&out, "; ", c.schedules, " schedules tried");
     if (c.first_failing >= 0)
@@ -93,14 +101,14 @@ std::string findings_text(const CaseResult& c) {
   return out;
 }
 
-// One <testcase> of `suite` for subject x scenario in `mode`.
-pugi::xml_node append_testcase(pugi::xml_node suite, const std::string& subject,
-                               const std::string& scenario,
-                               const std::string& source, Mode mode,
-                               double seconds) {
+// One <testcase> of `suite`: a gate's scenario of "subject (mode)", or an
+// explored program or test.
+pugi::xml_node append_testcase(pugi::xml_node suite, const std::string& name,
+                               const std::string& classname,
+                               const std::string& source, double seconds) {
   pugi::xml_node tc = suite.append_child("testcase");
-  set_attr(tc, "name", scenario);
-  set_attr(tc, "classname", absl::StrCat(subject, " (", to_string(mode), ")"));
+  set_attr(tc, "name", name);
+  set_attr(tc, "classname", classname);
   set_attr(tc, "time", format_seconds(seconds));
   if (!source.empty()) set_attr(tc, "file", source);
   return tc;
@@ -115,7 +123,9 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
   decl.append_attribute("encoding").set_value("UTF-8");
 
   pugi::xml_node suites = doc.append_child("testsuites");
-  set_attr(suites, "name", "racelab gate");
+  const RunKind kind = options.run_kind;
+  const bool explore = report::is_explore(options);
+  set_attr(suites, "name", report::report_title(result, options));
   int total_tests = 0;
   int total_failures = 0;
   int total_skipped = 0;
@@ -123,7 +133,7 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
 
   for (Mode mode : report::report_modes(result.cases, options.modes)) {
     pugi::xml_node suite = suites.append_child("testsuite");
-    set_attr(suite, "name", to_string(mode));
+    set_attr(suite, "name", explore ? "explore" : to_string(mode));
     int tests = 0;
     int failures = 0;
     int skipped = 0;
@@ -178,9 +188,34 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
 
     for (const CaseResult& c : result.cases) {
       if (c.mode != mode) continue;
-      pugi::xml_node tc = append_testcase(suite, c.subject, c.scenario,
-                                          c.source, c.mode, c.seconds);
-      if (!c.mismatch.empty()) {
+      pugi::xml_node tc =
+          explore ? append_testcase(suite, report::case_name(c, kind),
+                                    kind == RunKind::kExploreTests
+                                        ? c.subject
+                                        : std::string("racelab explore"),
+                                    c.source, c.seconds)
+                  : append_testcase(
+                        suite, c.scenario,
+                        absl::StrCat(c.subject, " (", to_string(c.mode), ")"),
+                        c.source, c.seconds);
+      if (!c.mismatch.empty() && explore) {
+        // A finding of a search: its shrunk schedule first, then what it
+        // found.
+        pugi::xml_node failure = tc.append_child("failure");
+        set_attr(failure, "message", report::explore_outcome(c));
+        set_attr(failure, "type", "racelab.found");
+        std::string body = report::explore_outcome(c);
+        if (!c.schedule.trace.rows.empty()) {
+          absl::StrAppend(&body, "\n\n", sched::format_trace(c.schedule.trace));
+        }
+        for (const AggregatedFinding& a : c.findings) {
+          absl::StrAppend(&body, "\n", to_string(a.finding.kind), ": ",
+                          a.finding.summary);
+        }
+        if (!c.schedule_file.empty())
+          absl::StrAppend(&body, "\nreplay: racelab replay ", c.schedule_file);
+        set_text(failure, body);
+      } else if (!c.mismatch.empty()) {
         pugi::xml_node failure = tc.append_child("failure");
         set_attr(failure, "message", report::mismatch_message(c));
         set_attr(failure, "type",
@@ -195,7 +230,7 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
           absl::StrAppend(&body, "\nschedule: ", c.schedule_file);
         set_text(failure, body);
       }
-      set_text(tc.append_child("system-out"), findings_text(c));
+      set_text(tc.append_child("system-out"), findings_text(c, kind));
       if (!c.first_failure_log.empty()) {
         set_text(tc.append_child("system-err"),
                  truncate_utf8(c.first_failure_log, kMaxLogBytes,
@@ -204,8 +239,9 @@ std::string junit_xml(const GateResult& result, const GateOptions& options) {
     }
     for (const PlannedCase& p : result.not_run) {
       if (p.mode != mode) continue;
-      pugi::xml_node tc =
-          append_testcase(suite, p.subject, p.scenario, p.source, p.mode, 0);
+      pugi::xml_node tc = append_testcase(
+          suite, p.scenario,
+          absl::StrCat(p.subject, " (", to_string(p.mode), ")"), p.source, 0);
       set_attr(tc.append_child("skipped"), "message",
                "not run: the gate was interrupted");
     }

@@ -245,6 +245,26 @@ void print_gate_table(const GateResult& result, std::ostream& out) {
   out << "\n";
 }
 
+const char* to_string(RunKind kind) {
+  switch (kind) {
+    case RunKind::kGate:
+      return "gate";
+    case RunKind::kExploreProgram:
+      return "explore";
+    case RunKind::kExploreTests:
+      return "explore_tests";
+  }
+  return "gate";
+}
+
+std::optional<RunKind> parse_run_kind(std::string_view name) {
+  for (RunKind kind :
+       {RunKind::kGate, RunKind::kExploreProgram, RunKind::kExploreTests}) {
+    if (name == to_string(kind)) return kind;
+  }
+  return std::nullopt;
+}
+
 nlohmann::json gate_settings(const GateOptions& options) {
   const RunOptions& run = options.run;
   const RunRequest& r = run.request;
@@ -264,7 +284,8 @@ nlohmann::json gate_settings(const GateOptions& options) {
       {"subject_filter", options.subject_filter},
       {"scenario_filter", options.scenario_filter},
       {"shard_split",
-       options.shard_split == ShardSplit::kSchedules ? "schedules" : "cases"}};
+       options.shard_split == ShardSplit::kSchedules ? "schedules" : "cases"},
+      {"run_kind", to_string(options.run_kind)}};
 }
 
 void apply_gate_settings(const nlohmann::json& s, GateOptions& options) {
@@ -303,6 +324,14 @@ void apply_gate_settings(const nlohmann::json& s, GateOptions& options) {
   }
   options.shard_split =
       split == "schedules" ? ShardSplit::kSchedules : ShardSplit::kCases;
+  // Absent in the results of a racelab that did not record it: a gate.
+  const std::optional<RunKind> kind =
+      parse_run_kind(s.value("run_kind", std::string("gate")));
+  if (!kind) {
+    throw nlohmann::json::other_error::create(
+        501, "run_kind must be gate, explore or explore_tests", &s);
+  }
+  options.run_kind = *kind;
 }
 
 namespace {

@@ -62,6 +62,10 @@ nlohmann::json to_json(const CaseResult& r) {
                       {"histogram", histogram_to_json(r.histogram)},
                       {"findings", findings}};
   if (!r.source.empty()) j["source"] = r.source;
+  if (!r.program.empty()) {
+    j["program"] = r.program;
+    j["arguments"] = r.arguments;
+  }
   if (r.expected_kinds) {
     nlohmann::json kinds = nlohmann::json::array();
     for (FindingKind k : r.expected_kinds->members())
@@ -102,6 +106,8 @@ CaseResult case_result_from_json(const nlohmann::json& j) {
   r.subject = j.at("subject").get<std::string>();
   r.scenario = j.at("scenario").get<std::string>();
   r.source = j.value("source", std::string());
+  r.program = j.value("program", std::string());
+  r.arguments = j.value("arguments", std::vector<std::string>{});
   const std::string mode = j.at("mode").get<std::string>();
   if (mode == "stress") {
     r.mode = Mode::kStress;

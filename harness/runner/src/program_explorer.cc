@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <memory>
 
@@ -548,6 +549,7 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
   const controlled_internal::ProgramEncoder no_program = [](std::uint64_t) {
     return std::vector<std::string>{};
   };
+  const auto started = std::chrono::steady_clock::now();
   try {
     // A whole program does not depend on racelab's seed: one program.
     result.search = controlled_internal::explore(runner, no_program, request,
@@ -559,6 +561,10 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
     result.search.schedules =
         std::max(0, runs - static_cast<int>(workers.size()));
   }
+  // The search with its shrink, as the person waiting for it counts.
+  result.wall_time = std::chrono::duration_cast<std::chrono::nanoseconds>(
+      std::chrono::steady_clock::now() - started);
+  result.program = options.command.front();
   result.interrupted = result.interrupted || result.search.interrupted;
   std::string fresh_why;
   bool server_ended = false;
@@ -597,33 +603,6 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
     save_schedule(result.search.schedule.decisions);
   }
   return result;
-}
-
-CaseResult program_case_result(const ProgramExploreResult& result,
-                               const ProgramExploreOptions& options) {
-  CaseResult c;
-  c.family = "program";
-  c.subject = options.command.front();
-  c.scenario = "explore";
-  c.mode = Mode::kControlled;
-  c.strategy = options.strategy;
-  c.budget = options.budget;
-  if (options.strategy == "dfs" || options.strategy == "plain-dfs") {
-    c.preemption_bound = options.preemptions;
-  }
-  Expectation clean;
-  clean.subject = c.subject;
-  clean.scenario = c.scenario;
-  clean.modes = {Mode::kControlled};
-  c.expected = describe_expected(clean, /*verify=*/false);
-  c.expected_kinds = KindSet{};
-  add_run(c, result.search);
-  c.schedule_file = result.schedule_file;
-  // A program is expected clean; verified is what the search proved, not
-  // what was asked of it.
-  clean.verified = c.verified;
-  c.mismatch = judge(clean, /*verify=*/false, c.kinds, c.verified);
-  return c;
 }
 
 std::string describe(const ProgramExploreResult& result,

@@ -45,6 +45,14 @@ Verdict verdict_of(const CaseResult& c);
 // "clean-ok", "caught-ok", "mismatch": CSS classes and data attributes.
 const char* to_string(Verdict verdict);
 
+// The verdict of a case of `racelab explore` (GateOptions::run_kind other
+// than RunKind::kGate), which has no expectation to meet: the search found
+// something, ended clean, or (dfs) searched every schedule that matters.
+enum class ExploreVerdict { kFound, kClean, kVerified };
+ExploreVerdict explore_verdict_of(const CaseResult& c);
+// "found", "clean", "verified": words of the reports and data attributes.
+const char* to_string(ExploreVerdict verdict);
+
 // The SARIF rule id of a finding kind: "racelab/data_race".
 std::string rule_id(FindingKind kind);
 // The rule id of the result written when an expected finding was not caught.

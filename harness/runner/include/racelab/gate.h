@@ -7,8 +7,10 @@
 #include <cstddef>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "racelab/registry.h"
@@ -21,6 +23,15 @@ namespace racelab {
 // program: every shard holds the one case, and its first failing schedule is
 // the schedule's index in the whole search).
 enum class ShardSplit { kCases, kSchedules };
+
+// What made a set of reports, which decides their vocabulary: a gate judges
+// each case against its expectation (ok or a mismatch); `racelab explore`
+// of a whole program, or of each test of a test binary (--tests), says what
+// each search found (found, clean or verified). results.json records it as
+// settings.run_kind ("gate", "explore", "explore_tests").
+enum class RunKind { kGate, kExploreProgram, kExploreTests };
+const char* to_string(RunKind kind);
+std::optional<RunKind> parse_run_kind(std::string_view name);
 
 struct GateOptions {
   std::vector<Mode> modes = {Mode::kStress};
@@ -43,6 +54,7 @@ struct GateOptions {
   // The run that wrote the folder, as results.json records it ("identity",
   // see run_identity); null: none recorded (a folder of an older racelab).
   nlohmann::json identity;
+  RunKind run_kind = RunKind::kGate;
   // Polled before each case; true stops the gate: no case starts any more,
   // and a case still running when it turned true counts as not run.
   std::function<bool()> stop_requested;

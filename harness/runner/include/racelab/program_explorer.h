@@ -10,6 +10,7 @@
 #ifndef RACELAB_PROGRAM_EXPLORER_H_
 #define RACELAB_PROGRAM_EXPLORER_H_
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -105,6 +106,11 @@ struct ProgramExploreResult {
   // Schedules run in copies of one started process (ForkServerUse); the
   // rest, if any, in fresh processes.
   int forked_schedules = 0;
+  // The program as run: its full path (the command's first word, resolved
+  // through PATH).
+  std::string program;
+  // Wall time of the search and its shrink, measured around them.
+  std::chrono::nanoseconds wall_time{0};
 };
 
 // Checks every input first (the program, the output path), then explores
@@ -125,11 +131,19 @@ ProgramExploreResult explore_program(ProgramExploreOptions options);
 [[noreturn]] void debug_program(ProgramExploreOptions options);
 
 // The result as one case of the reports (`racelab explore --out DIR` writes
-// the gate's report set from it): the program's path as the subject,
-// "explore" as the scenario, controlled mode, expected clean (a finding is
-// the mismatch), verified when dfs searched every schedule that matters.
+// the report set from it, in explore's vocabulary): the program's base name
+// and arguments as the subject (program_case_name()), its full path and
+// arguments apart (CaseResult::program, arguments), "explore" as the
+// scenario, controlled mode, the search's wall time; found (a finding, which
+// results.json records as the case's mismatch: "found data_race"), clean, or
+// verified when dfs searched every schedule that matters.
 CaseResult program_case_result(const ProgramExploreResult& result,
                                const ProgramExploreOptions& options);
+
+// How the reports name a program run: its file's base name, then its
+// arguments, each quoted as a shell would need it ("counter --n 3",
+// "counter 'two words'").
+std::string program_case_name(const std::vector<std::string>& command);
 
 // The text `racelab explore` prints for a result.
 std::string describe(const ProgramExploreResult& result,

@@ -76,6 +76,10 @@ struct CaseResult {
   std::string subject;
   std::string scenario;
   std::string source;  // the subject's source file (CaseSpec::source)
+  // `racelab explore`: the program's full path and its arguments (the
+  // subject names it by its base name and arguments); empty in a gate.
+  std::string program;
+  std::vector<std::string> arguments;
   Mode mode = Mode::kStress;
   std::string expected;  // "clean" or "data_race or ...", to show
   // The kinds of which a run must report one (empty: the case must stay
@@ -88,6 +92,8 @@ struct CaseResult {
   std::map<KindSet, int> histogram;  // outcome of a run -> how many runs
   std::vector<AggregatedFinding> findings;
   std::string first_failure_log;  // the sanitizer text of the first failing run
+  // Wall time of the case's runs (a gate), or of its searches with their
+  // shrink (`racelab explore`, measured where the search runs).
   double seconds = 0;
   // Controlled mode: the minimal failing schedule of the first failing run,
   // with its trace (empty when clean or in stress mode), and where it was
