@@ -37,12 +37,9 @@ jobs=${RACELAB_CONFORMANCE_JOBS:-4}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-if [[ $# -gt 0 ]]; then
-  names=("$@")
-else
-  names=()
-  for source in "$srcdir"/*.cc; do names+=("$(basename "$source" .cc)"); done
-fi
+# shellcheck source=each_program.sh
+source "$srcdir/each_program.sh"
+choose_programs "$srcdir" "$@"
 
 # The value of the comment line "// <key>: value" of a source, or empty.
 field() {
@@ -183,16 +180,7 @@ run_one() {
 }
 
 start=$(date +%s)
-running=0
-for name in "${names[@]}"; do
-  run_one "$name" &
-  running=$((running + 1))
-  if [[ $running -ge $jobs ]]; then
-    wait -n
-    running=$((running - 1))
-  fi
-done
-wait
+run_each "$jobs" run_one
 
 echo "| program | plain (expected / actual) | explore (expected / actual) | schedules to finding | agree? | XFAIL-EXPLORE reason |"
 echo "|---|---|---|---|---|---|"

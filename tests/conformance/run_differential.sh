@@ -30,12 +30,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export XDG_STATE_HOME=$work/state
 
-if [[ $# -gt 0 ]]; then
-  names=("$@")
-else
-  names=()
-  for source in "$srcdir"/*.cc; do names+=("$(basename "$source" .cc)"); done
-fi
+# shellcheck source=each_program.sh
+source "$srcdir/each_program.sh"
+choose_programs "$srcdir" "$@"
 
 # "found@N", "clean", "verified", "refused" or "exit N" of one explore
 # output and exit status.
@@ -123,16 +120,7 @@ PY
 }
 
 start=$(date +%s)
-running=0
-for name in "${names[@]}"; do
-  run_one "$name" &
-  running=$((running + 1))
-  if [[ $running -ge $jobs ]]; then
-    wait -n
-    running=$((running - 1))
-  fi
-done
-wait
+run_each "$jobs" run_one
 
 echo "| program | auto | off | on | jobs 2 | 3 shards merged | agree |"
 echo "|---|---|---|---|---|---|---|"
