@@ -30,8 +30,12 @@ if [[ ${#interposed[@]} -eq 0 ]]; then
   echo "no interposed function found in $archive" >&2
   exit 2
 fi
+# (A lookup, not `printf | grep -q`: under pipefail grep's early exit
+# would fail the pipe with SIGPIPE whenever printf had not yet finished.)
+declare -A is_interposed=()
+for name in "${interposed[@]}"; do is_interposed[$name]=1; done
 for name in "${!own[@]}"; do
-  if ! printf '%s\n' "${interposed[@]}" | grep -qx "$name"; then
+  if [[ -z ${is_interposed[$name]:-} ]]; then
     echo "$name is not an interposed call" >&2
     exit 2
   fi

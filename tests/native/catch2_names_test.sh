@@ -38,7 +38,7 @@ grep -v '^ \|^[0-9]* |' all.out
 [[ $status -eq 1 ]] || fail "exit status $status, not 1"
 grep -q ": 6 tests (catch2)$" all.out || fail "not 6 tests listed"
 for racy in 'clean but racy' 'semi;colon \[bracket'; do
-  grep -A3 "^$racy:$" all.out | grep -q data_race || fail "'$racy' has no race"
+  [[ $(grep -A3 "^$racy:$" all.out) == *data_race* ]] || fail "'$racy' has no race"
 done
 grep -q '^clean\*: clean, 20 schedules (pct)$' all.out || fail "'clean*' is not clean"
 grep -q '^other\] side;: clean, 20 schedules (pct)$' all.out || fail "'other] side;' is not clean"

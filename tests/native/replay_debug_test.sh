@@ -44,7 +44,7 @@ echo "   $decisions decisions, each with its stack"
 echo "== --debug stops at TSan's report, in the racing access"
 printf 'bt 6\nquit\n' | "$racelab" replay "$race" --debug >"$scratch/debug.out" 2>&1
 grep -q "hit Breakpoint .* __tsan_on_report" "$scratch/debug.out" || { cat "$scratch/debug.out"; fail "gdb did not stop at the report"; }
-grep -A8 "hit Breakpoint" "$scratch/debug.out" | grep -q "Counter_UnlockedIncrementsRace_Test.*" ||
+[[ $(grep -A8 "hit Breakpoint" "$scratch/debug.out") == *Counter_UnlockedIncrementsRace_Test* ]] ||
   { cat "$scratch/debug.out"; fail "the stopped thread is not in the racing test"; }
 
 echo "== --debug stops at the last decision of a failed assertion"
