@@ -42,7 +42,9 @@ mkdir -p "$tools"
     echo "validate-reports: installing $stamp_text into $tools" >&2
     ok=0
     for attempt in 1 2 3; do
-      if npm_log=$(npm install --prefix "$tools" --cache "$tools/.npm-cache" --prefer-offline \
+      # An attempt that stalls (a registry that stops answering) is ended
+      # and tried again, instead of holding the test until its time limit.
+      if npm_log=$(timeout -k 10 300 npm install --prefix "$tools" --cache "$tools/.npm-cache" --prefer-offline \
                      --no-audit --no-fund --fetch-retries=4 --loglevel=error \
                      "ajv-cli@$ajv_cli_version" "ajv-formats@$ajv_formats_version" 2>&1); then
         ok=1
