@@ -32,7 +32,7 @@ std::string quoted(std::string_view name, bool exclusion) {
 }
 
 // Catch2 v2's options that take a value (catch.hpp, makeCommandLineParser).
-constexpr std::array<std::string_view, 24> kValueOptions{
+constexpr std::array<std::string_view, 26> kValueOptions{
     "-o",
     "--out",
     "-r",
@@ -57,15 +57,13 @@ constexpr std::array<std::string_view, 24> kValueOptions{
     "--wait-for-keypress",
     "--benchmark-samples",
     "--benchmark-resamples",
+    "--benchmark-confidence-interval",
+    "--benchmark-warmup-time",
 };
-constexpr std::array<std::string_view, 2> kMoreValueOptions{
-    "--benchmark-confidence-interval", "--benchmark-warmup-time"};
 
 bool takes_value(std::string_view arg) {
   return std::find(kValueOptions.begin(), kValueOptions.end(), arg) !=
-             kValueOptions.end() ||
-         std::find(kMoreValueOptions.begin(), kMoreValueOptions.end(), arg) !=
-             kMoreValueOptions.end();
+         kValueOptions.end();
 }
 
 bool is_input_file(std::string_view arg) {
