@@ -3,7 +3,7 @@
 // notify can fall between the waiter's check and its wait: the waiter then
 // waits forever. A plain run almost never hits that window (the notifier
 // first sleeps 20 ms); every interleaving is possible under explore.
-// pct (seed 1) reaches it at schedule 95: the notifier must be past its sleep
+// pct (seed 1) reaches it at schedule 3: the notifier must be past its sleep
 // before the waiter's check, and a sleep gives way to the waiter first.
 // EXPECT-PLAIN: clean
 // EXPECT-EXPLORE: deadlock

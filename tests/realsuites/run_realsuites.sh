@@ -57,18 +57,12 @@ CHOSEN=(
   "thread_pool|blocks|-"
   "thread_pool|vectors|-"
   "thread_pool|sequence|-"
-  "thread_pool|wait_multiple_deadlock|-"
-  "thread_pool|pausing|-"
   "thread_pool|task_destruct|-"
 )
 
 # "<project>|<test>|<what explore gets wrong>": the tests on which explore
 # disagrees with plain TSan today. Remove a line when its test agrees.
 EXPECTED_DISAGREEMENTS=(
-  "thread_pool|wait_for|deadlines under 1 s have no order: a 250 ms sleep ends first"
-  "thread_pool|wait_until|deadlines under 1 s have no order: a 250 ms sleep ends first"
-  "thread_pool|task_monitoring|counts read after 300 ms sleeps: sleeps under 1 s take no time"
-  "thread_pool|purge|a check made after sleeps: sleeps under 1 s take no time"
 )
 
 if [[ $# -gt 0 ]]; then

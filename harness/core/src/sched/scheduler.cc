@@ -97,6 +97,7 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
                           PointAccess at) {
   if (me >= 0) {
     LogicalThread& running = threads_[static_cast<std::size_t>(me)];
+    if (running.wait == Wait::kNone) running.ready_at = clock_.elapsed();
     strategy_->step_finished(me, running.step);
     running.step.assign(1, at);
   }
@@ -111,6 +112,7 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
     if (thread.status == Status::kFree && thread.returned) {
       // Back from a block the scheduler does not model: readmitted.
       thread.status = Status::kRunnable;
+      thread.ready_at = clock_.elapsed();
       thread.returned = false;
       store_unseen(&os_[static_cast<std::size_t>(t)]->free, 0);
       thread.spin = 0;
@@ -124,6 +126,12 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
         any_fresh = true;
       }
     }
+  }
+  if (order_deadlines()) {
+    any_fresh = std::any_of(enabled_.begin(), enabled_.end(), [&](int t) {
+      return options_.spin_bound <= 0 ||
+             threads_[static_cast<std::size_t>(t)].spin < options_.spin_bound;
+    });
   }
   if (enabled_.empty() && !any_free && !all_finished) {
     // Every thread waits: only a deadline can end a wait now, and the
@@ -181,8 +189,8 @@ int SchedulerCore::decide(int me, const char* what, PointKind kind,
                  static_cast<std::size_t>(options_.max_steps);
   if (stalled) {
     // The threads that can run spin without progress while time passes:
-    // a far deadline is reached before the step limit ends the run.
-    const int expired = expire_far_deadline();
+    // a deadline is reached before the step limit ends the run.
+    const int expired = expire_earliest_deadline();
     if (expired >= 0) {
       enabled_.assign(1, expired);
       note_run_progress();
@@ -342,6 +350,7 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   guards_ = 0;
   unnamed_locks_ = 0;
   wait_clock_ = 0;
+  clock_.start();
   decisions_.clear();
   progress_at_ = 0;
   decisions_.reserve(last_decisions_);

@@ -215,6 +215,12 @@ void ControlledScheduler::settle_robust_lock(const void* lock) {
 }
 
 void ControlledScheduler::sleep_until(Timeout end) { core_->sleep_until(end); }
+bool ControlledScheduler::read_clock(clockid_t clock, timespec* now) {
+  return core_->read_clock(clock, now);
+}
+void ControlledScheduler::time_passes_until(Timeout end) {
+  core_->time_passes_until(end);
+}
 
 bool ControlledScheduler::cond_wait(const void* cond, Timeout timeout) {
   return core_->cond_wait(cond, timeout);

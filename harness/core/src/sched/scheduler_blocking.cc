@@ -76,6 +76,8 @@ bool SchedulerCore::end_wait(int me, Wait kind) {
   HarnessScope harness;
   LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
   const bool timed_out = thread.wait == kind;
+  // A timeout is seen only at its deadline: the run's clocks read it now.
+  if (timed_out) clock_.pass_until(thread.timeout.deadline_ns);
   thread.wait = Wait::kNone;
   thread.timeout = Timeout{};
   thread.waiting_for = nullptr;
@@ -111,6 +113,92 @@ int SchedulerCore::expire_far_deadline() {
   return earliest;
 }
 
+// In a real run time passes for every thread at once: a wait of 10 ms
+// times out before a sleep of 250 ms that began with it ends, and a thread
+// that can run runs within a time slice, not half a second later. So a
+// thread that is still waiting (near: it can run only to time out, or to end
+// its sleep) may be picked only when its deadline is no later than every
+// other thread's deadline, and no more than kLatenessNs after the time since
+// which each thread that can run (and does not wait) has been ready: time
+// does not pass further than that while those threads have not run. A
+// deadline the run's clock has passed already is free. Within the bound the
+// strategy chooses, so a thread late by a time slice is explored. A thread
+// taken out so is a choice taken away, as fairness takes one: such a search
+// is never verified.
+bool SchedulerCore::order_deadlines() {
+  constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
+  // The two earliest times by which a thread must have run, and whose.
+  std::int64_t first = kNone, second = kNone;
+  int first_thread = -1;
+  bool near = false;
+  const std::int64_t elapsed = clock_.elapsed();
+  const std::int64_t now = clock_.monotonic_now();
+  for (const int t : live_) {
+    const LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
+    std::int64_t due;
+    if (thread.status == Status::kFinished || thread.status == Status::kFree) {
+      continue;
+    } else if (thread.wait != Wait::kNone) {
+      if (!thread.timeout.timed()) continue;  // only an event ends it
+      due = thread.timeout.deadline_ns;
+      near = near || thread.timeout.kind == TimeoutKind::kNear;
+    } else if (thread.status == Status::kRunnable) {
+      const std::int64_t late = elapsed - thread.ready_at;
+      due = (now == kNone || now - late > kNone - kLatenessNs)
+                ? kNone
+                : now - late + kLatenessNs;
+    } else {
+      continue;
+    }
+    if (due < first) {
+      second = first;
+      first = due;
+      first_thread = t;
+    } else if (due < second) {
+      second = due;
+    }
+  }
+  if (!near) return false;
+  const std::size_t before = enabled_.size();
+  std::erase_if(enabled_, [&](int t) {
+    const LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
+    if (thread.wait == Wait::kNone ||
+        thread.timeout.kind != TimeoutKind::kNear) {
+      return false;
+    }
+    const std::int64_t others = t == first_thread ? second : first;
+    const std::int64_t deadline = thread.timeout.deadline_ns;
+    return deadline > now && deadline > others;
+  });
+  if (enabled_.size() == before) return false;
+  fairness_cut_ = true;
+  return true;
+}
+
+int SchedulerCore::expire_earliest_deadline() {
+  int earliest = -1;
+  for (const int t : live_) {
+    const LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
+    if (thread.wait == Wait::kNone || !thread.timeout.timed() ||
+        (thread.status != Status::kBlocked &&
+         thread.status != Status::kRunnable)) {
+      continue;
+    }
+    if (earliest < 0 ||
+        thread.timeout.deadline_ns <
+            threads_[static_cast<std::size_t>(earliest)].timeout.deadline_ns) {
+      earliest = t;
+    }
+  }
+  if (earliest < 0) return -1;
+  LogicalThread& thread = threads_[static_cast<std::size_t>(earliest)];
+  thread.status = Status::kRunnable;  // still waiting: it times out
+  thread.spin = 0;
+  add_row(earliest, TraceKind::kSwitch,
+          "its deadline passes: the threads that can run only spin");
+  return earliest;
+}
+
 // A robust mutex's holders that ended released it to the kernel, which marks
 // it (FUTEX_OWNER_DIED) once their OS threads are gone: wait for that, so
 // that the caller's real lock call finds it marked (EOWNERDEAD) whatever the
@@ -138,10 +226,14 @@ void SchedulerCore::settle_robust_lock(const void* lock) {
   for (const long tid : gone) wait_until_gone(tid);
 }
 
-// A far sleep is a wait for its deadline alone; a near one a yield.
+// A sleep is a wait for its deadline alone, which no event ends: far, it
+// is blocked until its deadline passes as a far timeout's does; near, it
+// can end whenever it is picked and no other deadline comes first
+// (order_deadlines). It gives way as a yield does, lets time pass, and ends
+// with the run's clocks at its end.
 void SchedulerCore::sleep_until(Timeout end) {
-  if (end.kind != TimeoutKind::kFar) {
-    yield_point("sleep", PointEffect::kYield, PointAccess::unknown(),
+  if (!end.timed()) {
+    yield_point("sleep", PointEffect::kSleep, PointAccess::unknown(),
                 PointKind::kInner);
     return;
   }
@@ -151,9 +243,15 @@ void SchedulerCore::sleep_until(Timeout end) {
   {
     HarnessScope harness;
     LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
+    note_time_passed();
+    note_poll(thread);
+    thread.spin = std::max(thread.spin, options_.spin_bound);
+    thread.yielded = true;
     start_wait(thread, Wait::kSleep, end);
     thread.waiting_for = nullptr;
-    add_row(me, TraceKind::kLockWaited, "sleeps (until a far deadline)");
+    if (end.kind == TimeoutKind::kFar) {
+      add_row(me, TraceKind::kLockWaited, "sleeps (until a far deadline)");
+    }
     to = decide(me, "sleep", PointKind::kInner, PointAccess::unknown());
   }
   switch_away(me, to, &turn);
@@ -162,6 +260,7 @@ void SchedulerCore::sleep_until(Timeout end) {
   LogicalThread& thread = threads_[static_cast<std::size_t>(me)];
   thread.wait = Wait::kNone;
   thread.timeout = Timeout{};
+  clock_.pass_until(end.deadline_ns);
   if (memory_) memory_->catch_up(me);  // back from a sleep, as from a yield
 }
 
@@ -335,6 +434,7 @@ bool SchedulerCore::spawn(pthread_t* thread, const pthread_attr_t* attr,
     LogicalThread created;
     created.start = start;
     created.arg = arg;
+    created.ready_at = clock_.elapsed();
     threads_.push_back(created);
     live_.push_back(id);
     trace_.thread_count = id + 1;

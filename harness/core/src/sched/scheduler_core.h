@@ -52,6 +52,7 @@
 #include "racelab/internal/sched/scheduler.h"
 #include "racelab/memory_model.h"
 #include "racelab/syscall_name.h"
+#include "run_clock.h"
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
 #define RACELAB_SCHED_TSAN 1
@@ -93,6 +94,14 @@ int real_pthread_join(pthread_t thread, void** result);
 
 namespace racelab::sched::internal {
 
+// How late a thread that can run may be, on the run's clock: time passes
+// no further than this beyond the moment since which it has been ready
+// (order_deadlines; docs/controlled-mode.md, "Time"). A real thread is late
+// by a time slice, a page fault or a sanitizer's report; a program that
+// sleeps 100 ms or more to let its other threads get on is not failed for
+// their being later than that.
+inline constexpr std::int64_t kLatenessNs = 50'000'000;  // 50 ms
+
 class SchedulerCore {
  public:
   SchedulerCore(ControlledScheduler* hooks, SchedulerOptions options)
@@ -102,6 +111,13 @@ class SchedulerCore {
                 const std::function<void()>* program, Strategy& strategy);
 
   bool owns_calling_thread() const;
+  // The run's clocks (run_clock.h).
+  bool read_clock(clockid_t clock, timespec* now) {
+    return clock_.read(clock, now);
+  }
+  void time_passes_until(Timeout end) {
+    if (end.timed()) clock_.pass_until(end.deadline_ns);
+  }
   void yield_point(const char* what, PointEffect effect, PointAccess access,
                    PointKind kind);
   void touched(PointAccess access);
@@ -199,6 +215,10 @@ class SchedulerCore {
     // Of a timed wait: near, it is still schedulable (picked, it times out);
     // far, it is blocked until expire_far_deadline() picks it.
     Timeout timeout;
+    // When it last could run and was not waiting (RunClock::elapsed()): a
+    // thread started, woken, or stopped at a point. How late it is bounds
+    // how far time may pass before it runs (order_deadlines).
+    std::int64_t ready_at = 0;
     long wait_order = 0;   // condition variables wake in this order
     int spin = 0;          // consecutive no-progress points
     bool yielded = false;  // its last point was a yield or a sleep
@@ -358,7 +378,8 @@ class SchedulerCore {
     return found != by_handle_.end() ? found->second : -1;
   }
   // Ends `thread`'s wait: it can run again (a waker's side of a wait).
-  static void wake(LogicalThread& thread) {
+  void wake(LogicalThread& thread) {
+    thread.ready_at = clock_.elapsed();
     thread.status = Status::kRunnable;
     thread.wait = Wait::kNone;
     thread.waiting_for = nullptr;
@@ -380,6 +401,15 @@ class SchedulerCore {
   // runnable, to time out when it runs. Returns it, or -1 when no wait has
   // a far deadline.
   int expire_far_deadline();
+  // Time passes in order (scheduler_blocking.cc): takes out of enabled_
+  // each thread that could run now only to time out (or end its sleep)
+  // while another thread's deadline comes first, or another thread would
+  // be later than kLatenessNs.
+  // Returns whether it took any out.
+  bool order_deadlines();
+  // The timed wait with the earliest deadline, near or far, made runnable
+  // (the threads that can run spin: time passes); -1 when there is none.
+  int expire_earliest_deadline();
   // The memory-model mode: `me` acquires what was released on `object`
   // (takes its own HarnessScope); which store a load reads (a decision of
   // the schedule, recorded as thread picks are).
@@ -444,6 +474,7 @@ class SchedulerCore {
   int guards_ = 0;
   int unnamed_locks_ = 0;
   long wait_clock_ = 0;
+  RunClock clock_;  // the run's time (run_clock.h)
   std::vector<int> enabled_;
   std::vector<int> decisions_;
   std::size_t progress_at_ = 0;  // decisions_.size() at the last progress

@@ -203,21 +203,18 @@ int real_pthread_join(pthread_t thread, void** result) {
 
 namespace {
 
-// A sleep in controlled mode: time is the scheduler's, and no real time
-// passes. A sleep that ends within the horizon (kTimeoutHorizonNs) is a
-// point where other threads may run (a yield); a longer one waits until no
-// thread can go on without time passing, as a far deadline does
-// (docs/controlled-mode.md, "Time"). `end`: its end, as a Timeout.
+// A sleep in controlled mode: time is the run's, and no real time passes. A
+// sleep that ends within the horizon (kTimeoutHorizonNs) is a point where
+// other threads may run (a yield); a longer one waits until no thread can go
+// on without time passing, as a far deadline does; either returns with the
+// run's clocks at its end (docs/controlled-mode.md, "Time"). `end`: its
+// end, as a Timeout.
 bool controlled_sleep(racelab::Timeout end) {
   SchedulingHooks* hooks = controlling();
   if (hooks == nullptr) return false;
   pthread_testcancel();  // a sleep is a cancellation point
-  if (end.kind == racelab::TimeoutKind::kFar) {
-    hooks->sleep_until(end);
-    pthread_testcancel();  // a request that woke it
-  } else {
-    hooks->yield_point("sleep", PointEffect::kSleep);
-  }
+  hooks->sleep_until(end);
+  pthread_testcancel();  // a request that woke it
   return true;
 }
 

@@ -3,9 +3,9 @@
 // rwlocks and condition variables; interpose_waits.cc: barriers, semaphores,
 // the _np joins; interpose_futex.cc: futexes, static guards; interpose_fds.cc:
 // waits on file descriptors; interpose_os_waits.cc: child processes, file
-// locks, signals): which hooks control the calling thread, and how the real
-// function behind an interposed name is found. Included only by those
-// uninstrumented files.
+// locks, signals; interpose_clocks.cc: the clocks): which hooks control the
+// calling thread, and how the real function behind an interposed name is found.
+// Included only by those uninstrumented files.
 #ifndef RACELAB_SYNC_INTERPOSE_COMMON_H_
 #define RACELAB_SYNC_INTERPOSE_COMMON_H_
 
@@ -38,6 +38,12 @@ int return_addresses(const void** out, int max, int skip);
 Timeout timeout_at(clockid_t clock, const timespec* deadline);
 Timeout timeout_after(const timespec* relative);
 clockid_t cond_clock(const pthread_cond_t* cond);
+
+// What `clock` reads for the calling thread: the run's time in a controlled
+// run (SchedulingHooks::read_clock), else the real clock; as clock_gettime.
+// The real clock, past the interposed one. Defined in interpose_clocks.cc.
+int clock_now(clockid_t clock, timespec* now);
+int real_clock_gettime(clockid_t clock, timespec* now);
 
 // How deep the calling thread is in unwatched harness code (a HarnessScope,
 // enter_unwatched_harness()): its atomics are done natively

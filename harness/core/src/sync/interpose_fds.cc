@@ -172,20 +172,40 @@ auto on_fd(const char* what, int fd, short events, Real real, Args... args) {
 }
 
 // A multiplexing wait (poll, epoll_wait, select): `look(0)` is the real call
-// with a zero timeout, `block()` the real call as made. `infinite`: the
-// caller gave no timeout.
+// with a zero timeout, `block()` the real call as made. `limit`: the
+// caller's timeout, or null for none. A wait that times out (the
+// scheduler's timeout, or the real wait's) returns with the run's clocks at
+// its end.
 template <class Look, class Block>
-int multiplexed(const char* what, bool zero_timeout, bool infinite, Look look,
+int multiplexed(const char* what, const timespec* limit, Look look,
                 Block block) {
   SchedulingHooks* hooks = controlling();
+  const bool zero_timeout =
+      limit != nullptr && limit->tv_sec == 0 && limit->tv_nsec == 0;
   if (hooks == nullptr || zero_timeout) return block();
+  const racelab::Timeout end =
+      racelab::interpose_internal::timeout_after(limit);
   for (bool picked_again = false;; picked_again = true) {
     const int found = look();
     if (found != 0) return found;
-    if (!infinite && picked_again) return 0;  // the scheduler's timeout
-    if (!hooks->another_thread_can_run()) return block();
+    if (limit != nullptr && picked_again) {  // the scheduler's timeout
+      hooks->time_passes_until(end);
+      return 0;
+    }
+    if (!hooks->another_thread_can_run()) {
+      const int result = block();
+      if (result == 0) hooks->time_passes_until(end);
+      return result;
+    }
     hooks->yield_point(what, PointEffect::kYield);
   }
+}
+
+// The timeout of poll and epoll_wait (negative: none) as a limit.
+const timespec* limit_of(int timeout_ms, timespec* limit) {
+  if (timeout_ms < 0) return nullptr;
+  *limit = {timeout_ms / 1000, timeout_ms % 1000 * 1'000'000L};
+  return limit;
 }
 
 }  // namespace
@@ -267,35 +287,35 @@ ssize_t sendmsg(int fd, const struct msghdr* message, int flags) {
 }
 
 int poll(struct pollfd* fds, nfds_t count, int timeout_ms) {
+  timespec limit;
   return multiplexed(
-      "poll", timeout_ms == 0, timeout_ms < 0,
+      "poll", limit_of(timeout_ms, &limit),
       [&] { return real_poll()(fds, count, 0); },
       [&] { return real_poll()(fds, count, timeout_ms); });
 }
 
 int ppoll(struct pollfd* fds, nfds_t count, const struct timespec* timeout,
           const sigset_t* mask) {
-  const bool zero =
-      timeout != nullptr && timeout->tv_sec == 0 && timeout->tv_nsec == 0;
   const struct timespec none = {0, 0};
   return multiplexed(
-      "ppoll", zero, timeout == nullptr,
-      [&] { return real_ppoll()(fds, count, &none, mask); },
+      "ppoll", timeout, [&] { return real_ppoll()(fds, count, &none, mask); },
       [&] { return real_ppoll()(fds, count, timeout, mask); });
 }
 
 int epoll_wait(int epoll_fd, struct epoll_event* events, int most,
                int timeout_ms) {
+  timespec limit;
   return multiplexed(
-      "epoll_wait", timeout_ms == 0, timeout_ms < 0,
+      "epoll_wait", limit_of(timeout_ms, &limit),
       [&] { return real_epoll_wait()(epoll_fd, events, most, 0); },
       [&] { return real_epoll_wait()(epoll_fd, events, most, timeout_ms); });
 }
 
 int epoll_pwait(int epoll_fd, struct epoll_event* events, int most,
                 int timeout_ms, const sigset_t* mask) {
+  timespec limit;
   return multiplexed(
-      "epoll_pwait", timeout_ms == 0, timeout_ms < 0,
+      "epoll_pwait", limit_of(timeout_ms, &limit),
       [&] { return real_epoll_pwait()(epoll_fd, events, most, 0, mask); },
       [&] {
         return real_epoll_pwait()(epoll_fd, events, most, timeout_ms, mask);
@@ -306,10 +326,12 @@ int epoll_pwait(int epoll_fd, struct epoll_event* events, int most,
 // finds something (or the real wait) writes the caller's.
 int select(int count, fd_set* readable, fd_set* writable, fd_set* failed,
            struct timeval* timeout) {
-  const bool zero =
-      timeout != nullptr && timeout->tv_sec == 0 && timeout->tv_usec == 0;
+  timespec limit;
+  if (timeout != nullptr) {
+    limit = {timeout->tv_sec, static_cast<long>(timeout->tv_usec) * 1000};
+  }
   return multiplexed(
-      "select", zero, timeout == nullptr,
+      "select", timeout != nullptr ? &limit : nullptr,
       [&] {
         fd_set r, w, f;
         if (readable != nullptr) r = *readable;

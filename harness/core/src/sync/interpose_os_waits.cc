@@ -87,6 +87,8 @@ int controlled_sigtimedwait(const sigset_t* set, siginfo_t* info,
   if (hooks == nullptr || zero) {
     return real_sigtimedwait()(set, info, timeout);
   }
+  const racelab::Timeout end =
+      racelab::interpose_internal::timeout_after(timeout);
   int got = -1;
   int error = 0;
   const bool answered =
@@ -95,7 +97,14 @@ int controlled_sigtimedwait(const sigset_t* set, siginfo_t* info,
         error = errno;
         return got >= 0 || error != EAGAIN;
       });
-  if (!answered) return real_sigtimedwait()(set, info, timeout);
+  if (!answered) {
+    got = real_sigtimedwait()(set, info, timeout);
+    error = errno;
+  }
+  // Timed out: the run's clocks read its end.
+  if (got < 0 && error == EAGAIN) {
+    hooks->time_passes_until(end);
+  }
   errno = error;
   return got;
 }

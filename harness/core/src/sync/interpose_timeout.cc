@@ -33,11 +33,12 @@ std::int64_t nanos_of(const timespec& time) {
   return nanos;
 }
 
-// The clock's time; 0 for a clock glibc does not read (its deadline is then
+// The clock's time as the program reads it (the run's, in a controlled run);
+// 0 for a clock glibc does not read (its deadline is then
 // far, and the real call answers the clock).
 std::int64_t now_on(clockid_t clock) {
   timespec now{};
-  if (clock_gettime(clock, &now) != 0) return 0;
+  if (clock_now(clock, &now) != 0) return 0;
   return nanos_of(now);
 }
 

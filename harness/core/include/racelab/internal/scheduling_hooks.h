@@ -12,6 +12,7 @@
 #define RACELAB_SCHEDULING_HOOKS_H_
 
 #include <pthread.h>
+#include <time.h>
 
 #include <cstdint>
 
@@ -254,13 +255,26 @@ class SchedulingHooks {
     return true;
   }
 
-  // A sleep whose end is far (TimeoutKind::kFar): the current logical thread
-  // waits for no event, until its deadline passes as a far timeout's does.
-  // A nearer sleep is a yield_point (PointEffect::kYield).
+  // A sleep until `end`. Far (TimeoutKind::kFar): the current logical thread
+  // waits for no event, until its deadline passes as a far timeout's does;
+  // nearer, a yield_point (PointEffect::kSleep). Either way the run's clocks
+  // read at least `end` afterwards.
   virtual void sleep_until(Timeout end) {
     static_cast<void>(end);
-    yield_point("sleep", PointEffect::kYield);
+    yield_point("sleep", PointEffect::kSleep);
   }
+
+  // The run's clocks (docs/controlled-mode.md, "Time"): what `clock` reads
+  // now in the run, into `now`. False for a clock the run does not keep (or
+  // hooks without clocks of their own): the real call answers it.
+  virtual bool read_clock(clockid_t clock, timespec* now) {
+    static_cast<void>(clock);
+    static_cast<void>(now);
+    return false;
+  }
+  // A wait the scheduler does not hold (poll's, sigtimedwait's) timed out at
+  // `end`: the run's clocks read at least `end` afterwards.
+  virtual void time_passes_until(Timeout end) { static_cast<void>(end); }
 
   // The current logical thread released `lock` (in whichever mode it held
   // it); threads blocked on it may run.

@@ -354,6 +354,8 @@ class ControlledScheduler final : public SchedulingHooks {
   void released(const void* lock, LockMode mode) override;
   void settle_robust_lock(const void* lock) override;
   void sleep_until(Timeout end) override;
+  bool read_clock(clockid_t clock, timespec* now) override;
+  void time_passes_until(Timeout end) override;
   bool cond_wait(const void* cond, Timeout timeout) override;
   void cond_notify(const void* cond, bool all) override;
   bool spawn(pthread_t* thread, const pthread_attr_t* attr,
