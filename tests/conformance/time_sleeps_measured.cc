@@ -1,10 +1,12 @@
 // Conformance: two threads measure their own sleeps on every clock the run
 // keeps (sleep_for, sleep_until, nanosleep, clock_nanosleep relative and
 // absolute, usleep): each returns with each clock at least as far on as it
-// slept (the coarse clocks within their resolution), and no clock goes back.
+// slept (the coarse clocks within their resolution; the monotonic one read
+// through syscall(SYS_clock_gettime) too), and no clock goes back.
 // EXPECT-PLAIN: clean
 // EXPECT-EXPLORE: clean
 // EXPLORE-BUDGET: 50
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -25,6 +27,8 @@ void measure(const char* what, long long nanos, Sleep sleep) {
   for (int i = 0; i < 2; ++i) coarse_before[i] = now_ns(kCoarse[i]);
   timeval tv_before{};
   gettimeofday(&tv_before, nullptr);
+  timespec raw_before{};
+  syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &raw_before);
   const auto steady = std::chrono::steady_clock::now();
   const auto system = std::chrono::system_clock::now();
   sleep();
@@ -37,6 +41,12 @@ void measure(const char* what, long long nanos, Sleep sleep) {
     expect_took(what, now_ns(kCoarse[i]) - coarse_before[i],
                 nanos - 2 * resolution.tv_nsec);
   }
+  timespec raw_after{};
+  syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &raw_after);
+  expect_took(what,
+              (raw_after.tv_sec - raw_before.tv_sec) * 1'000'000'000LL +
+                  (raw_after.tv_nsec - raw_before.tv_nsec),
+              nanos);
   timeval tv_after{};
   gettimeofday(&tv_after, nullptr);
   expect_took(what,

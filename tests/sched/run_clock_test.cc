@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "racelab/internal/sched/scheduler.h"
+#include "racelab/raw_syscall.h"
 
 namespace racelab::sched {
 namespace {
@@ -37,7 +39,7 @@ long long now_ns(clockid_t clock) {
 // The kernel's clock, past every interposer.
 long long kernel_ns(clockid_t clock) {
   timespec now{};
-  syscall(SYS_clock_gettime, clock, &now);
+  racelab::raw_syscall(SYS_clock_gettime, clock, &now);
   return nanos(now);
 }
 
@@ -161,6 +163,74 @@ TEST(RunClockTest, AReplayReadsTheSameTimes) {
     EXPECT_EQ(again.decisions, first.decisions);
     EXPECT_EQ(reads, seen) << "seed " << seed;
   }
+}
+
+// Deadlines pass in their order: a wait of 10 ms times out before a sleep
+// of 250 ms that began with it ends, in every schedule dfs explores.
+TEST(RunClockTest, AShortWaitTimesOutBeforeALongerSleepEnds) {
+  sem_t never;
+  ASSERT_EQ(sem_init(&never, 0, 0), 0);
+  std::atomic<bool> slept{false};
+  bool slept_first = false;
+  Threads threads = {[&] {
+                       std::this_thread::sleep_for(250ms);
+                       slept = true;
+                     },
+                     [&] {
+                       timespec at{};
+                       clock_gettime(CLOCK_REALTIME, &at);
+                       at.tv_nsec += 10'000'000;
+                       if (at.tv_nsec >= 1'000'000'000) {
+                         at.tv_nsec -= 1'000'000'000;
+                         ++at.tv_sec;
+                       }
+                       if (sem_timedwait(&never, &at) != 0) {
+                         slept_first = slept.load();
+                       }
+                     }};
+  ControlledScheduler scheduler({.substrate = Substrate::kFibers});
+  PlainDfsStrategy dfs(10);
+  int schedules = 0;
+  for (; schedules < 1000; ++schedules) {
+    const RunResult run = scheduler.run(threads, dfs);
+    EXPECT_EQ(run.status, Status::kCompleted);
+    EXPECT_FALSE(slept_first) << "schedule " << schedules;
+    slept = false;
+    slept_first = false;
+    if (!run.more_schedules) break;
+  }
+  EXPECT_GT(schedules, 0);
+  sem_destroy(&never);
+}
+
+// A thread that can run is not passed over for longer than the lateness
+// bound (50 ms): main's sleep of 300 ms ends only after the worker, ready
+// all along, has run; a sleep of 1 ms may end before it.
+TEST(RunClockTest, AThreadThatCanRunIsNotPassedOverForLong) {
+  std::atomic<bool> worked{false};
+  bool short_sleep_first = false;
+  bool long_sleep_first = false;
+  Threads threads = {[&] {
+                       std::this_thread::sleep_for(1ms);
+                       short_sleep_first = short_sleep_first || !worked;
+                       std::this_thread::sleep_for(300ms);
+                       long_sleep_first = long_sleep_first || !worked;
+                     },
+                     [&] { worked = true; }};
+  ControlledScheduler scheduler({.substrate = Substrate::kFibers});
+  PlainDfsStrategy dfs(10);
+  bool any_short_first = false;
+  for (int schedule = 0; schedule < 1000; ++schedule) {
+    const RunResult run = scheduler.run(threads, dfs);
+    EXPECT_EQ(run.status, Status::kCompleted);
+    EXPECT_FALSE(long_sleep_first) << "schedule " << schedule;
+    any_short_first = any_short_first || short_sleep_first;
+    worked = false;
+    short_sleep_first = false;
+    long_sleep_first = false;
+    if (!run.more_schedules) break;
+  }
+  EXPECT_TRUE(any_short_first);
 }
 
 }  // namespace

@@ -2,13 +2,18 @@
 // printing shared with a whole program's replay; with --tests, each test of
 // a test binary (GoogleTest, Catch2, or racelab's listing convention)
 // explored on its own.
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "racelab/cli_commands.h"
+#include "racelab/progress_line.h"
 #include "racelab/test_listing.h"
 
 namespace racelab::cli_internal {
@@ -77,6 +82,26 @@ nlohmann::json search_options(const ProgramExploreOptions& options) {
           {"hang_seconds", options.hang_seconds}};
 }
 
+// The progress line of a search of the program `name` that has run `runs`
+// schedules in `elapsed`: "racelab explore: counter: 120 of 300 schedules
+// (pct), 41/s, 2.9 s", or, once it has its finding, "racelab explore:
+// counter: found; shrinking it, 12 runs, 5.1 s".
+std::string progress_text(const std::string& name,
+                          const ProgramExploreOptions& options, int runs,
+                          bool shrinking,
+                          std::chrono::steady_clock::duration elapsed) {
+  if (shrinking) {
+    return absl::StrCat("racelab explore: ", name, ": found; shrinking it, ",
+                        runs, " runs, ", progress_time(elapsed));
+  }
+  const double seconds = std::chrono::duration<double>(elapsed).count();
+  return absl::StrCat(
+      "racelab explore: ", name, ": ", runs, " of ", options.budget,
+      " schedules (", options.strategy, "), ",
+      seconds > 0 ? absl::StrFormat("%.0f", runs / seconds) : "-", "/s, ",
+      progress_time(elapsed));
+}
+
 // Explores or replays a whole program: a finding is printed (stderr) and its
 // schedule saved the moment it is made, before it is shrunk; SIGINT and
 // SIGTERM stop the program and the search (the schedules so far are
@@ -91,13 +116,25 @@ int explore_and_print(const ProgramExploreOptions& options,
   InterruptScope interrupt;
   ProgramExploreOptions run = options;
   run.stop_requested = [] { return InterruptScope::signal_received() != 0; };
+  ProgressLine line;
+  if (line.on() && !options.replay) {
+    const auto started = std::chrono::steady_clock::now();
+    const std::string name = program_case_name(options.command);
+    run.on_progress = [&line, &options, started, name](int runs,
+                                                       bool shrinking) {
+      line.show(progress_text(name, options, runs, shrinking,
+                              std::chrono::steady_clock::now() - started));
+    };
+  }
   if (options.shrink && !options.replay) {
-    run.on_found = [&options](const ProgramExploreResult& found) {
+    run.on_found = [&options, &line](const ProgramExploreResult& found) {
+      line.clear();
       std::cerr << describe_found(found, options);
       std::cerr.flush();
     };
   }
   const ProgramExploreResult result = explore_program(std::move(run));
+  line.clear();
   const int sig = InterruptScope::signal_received();
   if (!result.inconclusive.empty() && !result.found() && sig == 0) {
     throw InputError(absl::StrCat(options.command.front(),
@@ -171,12 +208,14 @@ struct TestOutcome {
 // only one that matters (it starts no second thread, or its threads share
 // nothing dfs must reorder) is proven clean by it, and said so. The others
 // get the search asked for.
-TestOutcome explore_one_test(const ProgramExploreOptions& options,
-                             const std::string& test,
-                             std::vector<std::string> command) {
+TestOutcome explore_one_test(
+    const ProgramExploreOptions& options, const std::string& test,
+    std::vector<std::string> command,
+    const std::function<void(int runs, bool shrinking)>& on_progress) {
   ProgramExploreOptions one = options;
   one.command = std::move(command);
   one.stop_requested = [] { return InterruptScope::signal_received() != 0; };
+  one.on_progress = on_progress;
   ProgramExploreOptions probe = one;
   probe.strategy = "dfs";
   probe.budget = 1;
@@ -267,6 +306,19 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
   std::cout << "\n";
   std::cout.flush();
   InterruptScope interrupt;
+  ProgressLine line;
+  std::atomic<int> tests_done = 0, tests_found = 0;
+  // The progress of test `test`, started at `started`, with the tests done.
+  auto progress_of = [&](const std::string& test,
+                         std::chrono::steady_clock::time_point started) {
+    return [&, test, started](int runs, bool shrinking) {
+      line.show(absl::StrCat(
+          "racelab explore --tests: ", tests_done.load(), " of ", chosen.size(),
+          " tests done, ", tests_found.load(), " with findings; ", test, ": ",
+          runs, shrinking ? " runs (shrinking a finding)" : " schedules", ", ",
+          progress_time(std::chrono::steady_clock::now() - started)));
+    };
+  };
 
   // Workers take the next test in order; this thread prints the outcomes
   // in that order as they come.
@@ -288,7 +340,13 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
       }
       std::optional<TestOutcome> outcome;
       try {
-        outcome = explore_one_test(options, listed[chosen[i]], commands[i]);
+        std::function<void(int, bool)> progress;
+        if (line.on()) {
+          progress =
+              progress_of(listed[chosen[i]], std::chrono::steady_clock::now());
+        }
+        outcome =
+            explore_one_test(options, listed[chosen[i]], commands[i], progress);
       } catch (...) {
         std::lock_guard<std::mutex> hold(mu);
         if (!error) error = std::current_exception();
@@ -315,7 +373,10 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
       if (stopped) return;
       found += o.found ? 1 : 0;
       single += o.single ? 1 : 0;
+      tests_done = static_cast<int>(cases.size()) + 1;
+      tests_found = found;
       hold.unlock();
+      line.clear();
       std::cout << o.text;
       std::cout.flush();
       hold.lock();
@@ -336,6 +397,7 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
     std::unique_lock<std::mutex> hold(mu);
     print_ready(hold);
   }
+  line.clear();
   if (error) std::rethrow_exception(error);
   const int sig = InterruptScope::signal_received();
   if (sig != 0) {

@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "racelab/atomic_file.h"
+#include "racelab/fnv1a.h"
 #include "racelab/symbol_names.h"
 #include "report_internal.h"
 
@@ -91,15 +92,6 @@ char32_t next_code_point(std::string_view text, std::size_t& i) {
   }
   i += static_cast<std::size_t>(length);
   return cp;
-}
-
-// 64-bit FNV-1a, continued from `h`.
-std::uint64_t fnv1a(std::uint64_t h, std::string_view data) {
-  for (unsigned char c : data) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
 }
 
 bool looks_like_url(std::string_view s) {
@@ -310,7 +302,7 @@ std::string finding_fingerprint(std::string_view rule, std::string_view subject,
   for (std::string_view field : {rule, subject, scenario, file, function}) {
     absl::StrAppend(&data, field.size(), ":", std::string(field), ";");
   }
-  const std::uint64_t a = fnv1a(0xcbf29ce484222325ULL, data);
+  const std::uint64_t a = fnv1a(kFnv1aBasis, data);
   const std::uint64_t b = fnv1a(0x84222325cbf29ce4ULL ^ a, data);
   char buf[33];
   std::snprintf(buf, sizeof buf, "%016llx%016llx",

@@ -22,7 +22,9 @@
 #include "absl/strings/str_format.h"
 #include "racelab/atomic_file.h"
 #include "racelab/defaults.h"
+#include "racelab/fnv1a.h"
 #include "racelab/json.h"
+#include "racelab/progress_line.h"
 
 namespace racelab {
 
@@ -167,16 +169,21 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
       schedules_done += c.schedules;
       cases_with_findings += c.runs_with_finding > 0;
       if (!options.show_progress) continue;
+      // One line, written over in place; a case that failed keeps a line
+      // of its own above it.
       const double seconds =
           std::chrono::duration<double>(Clock::now() - start).count();
+      if (!c.mismatch.empty()) {
+        progress << absl::StrFormat("\r\x1b[KFAIL %s x %s (%s): %s\n",
+                                    c.subject, c.scenario, to_string(c.mode),
+                                    c.observed());
+      }
       progress << absl::StrFormat(
-          "[%3d/%d] %-4s %-32s %-27s %-10s %2d/%-2d %s\n"
-          "        %d cases with findings so far; %.0f runs/s, %.0f "
-          "schedules/s\n",
-          finished, jobs.size(), c.mismatch.empty() ? "ok" : "FAIL", c.subject,
-          c.scenario, to_string(c.mode), c.runs_with_finding, c.runs,
-          c.observed(), cases_with_findings, runs_done / seconds,
-          schedules_done / seconds);
+          "\rracelab gate: %d of %d cases done, %d with findings; last %s x "
+          "%s (%s); %.0f runs/s, %.0f schedules/s, %s\x1b[K",
+          finished, jobs.size(), cases_with_findings, c.subject, c.scenario,
+          to_string(c.mode), runs_done / seconds, schedules_done / seconds,
+          progress_time(Clock::now() - start));
       progress.flush();
     }
   };
@@ -188,6 +195,10 @@ GateResult run_gate(const Registry& registry, const GateOptions& options,
   }
   for (int w = 0; w < job_count; ++w) workers.emplace_back(worker);
   for (std::thread& t : workers) t.join();
+  if (options.show_progress && finished > 0) {
+    progress << "\r\x1b[K";  // the progress line gives way to the result
+    progress.flush();
+  }
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     if (finished_case[i]) {
       result.mismatches += cases[i].mismatch.empty() ? 0 : 1;
@@ -336,51 +347,22 @@ void apply_gate_settings(const nlohmann::json& s, GateOptions& options) {
 
 namespace {
 
-// 64-bit FNV-1a, continued from `h`, over `data` taken eight bytes at a
-// time (a program's file is megabytes) and then byte by byte.
-std::uint64_t fnv1a_words(std::uint64_t h, std::string_view data) {
-  constexpr std::uint64_t kPrime = 0x100000001b3ULL;
-  std::size_t at = 0;
-  for (; at + 8 <= data.size(); at += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, data.data() + at, 8);
-    h = (h ^ word) * kPrime;
-  }
-  for (; at < data.size(); ++at)
-    h = (h ^ static_cast<unsigned char>(data[at])) * kPrime;
-  return h;
-}
-
-constexpr std::uint64_t kFnvBasis = 0xcbf29ce484222325ULL;
-
 std::string hex64(std::uint64_t h) { return absl::StrFormat("%016x", h); }
 
 // The digest of the file at `path`, "" when it cannot be read.
 std::string file_digest(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return "";
-  std::uint64_t h = kFnvBasis;
+  std::uint64_t h = kFnv1aBasis;
   std::string chunk(1 << 20, '\0');
-  std::string carry;  // bytes short of a word at a chunk's end
   while (in) {
     in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
     const auto got = static_cast<std::size_t>(in.gcount());
     if (got == 0) break;
-    std::string_view data(chunk.data(), got);
-    if (!carry.empty()) {
-      const std::size_t take = std::min(8 - carry.size(), data.size());
-      carry.append(data.substr(0, take));
-      data.remove_prefix(take);
-      if (carry.size() < 8) continue;
-      h = fnv1a_words(h, carry);
-      carry.clear();
-    }
-    const std::size_t whole = data.size() / 8 * 8;
-    h = fnv1a_words(h, data.substr(0, whole));
-    carry.assign(data.substr(whole));
+    h = fnv1a(h, std::string_view(chunk.data(), got));
   }
   if (in.bad()) return "";
-  return absl::StrCat("fnv1a64:", hex64(fnv1a_words(h, carry)));
+  return absl::StrCat("fnv1a64:", hex64(h));
 }
 
 }  // namespace
@@ -394,8 +376,8 @@ std::string identity_fingerprint(const nlohmann::json& identity) {
            : nlohmann::json()},
       {"arguments", identity.value("arguments", nlohmann::json())},
       {"options", identity.value("options", nlohmann::json())}};
-  return hex64(fnv1a_words(
-      kFnvBasis,
+  return hex64(fnv1a(
+      kFnv1aBasis,
       hashed.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
 }
 
@@ -419,10 +401,10 @@ nlohmann::json gate_identity(const Registry& registry,
                              const GateOptions& options) {
   // The case list the shards split: a gate of another catalog (another
   // racelab build) has another, even with the same number of cases.
-  std::uint64_t h = kFnvBasis;
+  std::uint64_t h = kFnv1aBasis;
   for (const auto& [spec, mode] : gate_case_list(registry, options)) {
-    h = fnv1a_words(h, absl::StrCat(spec->subject, "\n", spec->scenario, "\n",
-                                    to_string(mode), "\n"));
+    h = fnv1a(h, absl::StrCat(spec->subject, "\n", spec->scenario, "\n",
+                              to_string(mode), "\n"));
   }
   return run_identity("gate", {}, {{"catalog", hex64(h)}});
 }

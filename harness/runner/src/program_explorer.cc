@@ -517,8 +517,10 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
       }
     }
   };
+  std::atomic<bool> shrinking = false;
   if (!options.replay) {
     request.on_found = [&](const RunObservation& found) {
+      shrinking = true;
       save_schedule(found.schedule.decisions);
       if (options.on_found) {
         ProgramExploreResult as_found;
@@ -529,21 +531,27 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
     };
   }
   std::atomic<int> runs = 0;
+  const auto ran = [&options, &runs, &shrinking] {
+    const int so_far = ++runs;
+    if (options.on_progress) options.on_progress(so_far, shrinking);
+  };
   const controlled_internal::ScheduleRunner runner =
       [&](std::uint64_t, const std::vector<std::string>*,
           sched::Strategy& strategy) {
-        ++runs;
-        return run_schedule(options, program, first.file, first.processes,
-                            strategy, &result);
+        RunObservation observed = run_schedule(
+            options, program, first.file, first.processes, strategy, &result);
+        ran();
+        return observed;
       };
   const std::function<controlled_internal::WorkerRunner()> more_workers =
       [&]() -> controlled_internal::WorkerRunner {
     Worker& worker = add_worker();
-    return [&options, &program, &worker, &runs](std::uint64_t,
-                                                sched::Strategy& strategy) {
-      ++runs;
-      return run_schedule(options, program, worker.file, worker.processes,
-                          strategy, nullptr);
+    return [&options, &program, &worker, &ran](std::uint64_t,
+                                               sched::Strategy& strategy) {
+      RunObservation observed = run_schedule(
+          options, program, worker.file, worker.processes, strategy, nullptr);
+      ran();
+      return observed;
     };
   };
   const controlled_internal::ProgramEncoder no_program = [](std::uint64_t) {
@@ -558,8 +566,7 @@ ProgramExploreResult explore_program(ProgramExploreOptions options) {
     // Stopped during the search, before any finding (a stopped shrink
     // returns its finding).
     result.interrupted = true;
-    result.search.schedules =
-        std::max(0, runs - static_cast<int>(workers.size()));
+    result.search.schedules = runs;  // the schedules that ran to their end
   }
   // The search with its shrink, as the person waiting for it counts.
   result.wall_time = std::chrono::duration_cast<std::chrono::nanoseconds>(

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "absl/strings/str_cat.h"
+#include "racelab/fnv1a.h"
 #include "racelab/internal/input_error.h"
 
 namespace racelab {
@@ -24,14 +25,10 @@ constexpr char kDigestKey[] = "program.digest";
 // FNV-1a, 64 bits, over the subject, the scenario and the program lines: a
 // check that a file's parts still belong together, not a signature.
 std::string program_digest(const sched::ScheduleFile& file) {
-  std::uint64_t hash = 0xcbf29ce484222325ull;
+  std::uint64_t hash = kFnv1aBasis;
   auto add = [&](std::string_view text) {
-    for (char c : text) {
-      hash ^= static_cast<unsigned char>(c);
-      hash *= 0x100000001b3ull;
-    }
-    hash ^= 0xff;  // a separator no UTF-8 text holds
-    hash *= 0x100000001b3ull;
+    hash = fnv1a(hash, text);
+    hash = fnv1a(hash, static_cast<unsigned char>(0xff));  // no UTF-8 byte
   };
   add(file.subject);
   add(file.scenario);

@@ -21,6 +21,7 @@
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
+#include "racelab/fnv1a.h"
 #include "racelab/raw_syscall.h"
 #include "racelab_sanitizer_options.h"
 
@@ -147,12 +148,11 @@ RACELAB_RUNTIME_SIDE Cache* cache() {
 RACELAB_RUNTIME_SIDE std::uint64_t key_of(const char* module,
                                           std::uint64_t offset,
                                           std::uint32_t flags) {
-  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
-  for (const char* c = module; *c != '\0'; ++c)
-    h = (h ^ static_cast<unsigned char>(*c)) * 1099511628211ull;
-  for (int i = 0; i < 8; ++i)
-    h = (h ^ ((offset >> (8 * i)) & 0xff)) * 1099511628211ull;
-  h = (h ^ flags) * 1099511628211ull;
+  std::uint64_t h = fnv1a(kFnv1aBasis, std::string_view(module));
+  for (int i = 0; i < 8; ++i) {
+    h = fnv1a(h, static_cast<unsigned char>(offset >> (8 * i)));
+  }
+  h = (h ^ flags) * kFnv1aPrime;
   return h == 0 ? 1 : h;
 }
 

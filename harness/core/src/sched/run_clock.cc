@@ -1,7 +1,14 @@
 // The clocks of a controlled run; see run_clock.h.
 #include "run_clock.h"
 
+#include <sys/syscall.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <limits>
+
+#include "racelab/internal/scheduling_hooks.h"
+#include "racelab/raw_syscall.h"
 
 namespace racelab::interpose_internal {
 // The real clock (interpose_clocks.cc), past the program's interposed one.
@@ -73,6 +80,28 @@ void RunClock::pass_until(std::int64_t monotonic_ns) {
   while (now < target &&
          !__atomic_compare_exchange_n(&elapsed_, &now, target, false,
                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  if (threads_outside_the_run_seen()) catch_up(monotonic_ns);
+}
+
+// A thread outside the run works in real time: the run's time does not run
+// ahead of the real time (CLOCK_MONOTONIC reads `monotonic_ns` on both), so
+// that the outsider gets the time the program gave it. At most
+// kMaxRealWaitNs at once: a far deadline is not waited out in full.
+void RunClock::catch_up(std::int64_t monotonic_ns) {
+  timespec real{};
+  if (interpose_internal::real_clock_gettime(CLOCK_MONOTONIC, &real) != 0) {
+    return;
+  }
+  const std::int64_t real_now = nanos_of(real);
+  if (monotonic_ns <= real_now) return;
+  const std::int64_t until =
+      real_now + std::min(monotonic_ns - real_now, kMaxRealWaitNs);
+  const timespec at{static_cast<time_t>(until / kNanosPerSecond),
+                    static_cast<long>(until % kNanosPerSecond)};
+  while (raw_syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, &at,
+                     nullptr) != 0 &&
+         errno == EINTR) {
   }
 }
 

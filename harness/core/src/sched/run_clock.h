@@ -23,6 +23,8 @@ class RunClock {
  public:
   // How much a read of a clock advances the run's time.
   static constexpr std::int64_t kReadTickNs = 1'000;
+  // The longest real wait of one pass_until().
+  static constexpr std::int64_t kMaxRealWaitNs = 10'000'000'000;  // 10 s
 
   // A new run: no time has passed, and no clock has been read.
   void start();
@@ -31,7 +33,10 @@ class RunClock {
   // process's clock), which the real call answers.
   bool read(clockid_t clock, timespec* now);
   // Time passes until CLOCK_MONOTONIC, as the run's reads of it see it,
-  // reads at least `monotonic_ns` (a deadline: Timeout::deadline_ns).
+  // reads at least `monotonic_ns` (a deadline: Timeout::deadline_ns). When
+  // threads outside the run work meanwhile (threads_outside_the_run_seen()),
+  // the call also waits, in real time, until the real clock reads it too
+  // (at most kMaxRealWaitNs): those threads run in real time.
   void pass_until(std::int64_t monotonic_ns);
   // Time passes by `nanos`.
   void pass(std::int64_t nanos);
@@ -44,6 +49,7 @@ class RunClock {
   // CLOCK_REALTIME (0) to CLOCK_TAI (11), without the CPU-time clocks.
   static constexpr int kClocks = 12;
   static bool keeps(clockid_t clock);
+  void catch_up(std::int64_t monotonic_ns);
   std::int64_t base_of(clockid_t clock);
 
   std::int64_t elapsed_ = 0;

@@ -53,6 +53,7 @@ SchedulingHooks* g_hooks = nullptr;
 namespace {
 std::uint64_t g_progress_steps = 0;
 }  // namespace
+void note_thread_outside_the_run();
 void note_progress() {
   __atomic_add_fetch(&g_progress_steps, 1, __ATOMIC_RELAXED);
 }
@@ -63,8 +64,20 @@ std::uint64_t progress_steps() {
 SchedulingHooks* active_scheduling_hooks() {
   return __atomic_load_n(&g_hooks, __ATOMIC_ACQUIRE);
 }
+namespace {
+bool g_outsiders = false;  // threads_outside_the_run_seen()
+}  // namespace
 void set_active_scheduling_hooks(SchedulingHooks* hooks) {
+  if (hooks != nullptr) __atomic_store_n(&g_outsiders, false, __ATOMIC_RELAXED);
   __atomic_store_n(&g_hooks, hooks, __ATOMIC_RELEASE);
+}
+bool threads_outside_the_run_seen() {
+  return __atomic_load_n(&g_outsiders, __ATOMIC_RELAXED);
+}
+void note_thread_outside_the_run() {
+  if (!__atomic_load_n(&g_outsiders, __ATOMIC_RELAXED)) {
+    __atomic_store_n(&g_outsiders, true, __ATOMIC_RELAXED);
+  }
 }
 }  // namespace racelab
 
@@ -160,7 +173,14 @@ namespace racelab::interpose_internal {
 
 SchedulingHooks* controlling() {
   int& depth = t_harness_depth;
-  if (!t_in_run || depth > 0) return nullptr;
+  if (depth > 0) return nullptr;
+  if (!t_in_run) {
+    // A thread of the program outside the run, working while it runs.
+    if (racelab::active_scheduling_hooks() != nullptr) {
+      racelab::note_thread_outside_the_run();
+    }
+    return nullptr;
+  }
   SchedulingHooks* hooks = racelab::active_scheduling_hooks();
   if (hooks == nullptr) return nullptr;
   ++depth;  // whatever owns_calling_thread() touches is not a point

@@ -43,6 +43,9 @@ clockid_t cond_clock(const pthread_cond_t* cond);
 // run (SchedulingHooks::read_clock), else the real clock; as clock_gettime.
 // The real clock, past the interposed one. Defined in interpose_clocks.cc.
 int clock_now(clockid_t clock, timespec* now);
+// The run's time on `clock` into `now`, in a controlled run on one of its
+// threads; false where the real clock answers.
+bool run_clock_now(clockid_t clock, timespec* now);
 int real_clock_gettime(clockid_t clock, timespec* now);
 
 // How deep the calling thread is in unwatched harness code (a HarnessScope,

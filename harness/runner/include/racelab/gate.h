@@ -38,9 +38,10 @@ struct GateOptions {
   RunOptions run;           // mode is set per case
   int jobs = 2;             // cases run in parallel
   int controlled_runs = 1;  // controlled mode: searches per case
-  // Print a line per finished case (cases done, findings so far, runs and
-  // schedules per second) on the progress stream; the CLI turns it on only
-  // when that stream is a terminal.
+  // Show a line on the progress stream, written over in place as cases
+  // finish (cases done, findings so far, the last case, runs and schedules
+  // per second, time), and a line of its own for each case that failed; the
+  // CLI turns it on only when that stream is a terminal.
   bool show_progress = false;
   std::string out_dir;         // empty: no files
   std::string subject_filter;  // substring; empty: all

@@ -73,6 +73,10 @@ struct ProgramExploreOptions {
   // search: its findings, first_failing, the schedules so far), once its
   // schedule file is written and before it is shrunk (describe_found).
   std::function<void(const ProgramExploreResult& found)> on_found;
+  // Called after each schedule the search, or the shrink of its finding,
+  // ran (from the thread that ran it): the schedules run so far, and
+  // whether the finding is being shrunk. For a progress line.
+  std::function<void(int runs, bool shrinking)> on_progress;
   // Replay: follow these decisions once instead of exploring.
   bool replay = false;
   std::vector<int> replay_decisions;

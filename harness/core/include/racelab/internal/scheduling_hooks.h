@@ -347,8 +347,15 @@ const char* lock_name(const void* lock);
 SchedulingHooks* active_scheduling_hooks();
 
 // Installs `hooks` (nullptr uninstalls). Only the controlled scheduler calls
-// it, around one run.
+// it, around one run. Installing forgets the threads outside the run seen
+// before.
 void set_active_scheduling_hooks(SchedulingHooks* hooks);
+
+// Whether a thread that is not one of the run's (a thread a static
+// constructor started before main, say) made an interposed call while the
+// hooks were installed: such a thread runs in real time, so the run's time
+// must not pass faster than real time (RunClock::pass_until).
+bool threads_outside_the_run_seen();
 
 // Called, in stress mode, when a thread requests a racelab::Mutex it already
 // holds (a self-deadlock that would otherwise hang). The default prints the
