@@ -5,6 +5,7 @@
 // reads the same), and outside a run the clocks are the real ones.
 #include <errno.h>
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <semaphore.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -205,7 +206,8 @@ TEST(RunClockTest, AShortWaitTimesOutBeforeALongerSleepEnds) {
 
 // A thread that can run is not passed over for longer than the lateness
 // bound (50 ms): main's sleep of 300 ms ends only after the worker, ready
-// all along, has run; a sleep of 1 ms may end before it.
+// all along, has run; a sleep of 1 ms may end before it (while the worker
+// has given way at its yield).
 TEST(RunClockTest, AThreadThatCanRunIsNotPassedOverForLong) {
   std::atomic<bool> worked{false};
   bool short_sleep_first = false;
@@ -216,7 +218,10 @@ TEST(RunClockTest, AThreadThatCanRunIsNotPassedOverForLong) {
                        std::this_thread::sleep_for(300ms);
                        long_sleep_first = long_sleep_first || !worked;
                      },
-                     [&] { worked = true; }};
+                     [&] {
+                       sched_yield();  // a point in every build
+                       worked = true;
+                     }};
   ControlledScheduler scheduler({.substrate = Substrate::kFibers});
   PlainDfsStrategy dfs(10);
   bool any_short_first = false;
