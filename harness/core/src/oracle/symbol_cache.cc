@@ -148,9 +148,15 @@ RACELAB_RUNTIME_SIDE Cache* cache() {
 RACELAB_RUNTIME_SIDE std::uint64_t key_of(const char* module,
                                           std::uint64_t offset,
                                           std::uint32_t flags) {
-  std::uint64_t h = fnv1a(kFnv1aBasis, std::string_view(module));
+  // FNV-1a (racelab/fnv1a.h's constants) written out: this runs inside the
+  // sanitizer's report path, where no instrumented function may be called,
+  // and the shared helper is an ordinary (instrumented) inline function.
+  std::uint64_t h = kFnv1aBasis;
+  for (const char* c = module; *c != '\0'; ++c) {
+    h = (h ^ static_cast<unsigned char>(*c)) * kFnv1aPrime;
+  }
   for (int i = 0; i < 8; ++i) {
-    h = fnv1a(h, static_cast<unsigned char>(offset >> (8 * i)));
+    h = (h ^ ((offset >> (8 * i)) & 0xff)) * kFnv1aPrime;
   }
   h = (h ^ flags) * kFnv1aPrime;
   return h == 0 ? 1 : h;

@@ -28,7 +28,8 @@ std::int64_t nanos_of(const timespec& time) {
 
 }  // namespace
 
-void RunClock::start() {
+void RunClock::start(bool whole_program) {
+  whole_program_ = whole_program;
   __atomic_store_n(&elapsed_, 0, __ATOMIC_RELAXED);
   for (std::int64_t& base : base_) {
     __atomic_store_n(&base, kUnread, __ATOMIC_RELAXED);
@@ -81,7 +82,9 @@ void RunClock::pass_until(std::int64_t monotonic_ns) {
          !__atomic_compare_exchange_n(&elapsed_, &now, target, false,
                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
   }
-  if (threads_outside_the_run_seen()) catch_up(monotonic_ns);
+  if (whole_program_ && threads_outside_the_run_seen()) {
+    catch_up(monotonic_ns);
+  }
 }
 
 // A thread outside the run works in real time: the run's time does not run

@@ -27,7 +27,10 @@ class RunClock {
   static constexpr std::int64_t kMaxRealWaitNs = 10'000'000'000;  // 10 s
 
   // A new run: no time has passed, and no clock has been read.
-  void start();
+  // `whole_program`: the run is a program's main (run_program), whose own
+  // threads outside the run make pass_until() wait in real time; racelab's
+  // in-process runs have harness threads beside them, which do not.
+  void start(bool whole_program);
   // What `clock` reads now in the run, into `now`; one tick passes. False
   // for a clock the run does not keep (the CPU-time clocks, another
   // process's clock), which the real call answers.
@@ -35,8 +38,9 @@ class RunClock {
   // Time passes until CLOCK_MONOTONIC, as the run's reads of it see it,
   // reads at least `monotonic_ns` (a deadline: Timeout::deadline_ns). When
   // threads outside the run work meanwhile (threads_outside_the_run_seen()),
-  // the call also waits, in real time, until the real clock reads it too
-  // (at most kMaxRealWaitNs): those threads run in real time.
+  // in a whole program's run, the call also waits, in real time, until the
+  // real clock reads it too (at most kMaxRealWaitNs): those threads run in
+  // real time.
   void pass_until(std::int64_t monotonic_ns);
   // Time passes by `nanos`.
   void pass(std::int64_t nanos);
@@ -53,6 +57,7 @@ class RunClock {
   std::int64_t base_of(clockid_t clock);
 
   std::int64_t elapsed_ = 0;
+  bool whole_program_ = false;
   // Each clock's real time at its first read in the run, or kUnread.
   std::int64_t base_[kClocks] = {};
 };

@@ -350,7 +350,7 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   guards_ = 0;
   unnamed_locks_ = 0;
   wait_clock_ = 0;
-  clock_.start();
+  clock_.start(/*whole_program=*/program != nullptr);
   decisions_.clear();
   progress_at_ = 0;
   decisions_.reserve(last_decisions_);
