@@ -90,13 +90,28 @@ bool SchedulerCore::end_wait(int me, Wait kind) {
 }
 
 int SchedulerCore::expire_far_deadline() {
+  return expire_deadline(/*far_only=*/true,
+                         "its deadline passes: no thread can go on before it");
+}
+
+int SchedulerCore::expire_earliest_deadline() {
+  return expire_deadline(
+      /*far_only=*/false,
+      "its deadline passes: the threads that can run only spin");
+}
+
+int SchedulerCore::expire_deadline(bool far_only, const char* why) {
   int earliest = -1;
-  for (int t = 0; t < static_cast<int>(threads_.size()); ++t) {
+  for (const int t : live_) {
     const LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
-    if (thread.status != Status::kBlocked || thread.wait == Wait::kNone ||
-        thread.timeout.kind != TimeoutKind::kFar) {
-      continue;
-    }
+    const bool expires =
+        thread.wait != Wait::kNone &&
+        (far_only
+             ? thread.status == Status::kBlocked &&
+                   thread.timeout.kind == TimeoutKind::kFar
+             : thread.timeout.timed() && (thread.status == Status::kBlocked ||
+                                          thread.status == Status::kRunnable));
+    if (!expires) continue;
     if (earliest < 0 ||
         thread.timeout.deadline_ns <
             threads_[static_cast<std::size_t>(earliest)].timeout.deadline_ns) {
@@ -108,8 +123,7 @@ int SchedulerCore::expire_far_deadline() {
   // Still waiting (end_wait then reports the timeout), but runnable.
   thread.status = Status::kRunnable;
   thread.spin = 0;
-  add_row(earliest, TraceKind::kSwitch,
-          "its deadline passes: no thread can go on before it");
+  add_row(earliest, TraceKind::kSwitch, why);
   return earliest;
 }
 
@@ -173,30 +187,6 @@ bool SchedulerCore::order_deadlines() {
   if (enabled_.size() == before) return false;
   fairness_cut_ = true;
   return true;
-}
-
-int SchedulerCore::expire_earliest_deadline() {
-  int earliest = -1;
-  for (const int t : live_) {
-    const LogicalThread& thread = threads_[static_cast<std::size_t>(t)];
-    if (thread.wait == Wait::kNone || !thread.timeout.timed() ||
-        (thread.status != Status::kBlocked &&
-         thread.status != Status::kRunnable)) {
-      continue;
-    }
-    if (earliest < 0 ||
-        thread.timeout.deadline_ns <
-            threads_[static_cast<std::size_t>(earliest)].timeout.deadline_ns) {
-      earliest = t;
-    }
-  }
-  if (earliest < 0) return -1;
-  LogicalThread& thread = threads_[static_cast<std::size_t>(earliest)];
-  thread.status = Status::kRunnable;  // still waiting: it times out
-  thread.spin = 0;
-  add_row(earliest, TraceKind::kSwitch,
-          "its deadline passes: the threads that can run only spin");
-  return earliest;
 }
 
 // A robust mutex's holders that ended released it to the kernel, which marks

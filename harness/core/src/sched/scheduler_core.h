@@ -410,6 +410,9 @@ class SchedulerCore {
   // The timed wait with the earliest deadline, near or far, made runnable
   // (the threads that can run spin: time passes); -1 when there is none.
   int expire_earliest_deadline();
+  // Both: the earliest deadline among the far waits that are blocked
+  // (`far_only`), or among every timed wait; `why` is its trace row.
+  int expire_deadline(bool far_only, const char* why);
   // The memory-model mode: `me` acquires what was released on `object`
   // (takes its own HarnessScope); which store a load reads (a decision of
   // the schedule, recorded as thread picks are).
