@@ -167,11 +167,12 @@ TEST(SleepTest, SleepsMeasureTheirOwnLength) {
 
 TEST(SleepTest, ALongSleepAndATimeoutAgree) {
   Notification note;
+  // The clock is read before the sleeper starts: its sleep may begin first.
+  const auto start = Clock::now();
   std::thread sleeper([&] {
     std::this_thread::sleep_for(1500ms);
     note.Notify();
   });
-  const auto start = Clock::now();
   if (!note.WaitForNotificationWithTimeout(1200ms)) {
     ExpectTookAtLeast(Clock::now() - start, 1200ms);
   }
