@@ -4,7 +4,8 @@
 # shrinking starts; SIGTERM or SIGINT then prints the finding (its kind, the
 # schedule it was found at, the saved file) and exits 1, never 130/143 or
 # "clean"; after SIGKILL the file is there. Every saved file replays to the
-# same kind. The program's reruns wait until they are killed (`hold`), so
+# same kind. Under explore --tests, the tests that ran are printed, the
+# interrupted one as found. The program's reruns wait until they are killed (`hold`), so
 # the signal lands in the shrink whatever the machine's load: the test waits
 # for the file to appear, not for a time.
 #   interrupted_shrink_test.sh <racelab> <long_shrink_program>
@@ -73,5 +74,44 @@ stop_while_shrinking KILL
 [[ $rc == 137 ]] || fail "KILL: exit $rc, want 137"
 check_replay KILL
 [[ $failures == "$before" ]] && echo "ok: SIGKILL while shrinking"
+
+# explore --tests: the test `hold` is found at its first schedule and its
+# shrink waits; SIGTERM then prints the test before it, the finding of
+# `hold` as found, and never runs `later`; the status is the finding's.
+before=$failures
+rm -f "$dir/marker" "$dir/marker.rerun"
+XDG_STATE_HOME=$dir/state "$racelab" explore --tests --budget 1 \
+  --hang-seconds 3600 -- "$program" tests "$dir/marker" \
+  >"$dir/tests.out" 2>"$dir/tests.err" &
+pid=$!
+while [[ ! -e $dir/marker.rerun ]] && kill -0 "$pid" 2>/dev/null; do
+  sleep 0.1
+done
+kill -TERM "$pid" 2>/dev/null
+wait "$pid"
+rc=$?
+out=$(cat "$dir/tests.out")
+err=$(cat "$dir/tests.err")
+[[ $rc == 1 ]] || fail "tests: exit $rc, want 1 (the finding's): $out $err"
+[[ $err == *"racelab explore --tests: hold: found at schedule 1 ("*"data_race: ThreadSanitizer: data race"* ]] ||
+  fail "tests: the finding was not printed when it was found: $err"
+[[ $out == *$'\nclean: '* && $out == *$'\nhold:\n'*"found at schedule 1 of 1 ("*", shrinking interrupted after "* ]] ||
+  fail "tests: clean and hold (as found) are not both reported: $out"
+[[ $out == *$'\n  data_race: ThreadSanitizer: data race'* ]] ||
+  fail "tests: no data_race finding: $out"
+[[ $out != *later* ]] || fail "tests: a test after the signal ran: $out"
+[[ $err == *"interrupted by SIGTERM after 2 of 3 tests, 1 with findings (reported as found)"* ]] ||
+  fail "tests: the interruption is not said: $err"
+saved=$(sed -n 's/^schedule saved: \([^ ]*\) .*/\1/p' <<<"$out")
+if [[ -n $saved && -s $saved ]]; then
+  rm -f "$dir/marker" "$dir/marker.rerun"
+  replayed=$("$racelab" replay "$saved" 2>&1)
+  replay_rc=$?
+  [[ $replay_rc == 1 && $replayed == *"data_race: ThreadSanitizer: data race"* ]] ||
+    fail "tests: the saved schedule replays with exit $replay_rc: $replayed"
+else
+  fail "tests: no saved schedule named: $out"
+fi
+[[ $failures == "$before" ]] && echo "ok: SIGTERM while a test's finding shrinks"
 
 exit $((failures > 0))

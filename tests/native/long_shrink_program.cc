@@ -10,6 +10,12 @@
 //                                     until it is killed, so that every rerun
 //                                     of a shrink lasts until racelab is
 //                                     stopped
+//   long_shrink_program tests MARKER --racelab-list-tests | --racelab-test=T
+//                                     the same as a test binary of racelab's
+//                                     listing convention: tests `clean` (2
+//                                     threads, a locked increment each),
+//                                     `hold` (hold MARKER) and `later`
+//                                     (clean), in that order
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -64,6 +70,35 @@ int hold(const char* marker) {
   return 0;
 }
 
+int locked_pair() {
+  std::mutex mu;
+  int value = 0;
+  std::thread other([&] {
+    std::lock_guard<std::mutex> hold(mu);
+    ++value;
+  });
+  {
+    std::lock_guard<std::mutex> hold(mu);
+    ++value;
+  }
+  other.join();
+  return value == 2 ? 0 : 1;
+}
+
+int test_binary(const char* marker, const char* option) {
+  if (std::strcmp(option, "--racelab-list-tests") == 0) {
+    std::printf("clean\nhold\nlater\n");
+    return 0;
+  }
+  const std::string test = option;
+  if (test == "--racelab-test=clean" || test == "--racelab-test=later") {
+    return locked_pair();
+  }
+  if (test == "--racelab-test=hold") return hold(marker);
+  std::fprintf(stderr, "no test %s\n", option);
+  return 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -71,6 +106,12 @@ int main(int argc, char** argv) {
     return many_threads();
   }
   if (argc == 3 && std::strcmp(argv[1], "hold") == 0) return hold(argv[2]);
-  std::fprintf(stderr, "usage: %s many_threads | hold MARKER\n", argv[0]);
+  if (argc == 4 && std::strcmp(argv[1], "tests") == 0) {
+    return test_binary(argv[2], argv[3]);
+  }
+  std::fprintf(stderr,
+               "usage: %s many_threads | hold MARKER | tests MARKER "
+               "(--racelab-list-tests | --racelab-test=NAME)\n",
+               argv[0]);
   return 2;
 }

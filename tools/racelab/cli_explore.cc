@@ -129,7 +129,8 @@ int explore_and_print(const ProgramExploreOptions& options,
   if (options.shrink && !options.replay) {
     run.on_found = [&options, &line](const ProgramExploreResult& found) {
       line.clear();
-      std::cerr << describe_found(found, options);
+      std::cerr << describe_found(
+          found, options, "racelab explore: " + options.command.front());
       std::cerr.flush();
     };
   }
@@ -211,7 +212,8 @@ struct TestOutcome {
 TestOutcome explore_one_test(
     const ProgramExploreOptions& options, const std::string& test,
     std::vector<std::string> command,
-    const std::function<void(int runs, bool shrinking)>& on_progress) {
+    const std::function<void(int runs, bool shrinking)>& on_progress,
+    const std::function<void(const std::string& text)>& say_found) {
   ProgramExploreOptions one = options;
   one.command = std::move(command);
   one.stop_requested = [] { return InterruptScope::signal_received() != 0; };
@@ -219,6 +221,15 @@ TestOutcome explore_one_test(
   ProgramExploreOptions probe = one;
   probe.strategy = "dfs";
   probe.budget = 1;
+  // A finding is said the moment it is made, before its shrink.
+  for (ProgramExploreOptions* search : {&probe, &one}) {
+    if (!options.shrink) break;
+    search->on_found = [search, &test,
+                        &say_found](const ProgramExploreResult& found) {
+      say_found(describe_found(found, *search,
+                               "racelab explore --tests: " + test));
+    };
+  }
   ProgramExploreResult result = explore_program(probe);
   const std::chrono::nanoseconds probe_time = result.wall_time;
   const ProgramExploreOptions* used = &probe;
@@ -239,6 +250,10 @@ TestOutcome explore_one_test(
                    "interleave)\n";
   } else if (result.found()) {
     outcome.text = test + ":\n" + describe(result, *used);
+  } else if (outcome.interrupted) {
+    outcome.text = absl::StrCat(test, ": interrupted, clean over ",
+                                result.search.schedules, " schedules (",
+                                used->strategy, ")\n");
   } else {
     outcome.text = absl::StrCat(
         test, ": clean, ", result.search.schedules, " schedules (",
@@ -340,13 +355,19 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
       }
       std::optional<TestOutcome> outcome;
       try {
+        const std::string& test = listed[chosen[i]];
         std::function<void(int, bool)> progress;
         if (line.on()) {
-          progress =
-              progress_of(listed[chosen[i]], std::chrono::steady_clock::now());
+          progress = progress_of(test, std::chrono::steady_clock::now());
         }
-        outcome =
-            explore_one_test(options, listed[chosen[i]], commands[i], progress);
+        auto say_found = [&](const std::string& text) {
+          std::lock_guard<std::mutex> hold(mu);
+          line.clear();
+          std::cerr << text;
+          std::cerr.flush();
+        };
+        outcome = explore_one_test(options, test, commands[i], progress,
+                                   say_found);
       } catch (...) {
         std::lock_guard<std::mutex> hold(mu);
         if (!error) error = std::current_exception();
@@ -366,11 +387,14 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
   std::vector<std::size_t> case_index;
   int found = 0, single = 0;
   bool stopped = false;
+  // Prints the outcomes that are in, in the listing's order. Once a signal
+  // has stopped the search, each test that ran is still printed: one whose
+  // shrink was stopped as found, one whose search was stopped as clean over
+  // the schedules it ran.
   auto print_ready = [&](std::unique_lock<std::mutex>& hold) {
     while (cases.size() < chosen.size() && outcomes[cases.size()]) {
       TestOutcome& o = *outcomes[cases.size()];
       if (o.interrupted) stopped = true;
-      if (stopped) return;
       found += o.found ? 1 : 0;
       single += o.single ? 1 : 0;
       tests_done = static_cast<int>(cases.size()) + 1;
@@ -401,10 +425,13 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
   if (error) std::rethrow_exception(error);
   const int sig = InterruptScope::signal_received();
   if (sig != 0) {
+    // Not every test ran to its end: no report is written, and a finding
+    // made decides the status as it would have.
     std::cerr << "racelab: interrupted by " << signal_name(sig) << " after "
-              << cases.size() << " of " << chosen.size()
-              << " tests; nothing written\n";
-    return 128 + sig;
+              << cases.size() << " of " << chosen.size() << " tests, "
+              << found << " with findings (reported as found)"
+              << (out ? "; no report written\n" : "\n");
+    return found > 0 ? kExitMismatch : 128 + sig;
   }
   std::cout << chosen.size() << " test" << (chosen.size() == 1 ? "" : "s")
             << ": " << found << " with findings, " << single

@@ -682,19 +682,19 @@ std::string describe(const ProgramExploreResult& result,
 }
 
 std::string describe_found(const ProgramExploreResult& found,
-                           const ProgramExploreOptions& options) {
+                           const ProgramExploreOptions& options,
+                           const std::string& who) {
   const RunObservation& search = found.search;
-  std::string text = absl::StrCat(
-      "racelab explore: ", options.command.front(), ": found at schedule ",
-      search.first_failing + 1, " (", search_how(options), ")");
+  std::string text =
+      absl::StrCat(who, ": found at schedule ", search.first_failing + 1, " (",
+                   search_how(options), ")");
   if (!search.findings.empty()) {
     const Finding& first = search.findings.front();
     absl::StrAppend(&text, ": ", to_string(first.kind), ": ", first.summary);
   }
   absl::StrAppend(&text, "\n");
   if (!found.schedule_file.empty()) {
-    absl::StrAppend(&text, "racelab explore: saved as found in ",
-                    found.schedule_file,
+    absl::StrAppend(&text, who, ": saved as found in ", found.schedule_file,
                     "; shrinking it (SIGINT or SIGTERM stops the shrink and "
                     "keeps the finding as found)\n");
   }

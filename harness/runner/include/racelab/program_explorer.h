@@ -155,9 +155,11 @@ std::string describe(const ProgramExploreResult& result,
 
 // The lines `racelab explore` prints when a finding is made, before it is
 // shrunk (ProgramExploreOptions::on_found): where it was found, its first
-// finding's line, the file it is saved in.
+// finding's line, the file it is saved in. Each line starts with `who`
+// ("racelab explore: ./program", or a test's name under --tests).
 std::string describe_found(const ProgramExploreResult& found,
-                           const ProgramExploreOptions& options);
+                           const ProgramExploreOptions& options,
+                           const std::string& who);
 
 }  // namespace racelab
 
