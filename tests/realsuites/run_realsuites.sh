@@ -57,7 +57,6 @@ CHOSEN=(
   "thread_pool|blocks|-"
   "thread_pool|vectors|-"
   "thread_pool|sequence|-"
-  "thread_pool|wait_self_deadlock|-"
 )
 
 # "<project>|<test>|<what explore gets wrong>": the tests on which explore

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "fork_server.h"
+#include "racelab/internal/scheduling_hooks.h"
 #include "racelab/internal/sched/scheduler.h"
 #include "racelab/internal/sched/strategy.h"
 #include "racelab/internal/sched/trace.h"
@@ -376,6 +377,14 @@ int run_main(sched::Strategy& strategy, int max_steps, int spin_bound,
 
 int finish_controlled(const sched::RunResult& run, int status,
                       Channel* channel) {
+  if (threads_outside_the_run_seen()) {
+    // Their order with the run's threads was the kernel's: a search that
+    // met them is not exhaustive.
+    record_block({0, static_cast<int>(run.decisions.size()),
+                  "threads outside the run (started before main) worked "
+                  "beside it, in the kernel's order"},
+                 channel);
+  }
   send_trace_rows(channel, run.trace);
   channel->fairness_cut = run.fairness_cut ? 1 : 0;
   write_text(channel, end_text(run));
@@ -530,7 +539,13 @@ int run_explored(int argc, char** argv, char** envp) {
 }  // namespace
 }  // namespace racelab
 
+namespace racelab::runtime_internal {
+void keep_tsan_defaults();  // tsan_defaults.cc
+}  // namespace racelab::runtime_internal
+
 extern "C" int __wrap_main(int argc, char** argv, char** envp) {
+  racelab::runtime_internal::keep_tsan_defaults();
+  racelab::note_main_entered();
   if (racelab::g_replay != nullptr) {
     return racelab::run_replay(racelab::g_replay, argc, argv, envp);
   }

@@ -66,10 +66,23 @@ SchedulingHooks* active_scheduling_hooks() {
 }
 namespace {
 bool g_outsiders = false;  // threads_outside_the_run_seen()
+// Threads started before main (by a static constructor) that are still
+// running, and whether main has been entered (note_main_entered).
+int g_before_main_running = 0;
+bool g_main_entered = false;
 }  // namespace
 void set_active_scheduling_hooks(SchedulingHooks* hooks) {
-  if (hooks != nullptr) __atomic_store_n(&g_outsiders, false, __ATOMIC_RELAXED);
+  if (hooks != nullptr) {
+    // A thread started before main is outside every run from its start.
+    __atomic_store_n(
+        &g_outsiders,
+        __atomic_load_n(&g_before_main_running, __ATOMIC_RELAXED) > 0,
+        __ATOMIC_RELAXED);
+  }
   __atomic_store_n(&g_hooks, hooks, __ATOMIC_RELEASE);
+}
+void note_main_entered() {
+  __atomic_store_n(&g_main_entered, true, __ATOMIC_RELAXED);
 }
 bool threads_outside_the_run_seen() {
   return __atomic_load_n(&g_outsiders, __ATOMIC_RELAXED);
@@ -238,6 +251,41 @@ bool controlled_sleep(racelab::Timeout end) {
   return true;
 }
 
+// The whole-program runtime's main (program_main.cc), linked only into
+// programs run under `racelab explore`.
+extern "C" int __wrap_main(int, char**, char**) __attribute__((weak));
+
+// A thread a static constructor starts: counted as running until its start
+// routine returns or it exits (pthread_exit unwinds through Running), so
+// that a run of main knows from its start that threads outside it work in
+// real time beside it.
+struct BeforeMainStart {
+  void* (*start)(void*);
+  void* arg;
+};
+void* run_before_main_thread(void* box) {
+  const BeforeMainStart what = *static_cast<BeforeMainStart*>(box);
+  delete static_cast<BeforeMainStart*>(box);
+  struct Running {
+    ~Running() {
+      __atomic_sub_fetch(&racelab::g_before_main_running, 1, __ATOMIC_RELAXED);
+    }
+  } running;
+  return what.start(what.arg);
+}
+int create_before_main(pthread_t* thread, const pthread_attr_t* attr,
+                       void* (*start)(void*), void* arg) {
+  auto* box = new BeforeMainStart{start, arg};
+  __atomic_add_fetch(&racelab::g_before_main_running, 1, __ATOMIC_RELAXED);
+  const int result =
+      ::real_pthread_create()(thread, attr, run_before_main_thread, box);
+  if (result != 0) {
+    __atomic_sub_fetch(&racelab::g_before_main_running, 1, __ATOMIC_RELAXED);
+    delete box;
+  }
+  return result;
+}
+
 racelab::Timeout sleep_of(std::int64_t seconds, long nanos) {
   const timespec duration{static_cast<time_t>(seconds), nanos};
   return racelab::interpose_internal::timeout_after(&duration);
@@ -253,6 +301,11 @@ int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
   if (SchedulingHooks* hooks = controlling()) {
     int result = 0;
     if (hooks->spawn(thread, attr, start, arg, &result)) return result;
+  }
+  if (__wrap_main != nullptr &&
+      !__atomic_load_n(&racelab::g_main_entered, __ATOMIC_RELAXED) &&
+      !racelab::interpose_internal::in_harness_code()) {
+    return create_before_main(thread, attr, start, arg);
   }
   return ::real_pthread_create()(thread, attr, start, arg);
 }

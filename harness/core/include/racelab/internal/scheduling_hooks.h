@@ -351,11 +351,16 @@ SchedulingHooks* active_scheduling_hooks();
 // before.
 void set_active_scheduling_hooks(SchedulingHooks* hooks);
 
-// Whether a thread that is not one of the run's (a thread a static
-// constructor started before main, say) made an interposed call while the
-// hooks were installed: such a thread runs in real time, so the run's time
-// must not pass faster than real time (RunClock::pass_until).
+// Whether a thread that is not one of the run's works beside it: a thread a
+// static constructor started before main that is still running when the
+// hooks are installed, or any other that made an interposed call while they
+// were. Such a thread runs in real time, so the run's time must not pass
+// faster than real time (RunClock::pass_until).
 bool threads_outside_the_run_seen();
+
+// Called by the whole-program runtime as main is entered: threads started
+// before it (by static constructors) are counted as outside every run.
+void note_main_entered();
 
 // Called, in stress mode, when a thread requests a racelab::Mutex it already
 // holds (a self-deadlock that would otherwise hang). The default prints the
