@@ -22,9 +22,11 @@ namespace racelab::sched {
 
 // The program's end. Calls come from the thread holding the baton, one at a
 // time. A batch of calls without an answer (begin, steps finished, next
-// accesses) waits in the mailbox for the next pick or end, which sends it
-// and waits for the answer. Throws ScheduleError when racelab's strategy
-// could not follow (a replayed decision that is not enabled here).
+// accesses, and picks with one thread enabled, whose answer is that
+// thread) waits in the mailbox for the next pick among several threads or
+// end, which sends it and waits for the answer. Throws ScheduleError when
+// racelab's strategy could not follow (a replayed decision that is not
+// enabled here).
 class RemoteStrategy final : public Strategy {
  public:
   explicit RemoteStrategy(program_channel::Mailbox* mailbox, bool trace);

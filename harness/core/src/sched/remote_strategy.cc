@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <ctime>
 #include <exception>
+#include <string>
 
 #include "racelab/internal/sched/scheduler.h"
 #include "racelab/raw_syscall.h"
@@ -121,12 +122,17 @@ void RemoteStrategy::next_accesses(const std::vector<PointAccess>& by_thread) {
   }
 }
 
+// A pick with one thread enabled has one answer: it waits in the mailbox
+// with the batch (racelab's strategy plays it in order, and a strategy that
+// answers otherwise, a replay that cannot be followed, fails the next send),
+// so a forced decision costs no round trip.
 int RemoteStrategy::pick(const std::vector<int>& enabled, int current) {
   reserve(kRecordHead + static_cast<int>(enabled.size()));
   put(Mailbox::kPick);
   put(current);
   put(static_cast<std::int64_t>(enabled.size()));
   for (int thread : enabled) put(thread);
+  if (enabled.size() == 1) return enabled.front();
   return send();
 }
 
@@ -275,6 +281,12 @@ int StrategyServer::play(int size) {
           throw ScheduleError("the program sent a bad set of enabled threads");
         }
         answer = strategy_->pick(enabled, current);
+        if (enabled.size() == 1 && answer != enabled.front()) {
+          // The program went on with its one thread without asking.
+          throw ScheduleError(
+              "the strategy picked a thread that is not enabled where only "
+              "thread " + std::to_string(enabled.front()) + " could run");
+        }
         break;
       }
       case Mailbox::kPickValue: {
