@@ -831,7 +831,7 @@ TEST_F(Replay, BadScheduleFilesAreInputErrors) {
   struct Bad {
     std::string name, text, mentions;
   };
-  const std::vector<Bad> cases = {
+  std::vector<Bad> cases = {
       {"truncated", good.substr(0, decisions + 12), "truncated.schedule"},
       {"version", with("racelab-schedule 2", "racelab-schedule 9"), "version"},
       {"subject",
@@ -853,6 +853,22 @@ TEST_F(Replay, BadScheduleFilesAreInputErrors) {
            "\nend\n",
        "not enabled"},
   };
+  // Without its digest line a case schedule could name any case: refused,
+  // also when its scenario was renamed. (A file cut short is a prefix that
+  // replay's fallback rule completes, as a shrunk schedule is: it replays.)
+  const size_t digest = good.find("program.digest ");
+  ASSERT_NE(digest, std::string::npos) << good;
+  const std::string no_digest =
+      good.substr(0, digest) + good.substr(good.find('\n', digest) + 1);
+  std::string renamed = no_digest;
+  renamed.replace(renamed.find("same_session_first_commit"),
+                  std::strlen("same_session_first_commit"),
+                  "index_reader_vs_committer");
+  const std::vector<Bad> edited = {
+      {"no_digest", no_digest, "no program.digest line"},
+      {"renamed", renamed, "no program.digest line"},
+  };
+  cases.insert(cases.end(), edited.begin(), edited.end());
   for (const Bad& bad : cases) {
     Output o = replay_text(bad.name + ".schedule", bad.text);
     EXPECT_EQ(o.status, 2) << bad.name << ": " << o.out << o.err;

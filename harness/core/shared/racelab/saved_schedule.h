@@ -90,8 +90,11 @@ LoadedSchedule load_schedule(
 // A case schedule carries a digest of its subject, scenario and program
 // (key program.digest, written by schedule_file_for), so that a file whose
 // header was pointed at another case is refused instead of judged. Throws
-// InputError naming the line when the digest is there and does not match;
-// files written before the key existed have none and pass.
+// InputError naming the line when the digest is there and does not match,
+// and when a version 2 case schedule (mode controlled) has none: a file
+// whose digest line was cut could name any case. Version 1 files, written
+// before the key existed, have none and pass; so do whole programs'
+// schedules (mode program), which name no case.
 void check_program_digest(const sched::ScheduleFile& file,
                           const sched::ScheduleFileLines& lines,
                           const std::string& path);

@@ -191,6 +191,14 @@ LoadedSchedule load_schedule(const std::string& path,
 void check_program_digest(const sched::ScheduleFile& file,
                           const sched::ScheduleFileLines& lines,
                           const std::string& path) {
+  // Every version 2 schedule of a case racelab writes has the digest
+  // (schedule_file_for); version 1 files came before it.
+  const bool must_have = lines.version >= 2 && file.mode == "controlled";
+  if (must_have && lines.of_key(kDigestKey) == 0) {
+    throw InputError(path + ": no " + kDigestKey +
+                     " line, which every version 2 schedule of a case has "
+                     "(the file was changed after it was written)");
+  }
   for (const auto& [key, value] : file.extra) {
     if (key != kDigestKey) continue;
     if (value != program_digest(file)) {

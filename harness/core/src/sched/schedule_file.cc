@@ -415,6 +415,7 @@ ScheduleFile Parser::parse() {
     lines_->program = program_line + 1;
     lines_->setup = setup_line;
     lines_->finale = finale_line;
+    lines_->version = v1 ? 1 : 2;
   }
   return file;
 }

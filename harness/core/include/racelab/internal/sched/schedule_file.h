@@ -113,6 +113,7 @@ struct ScheduleFileLines {
   int program = 0;  // the line number of program line 0 (thread 0)
   int setup = 0;    // the line of the setup operations, 0 when absent (v1)
   int finale = 0;   // the line of the finale operations, 0 when absent (v1)
+  int version = 0;  // the version the file says it is (1 or 2)
   // The line of header key `key`, 0 when the file has no such key.
   int of_key(std::string_view key) const;
 };
