@@ -159,6 +159,20 @@ out=$("$racelab" replay "$dir/other.schedule" 2>&1); rc=$?
   ok "replay: a case schedule pointed at another scenario is refused (exit 2)" ||
   fail "case digest: exit $rc: $out"
 
+# A case schedule whose digest line was cut could name any case: refused.
+grep -v '^program.digest ' "$dir/case.schedule" >"$dir/no-digest.schedule"
+out=$("$racelab" replay "$dir/no-digest.schedule" 2>&1); rc=$?
+[[ $rc == 2 && $out == *"no program.digest line"* ]] &&
+  ok "replay: a case schedule without its digest line is refused (exit 2)" ||
+  fail "no digest: exit $rc: $out"
+
+# --- racelab's own variables in the caller's environment -------------------
+out=$(RACELAB_REPLAY_FD=5 "$racelab" explore --budget 3 --no-shrink -- \
+  "$native" lost_update buggy 2>&1); rc=$?
+[[ $rc == 1 && $out == *"found at schedule"* ]] &&
+  ok "explore: a stray RACELAB_REPLAY_FD in the caller's environment changes nothing" ||
+  fail "stray RACELAB_REPLAY_FD: exit $rc: $out"
+
 # --- findings come from the sanitizer, not from what the program prints ----
 out=$("$racelab" explore --budget 3 -- "$tree" fake-report 2>&1); rc=$?
 [[ $rc == 0 ]] && ok "explore: a program printing a fake report is clean" ||

@@ -78,16 +78,21 @@ using Clock = std::chrono::steady_clock;
 
 // The environment of the program: ours, with the channel's descriptor (none
 // when channel_fd < 0: the program runs as it would without racelab).
-// With server_fd >= 0, the fork server's socket too.
+// With server_fd >= 0, the fork server's socket too. racelab's own
+// variables in the caller's environment (a stray replay descriptor, say)
+// are not passed on: they would name descriptors the program does not have.
 std::vector<std::string> program_environment(int channel_fd, int server_fd) {
   const std::string key =
       absl::StrCat(program_channel::kEnvironmentVariable, "=");
   const std::string server_key =
       absl::StrCat(program_channel::kForkServerVariable, "=");
+  const std::string replay_key =
+      absl::StrCat(program_channel::kReplayVariable, "=");
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
     if (std::strncmp(*e, key.c_str(), key.size()) != 0 &&
-        std::strncmp(*e, server_key.c_str(), server_key.size()) != 0) {
+        std::strncmp(*e, server_key.c_str(), server_key.size()) != 0 &&
+        std::strncmp(*e, replay_key.c_str(), replay_key.size()) != 0) {
       env.emplace_back(*e);
     }
   }
