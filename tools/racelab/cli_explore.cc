@@ -226,8 +226,8 @@ TestOutcome explore_one_test(
     if (!options.shrink) break;
     search->on_found = [search, &test,
                         &say_found](const ProgramExploreResult& found) {
-      say_found(describe_found(found, *search,
-                               "racelab explore --tests: " + test));
+      say_found(
+          describe_found(found, *search, "racelab explore --tests: " + test));
     };
   }
   ProgramExploreResult result = explore_program(probe);
@@ -366,8 +366,8 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
           std::cerr << text;
           std::cerr.flush();
         };
-        outcome = explore_one_test(options, test, commands[i], progress,
-                                   say_found);
+        outcome =
+            explore_one_test(options, test, commands[i], progress, say_found);
       } catch (...) {
         std::lock_guard<std::mutex> hold(mu);
         if (!error) error = std::current_exception();
@@ -428,8 +428,8 @@ int explore_tests_and_print(const ProgramExploreOptions& options,
     // Not every test ran to its end: no report is written, and a finding
     // made decides the status as it would have.
     std::cerr << "racelab: interrupted by " << signal_name(sig) << " after "
-              << cases.size() << " of " << chosen.size() << " tests, "
-              << found << " with findings (reported as found)"
+              << cases.size() << " of " << chosen.size() << " tests, " << found
+              << " with findings (reported as found)"
               << (out ? "; no report written\n" : "\n");
     return found > 0 ? kExitMismatch : 128 + sig;
   }

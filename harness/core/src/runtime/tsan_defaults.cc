@@ -52,9 +52,9 @@ bool under_racelab() {
   bool found = false;
   char buffer[4096];
   long got;
-  while (!found && (got = system_call(SYS_read, fd,
-                                      reinterpret_cast<long>(buffer),
-                                      sizeof buffer)) > 0) {
+  while (!found &&
+         (got = system_call(SYS_read, fd, reinterpret_cast<long>(buffer),
+                            sizeof buffer)) > 0) {
     for (long i = 0; i < got && !found; ++i) {
       const char c = buffer[i];
       if (c == '\0') {

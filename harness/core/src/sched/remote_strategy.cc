@@ -285,7 +285,8 @@ int StrategyServer::play(int size) {
           // The program went on with its one thread without asking.
           throw ScheduleError(
               "the strategy picked a thread that is not enabled where only "
-              "thread " + std::to_string(enabled.front()) + " could run");
+              "thread " +
+              std::to_string(enabled.front()) + " could run");
         }
         break;
       }
