@@ -185,6 +185,11 @@ if [[ -x /usr/bin/time ]]; then
   [[ $rc == 0 && -n $rss && $rss -lt 400000 ]] &&
     ok "explore: 1 GiB on stdout, racelab's peak RSS ${rss} KiB" ||
     fail "flood: exit $rc, rss '$rss' KiB: $out"
+  out=$(/usr/bin/time -f "maxrss %M" "$racelab" explore --budget 1 -- "$tree" flood-stderr 2>&1 >/dev/null); rc=$?
+  rss=$(sed -n 's/^maxrss //p' <<<"$out" | tail -1)
+  [[ $rc == 0 && -n $rss && $rss -lt 400000 ]] &&
+    ok "explore: 1 GiB on stderr, racelab's peak RSS ${rss} KiB" ||
+    fail "flood-stderr: exit $rc, rss '$rss' KiB: $out"
 fi
 
 # --- no process outlives a schedule ----------------------------------------

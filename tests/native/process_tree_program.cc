@@ -59,10 +59,11 @@ int print_a_fake_report() {
   return 0;
 }
 
-int flood_stdout() {
+// 1 GiB on `stream`.
+int flood(FILE* stream) {
   std::vector<char> chunk(1 << 20, 'x');
   for (int i = 0; i < 1024; ++i) {
-    if (fwrite(chunk.data(), 1, chunk.size(), stdout) != chunk.size()) return 1;
+    if (fwrite(chunk.data(), 1, chunk.size(), stream) != chunk.size()) return 1;
   }
   return 0;
 }
@@ -107,12 +108,13 @@ int main(int argc, char** argv) {
   if (mode == "spin") return spin();
   if (mode == "read") return block_in_read();
   if (mode == "fake-report") return print_a_fake_report();
-  if (mode == "flood") return flood_stdout();
+  if (mode == "flood") return flood(stdout);
+  if (mode == "flood-stderr") return flood(stderr);
   if (mode == "args") return print_args_and_abort(argc, argv);
   if (mode == "many-steps") return many_steps();
   std::fprintf(stderr,
                "usage: %s child|daemon|child-read|daemon-read|spin|read|"
-               "fake-report|flood|args|many-steps [token...]\n",
+               "fake-report|flood|flood-stderr|args|many-steps [token...]\n",
                argv[0]);
   return 2;
 }

@@ -48,14 +48,21 @@ void BoundedText::append(const char* data, std::size_t size) {
     last_start_ = 0;
     return;
   }
-  for (std::size_t i = 0; i < size; ++i) {
+  // Fill the ring, then write over its oldest bytes, a run at a time (a
+  // byte at a time read a flood of output at 35 MB/s).
+  while (size > 0) {
+    std::size_t n;
     if (last_.size() < tail_) {
-      last_.push_back(data[i]);
+      n = std::min(size, tail_ - last_.size());
+      last_.append(data, n);
     } else {
-      last_[last_start_] = data[i];
-      last_start_ = (last_start_ + 1) % tail_;
-      ++dropped_;
+      n = std::min(size, tail_ - last_start_);
+      std::memcpy(last_.data() + last_start_, data, n);
+      last_start_ = (last_start_ + n) % tail_;
+      dropped_ += n;
     }
+    data += n;
+    size -= n;
   }
 }
 
