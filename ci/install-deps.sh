@@ -16,6 +16,7 @@ packages=(
   libtbb-dev                            # tests/thirdparty: oneTBB's concurrent_hash_map
   libc++-14-dev libc++abi-14-dev        # the tsan-libcxx preset (clang++-14 -stdlib=libc++)
   gdb                                   # the stacks of a hung program's threads (explore, replay)
+  dpkg-dev file                         # cpack's Debian package: dpkg-shlibdeps (ci/package.sh)
 )
 # The report tests validate JSON with ajv from npm: Debian's nodejs and npm
 # unless a Node.js (with its npm) is already installed.

@@ -2,7 +2,8 @@
 # The whole test suite, from a fresh machine: installs what is missing, then
 # configures, builds and tests the TSan and ASan presets (unit tests,
 # conformance tests, end-to-end tests of the CLI, the gate, the reports and the
-# installed package), the libc++ build (tsan-libcxx preset: the core, the
+# installed package), the Debian package (ci/package.sh: built, installed with
+# apt, used, removed), the libc++ build (tsan-libcxx preset: the core, the
 # subjects and tests/stdlib; about a minute on 2 cores, docs/libcxx.md), and a
 # short libFuzzer smoke run (fuzz preset: only the targets the smoke tests use).
 set -euo pipefail
@@ -38,6 +39,10 @@ for preset in tsan asan; do
   cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset" -j "$jobs"
   run_ctest "$preset" -j "$jobs" --timeout 900
+  if [[ $preset == tsan ]]; then
+    echo "== the Debian package (installed, used, removed)"
+    bash ci/package.sh build/tsan
+  fi
 done
 
 echo "== tsan-libcxx"

@@ -2,10 +2,18 @@
 # Installs racelab from a build folder into a scratch prefix, configures
 # examples/custom_store against it from a clean build folder (same compiler),
 # builds it and runs its ctest. Usage: tests/kit/install_example.sh BUILD_DIR
+# With --installed PREFIX, racelab is already installed there (the Debian
+# package in /usr: ci/package.sh) and found with no CMAKE_PREFIX_PATH, as a
+# user's project finds it; BUILD_DIR only says which compiler and sanitizer.
 set -euo pipefail
 
+installed_prefix=
+if [[ $# -eq 3 && $1 == --installed ]]; then
+  installed_prefix=$2
+  shift 2
+fi
 if [[ $# -ne 1 ]]; then
-  echo "usage: $0 BUILD_DIR (a configured and built racelab build folder)" >&2
+  echo "usage: $0 [--installed PREFIX] BUILD_DIR (a configured and built racelab build folder)" >&2
   exit 2
 fi
 build_dir=$(cd "$1" && pwd)
@@ -15,11 +23,17 @@ compiler=${compiler:-clang++-14}
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/racelab-kit.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
-prefix=$scratch/prefix
 example_build=$scratch/build
-
-echo "== install $build_dir -> $prefix"
-cmake --install "$build_dir" --prefix "$prefix" >/dev/null
+if [[ -n $installed_prefix ]]; then
+  prefix=$installed_prefix
+  prefix_path=()
+  echo "== racelab installed in $prefix: found by find_package with no prefix"
+else
+  prefix=$scratch/prefix
+  prefix_path=(-DCMAKE_PREFIX_PATH="$prefix")
+  echo "== install $build_dir -> $prefix"
+  cmake --install "$build_dir" --prefix "$prefix" >/dev/null
+fi
 
 echo "== installed headers: exactly tests/kit/installed_headers.txt"
 installed=$(cd "$prefix/include" && find racelab -name '*.h' | LC_ALL=C sort)
@@ -58,7 +72,7 @@ for header in $public; do
   } >"$consumer/src/$name.cc"
 done
 cmake -S "$consumer" -B "$consumer/build" -G Ninja -DCMAKE_CXX_COMPILER="$compiler" \
-  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=None >/dev/null
+  "${prefix_path[@]}" -DCMAKE_BUILD_TYPE=None >/dev/null
 cmake --build "$consumer/build" >"$scratch/consumer.out" 2>&1 || {
   cat "$scratch/consumer.out" >&2
   echo "FAIL: a public header does not compile against the installed package" >&2
@@ -86,8 +100,14 @@ grep -A3 "racelab::sanitizer PROPERTIES" "$prefix"/lib*/cmake/racelab/racelabTar
 echo "== configure a copy of examples/custom_store ($compiler)"
 cp -r "$source_dir/examples/custom_store" "$scratch/custom_store"
 cmake -S "$scratch/custom_store" -B "$example_build" -G Ninja \
-  -DCMAKE_CXX_COMPILER="$compiler" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_CXX_COMPILER="$compiler" "${prefix_path[@]}" \
   -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1" >/dev/null
+found=$(sed -n 's/^racelab_DIR:PATH=//p' "$example_build/CMakeCache.txt")
+echo "   racelab_DIR=$found"
+[[ $found == "$prefix"/lib*/cmake/racelab ]] || {
+  echo "FAIL: find_package(racelab) found $found, not the package in $prefix" >&2
+  exit 1
+}
 
 echo "== build"
 cmake --build "$example_build" -- -j"$(nproc)" | grep -E "error|warning|FAILED" -A5 || true; cmake --build "$example_build" >/dev/null
@@ -102,7 +122,7 @@ fi
 grep -q "libracelab_core.a" <<<"$link" || { echo "FAIL: libracelab_core.a not linked" >&2; exit 1; }
 grep -q "libracelab_kit_reports.a" <<<"$link" || { echo "FAIL: libracelab_kit_reports.a not linked" >&2; exit 1; }
 echo "== racelab::core itself links none of the runner, the reports, pugixml"
-targets=$(find "$prefix" -name racelabTargets.cmake | head -1)
+targets=$(ls "$prefix"/lib*/cmake/racelab/racelabTargets.cmake | head -1)
 core_links=$(sed -n '/^set_target_properties(racelab::core /,/^)/p' "$targets" | grep INTERFACE_LINK_LIBRARIES)
 echo "   $core_links"
 for unwanted in runner reports pugixml; do

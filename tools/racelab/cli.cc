@@ -264,6 +264,7 @@ int run_cli(const Registry& registry, int argc, char** argv,
     app.footer(app.get_footer() + "\n  " + command.name + ": " +
                command.summary + " (racelab " + command.name + " --help)");
   }
+  app.set_version_flag("--version", std::string("racelab ") + RACELAB_VERSION);
   app.require_subcommand(1);
   // `explore ... -- ./program args`: the program's arguments are kept byte
   // for byte, out of CLI11's reach (it would read "[a,b]" as a list of two).

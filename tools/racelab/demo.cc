@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <system_error>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -22,6 +23,9 @@
 
 #ifndef RACELAB_SOURCE_DIR
 #define RACELAB_SOURCE_DIR "."
+#endif
+#ifndef RACELAB_INSTALL_DATA_FROM_BIN
+#define RACELAB_INSTALL_DATA_FROM_BIN "../share/racelab"
 #endif
 
 namespace racelab {
@@ -52,9 +56,21 @@ std::string heading(int number, const std::string& title) {
   return absl::StrCat("\n", number, ". ", title, "\n");
 }
 
+// A subject's source file: for an installed racelab (the Debian package),
+// in its data folder beside bin/ (share/racelab/subjects/...), which holds
+// the sources it was built from; else in the source folder of the build.
 std::string source_path(const Registry& registry, const std::string& subject) {
   const CatalogEntry* entry = registry.find_subject(subject);
   if (entry == nullptr || entry->source.empty()) return "";
+  std::error_code error;
+  const std::filesystem::path self =
+      std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const std::filesystem::path installed =
+        (self.parent_path() / RACELAB_INSTALL_DATA_FROM_BIN / entry->source)
+            .lexically_normal();
+    if (std::filesystem::exists(installed, error)) return installed.string();
+  }
   return absl::StrCat(RACELAB_SOURCE_DIR, "/", entry->source);
 }
 
