@@ -13,6 +13,8 @@
 #   // EXPECT-EXPLORE: clean | <racelab finding kind: data_race, deadlock>
 #   // XFAIL-EXPLORE: <what racelab lacks, one line>
 #   // EXPECT-NOTE: <text explore's output must hold, e.g. unmodelled block>
+#   // EXPECT-DFS: verified | not verified   (optional: also run
+#   //   `explore --strategy dfs --budget 2000`; must it claim verified?)
 # Explore agrees when it is clean where EXPECT-EXPLORE says clean, or has a
 # finding of the EXPECT-EXPLORE kind which, when plain TSan reports
 # EXPECT-PLAIN, is that same TSan report.
@@ -145,6 +147,21 @@ run_one() {
 
   if [[ -n $expect_note ]] && ! grep -qF -- "$expect_note" "$out"; then
     problems+=("explore's output has no note '$expect_note'")
+  fi
+
+  # EXPECT-DFS: whether a dfs search of the whole tree may claim verified
+  # (it must not where a thread ran code no sanitizer sees, say).
+  local expect_dfs dfs_out=$work/$name.dfs.out dfs_said
+  expect_dfs=$(field "$source" EXPECT-DFS)
+  if [[ -n $expect_dfs ]]; then
+    env -u TSAN_OPTIONS timeout -k 5 "$outer" "$racelab" explore --strategy dfs --budget 2000 \
+      --hang-seconds "$hang" --save-schedule "$work/$name.dfs.schedule" \
+      -- "$program" >"$dfs_out" 2>&1 </dev/null
+    if grep -q ": verified: " "$dfs_out"; then dfs_said=verified; else dfs_said="not verified"; fi
+    if [[ $dfs_said != "$expect_dfs" ]]; then
+      problems+=("dfs: $dfs_said, expected $expect_dfs")
+      out=$dfs_out
+    fi
   fi
 
   local verdict mark

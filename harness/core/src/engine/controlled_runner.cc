@@ -430,8 +430,9 @@ RunObservation explore(const ScheduleRunner& run_schedule,
               obs.unmodelled_blocks, " unmodelled block",
               obs.unmodelled_blocks == 1 ? "" : "s",
               " (a thread blocked in the kernel outside every scheduling "
-              "point while the others ran on, or threads outside the run "
-              "worked beside it): the search is not exhaustive; the first: ",
+              "point while the others ran on, threads outside the run worked "
+              "beside it, or a thread ran library code no sanitizer "
+              "instruments): the search is not exhaustive; the first: ",
               obs.first_block));
         }
         if (obs.inner_points == 0) {

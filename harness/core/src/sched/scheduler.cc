@@ -372,6 +372,10 @@ RunResult SchedulerCore::run(const std::vector<std::function<void()>>& threads,
   error_ = nullptr;
   memory_ = options_.memory_model ? std::make_unique<MemoryModel>() : nullptr;
   blocks_.clear();
+  unseen_code_noted_ = false;
+  unseen_note_pending_ = false;
+  unseen_uses_.clear();
+  std::fill(unseen_clock_.begin(), unseen_clock_.end(), 0);
   store_unseen(&watching_, os_threads() && options_.block_polls > 0 &&
                                    options_.block_poll_ms > 0
                                ? 1
@@ -465,6 +469,7 @@ RunResult SchedulerCore::take_result(Strategy& strategy) {
   result.stale_reads = memory_ != nullptr ? memory_->stale_reads() : 0;
   result.trace = std::move(trace_);
   result.thread_errors = std::move(thread_errors_);
+  take_unseen_note();
   result.unmodelled_blocks = std::move(blocks_);
   blocks_.clear();
   decisions_.clear();

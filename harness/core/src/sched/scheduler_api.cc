@@ -260,6 +260,10 @@ bool ControlledScheduler::another_thread_can_run() const {
   return core_->another_thread_can_run();
 }
 
+void ControlledScheduler::ran_unseen_code(const UnseenCall& call) {
+  core_->ran_unseen_code(call);
+}
+
 void ControlledScheduler::acquired(const void* lock, const char* lock_name,
                                    LockMode mode) {
   core_->acquired(lock, lock_name, mode);

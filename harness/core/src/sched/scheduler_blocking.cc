@@ -298,6 +298,86 @@ bool SchedulerCore::another_thread_can_run() const {
   return runnable_besides(me);
 }
 
+// Eraser's lockset rule over the memory unseen code reaches: two calls of
+// different threads, one of them writing, must hold a lock in common that
+// one of them held exclusively, or be ordered by a thread's start or join
+// (what a thread does before it starts another, or after it joined it), or
+// nothing racelab sees orders them. Other orders (a flag, a queue) are not
+// followed: such a search is called not exhaustive, never verified. Noted
+// once a run.
+void SchedulerCore::ran_unseen_code(const UnseenCall& call) {
+  if (unseen_code_noted_) return;
+  const int me = enter_hook("ran_unseen_code");
+  Turn turn(this, me);
+  HarnessScope harness;
+  const int* clock = unseen_clock(me);
+  const int epoch = clock == nullptr ? 0 : clock[me];
+  UnseenUse mine{nullptr, me, epoch, call.writes, 0, {}};
+  for (const auto& [lock, state] : locks_) {
+    for (const Holder& holder : state.holders) {
+      if (holder.thread == me && mine.lock_count < kUnseenLocks)
+        mine.locks[mine.lock_count++] = {lock, holder.mode};
+    }
+  }
+  auto ordered = [&](const UnseenUse& other) {
+    if (clock != nullptr && other.thread < kUnseenThreads &&
+        clock[other.thread] >= other.epoch) {
+      return true;  // a start or a join orders it before this call
+    }
+    for (int i = 0; i < other.lock_count; ++i) {
+      for (int j = 0; j < mine.lock_count; ++j) {
+        if (other.locks[i].first == mine.locks[j].first &&
+            (other.locks[i].second == LockMode::kExclusive ||
+             mine.locks[j].second == LockMode::kExclusive))
+          return true;
+      }
+    }
+    return false;
+  };
+  auto same = [&](const UnseenUse& use) {
+    if (use.thread != me || use.epoch != epoch ||
+        use.writes != call.writes || use.lock_count != mine.lock_count)
+      return false;
+    for (int i = 0; i < use.lock_count; ++i) {
+      if (use.locks[i] != mine.locks[i]) return false;
+    }
+    return true;
+  };
+  const int count = std::clamp(call.count, 0, UnseenCall::kMaxMemory);
+  for (int i = 0; i < count; ++i) {
+    const void* memory = call.memory[i];
+    if (memory == nullptr) continue;
+    bool known = false;
+    for (const UnseenUse& use : unseen_uses_) {
+      if (use.memory != memory) continue;
+      if (same(use)) known = true;
+      if (use.thread == me || !(use.writes || call.writes) || ordered(use))
+        continue;
+      note_unseen(me,
+                  "thread %d ran %s in %s on memory thread %d also reached "
+                  "there, no lock ordering the two: code no sanitizer "
+                  "instruments, so a race inside it cannot be seen (the "
+                  "libc++ build instruments the standard containers: "
+                  "docs/libcxx.md)",
+                  me, call.what, call.library, use.thread);
+      return;
+    }
+    if (known) continue;
+    if (unseen_uses_.size() >= kUnseenUses) {
+      // Past what is kept, a later conflict could go unnoticed: the run
+      // says it could not follow instead.
+      note_unseen(me,
+                  "thread %d ran %s in %s after more than %zu such uses in "
+                  "the run: code no sanitizer instruments, whose order "
+                  "racelab stopped following",
+                  me, call.what, call.library, kUnseenUses);
+      return;
+    }
+    mine.memory = memory;
+    unseen_uses_.push_back(mine);
+  }
+}
+
 void SchedulerCore::released(const void* lock, LockMode mode) {
   const int me = enter_hook("released");
   Turn turn(this, me);
@@ -427,6 +507,7 @@ bool SchedulerCore::spawn(pthread_t* thread, const pthread_attr_t* attr,
     created.ready_at = clock_.elapsed();
     threads_.push_back(created);
     live_.push_back(id);
+    unseen_spawned(me, id);
     trace_.thread_count = id + 1;
     if (memory_) memory_->spawned(me, id);
     add_row(me, TraceKind::kOperation, "creates thread " + std::to_string(id));
@@ -568,7 +649,10 @@ bool SchedulerCore::join(pthread_t thread, JoinWait wait, bool* joined,
   if (wait == JoinWait::kTry && !done) {
     note_poll(threads_[static_cast<std::size_t>(me)]);  // no progress
   }
-  if (done) os_[static_cast<std::size_t>(target)]->joined = true;
+  if (done) {
+    os_[static_cast<std::size_t>(target)]->joined = true;
+    unseen_joined(me, target);
+  }
   if (done && memory_) memory_->acquire_on(me, thread_object(target));
   if (joined != nullptr) *joined = done;
   return true;

@@ -105,7 +105,9 @@ inline constexpr std::int64_t kLatenessNs = 50'000'000;  // 50 ms
 class SchedulerCore {
  public:
   SchedulerCore(ControlledScheduler* hooks, SchedulerOptions options)
-      : hooks_(hooks), options_(options) {}
+      : hooks_(hooks), options_(options) {
+    unseen_uses_.reserve(kUnseenUses);
+  }
 
   RunResult run(const std::vector<std::function<void()>>& threads,
                 const std::function<void()>* program, Strategy& strategy);
@@ -153,6 +155,7 @@ class SchedulerCore {
   void detach(pthread_t thread);
   void cancel(pthread_t thread);
   bool another_thread_can_run() const;
+  void ran_unseen_code(const UnseenCall& call);
   void note(std::string&& text);
   void begin_operation(int index);
   void set_switch_observer(SwitchObserver observer, void* context) {
@@ -512,6 +515,87 @@ class SchedulerCore {
   pthread_t watcher_{};
   int stop_watch_ = 0;
   std::vector<UnmodelledBlock> blocks_;
+  // Calls into code no sanitizer instruments (ran_unseen_code), by the
+  // memory they reached: who, when (its own count in its vector clock),
+  // whether it wrote, with which locks held. A run notes the first pair of
+  // threads nothing orders there, once. Kept in storage reserved when the
+  // scheduler is made, so that following them allocates nothing during a
+  // run: a program whose bug corrupts its heap fails the same way with or
+  // without them.
+  static constexpr int kUnseenLocks = 4;      // locks kept per use
+  static constexpr int kUnseenThreads = 64;   // threads whose order is kept
+  static constexpr std::size_t kUnseenUses = 4096;  // uses kept per run
+  struct UnseenUse {
+    const void* memory;
+    int thread;
+    int epoch;
+    bool writes;
+    int lock_count;
+    std::pair<const void*, LockMode> locks[kUnseenLocks];
+  };
+  std::vector<UnseenUse> unseen_uses_;
+  bool unseen_code_noted_ = false;
+  // Happens-before by thread starts and joins, for those uses: each
+  // thread's vector clock over the first kUnseenThreads threads (a start
+  // gives the new thread its creator's view and moves the creator on; a
+  // join takes the joined thread's view), row-major. A use another thread's
+  // clock covers is ordered before what that thread does next; a thread
+  // past the first kUnseenThreads is ordered with nothing.
+  std::vector<int> unseen_clock_ =
+      std::vector<int>(kUnseenThreads * kUnseenThreads, 0);
+  int* unseen_clock(int thread) {
+    if (thread < 0 || thread >= kUnseenThreads) return nullptr;
+    int* clock = &unseen_clock_[static_cast<std::size_t>(thread) *
+                                kUnseenThreads];
+    // A thread's own count starts at 1: another's view of it starts at 0,
+    // before any of its uses.
+    if (clock[thread] == 0) clock[thread] = 1;
+    return clock;
+  }
+  void unseen_spawned(int parent, int child) {
+    int* from = unseen_clock(parent);
+    int* to = unseen_clock(child);
+    if (from == nullptr || to == nullptr) return;
+    for (int t = 0; t < kUnseenThreads; ++t) {
+      if (t != child) to[t] = from[t];
+    }
+    ++from[parent];
+  }
+  void unseen_joined(int joiner, int joined) {
+    const int* view = unseen_clock(joined);
+    int* mine = unseen_clock(joiner);
+    if (view == nullptr || mine == nullptr) return;
+    for (int t = 0; t < kUnseenThreads; ++t)
+      mine[t] = std::max(mine[t], view[t]);
+  }
+  // The run's note, written into storage of its own (no allocation while
+  // the program runs). A whole program's block observer is told at once, so
+  // that a crash later keeps it; otherwise the note joins the run's blocks
+  // when the run ends (take_unseen_note).
+  char unseen_note_[512] = {};
+  int unseen_note_thread_ = -1;
+  int unseen_note_step_ = 0;
+  bool unseen_note_pending_ = false;
+  template <class... Args>
+  void note_unseen(int me, const char* format, Args... args) {
+    unseen_code_noted_ = true;
+    std::snprintf(unseen_note_, sizeof unseen_note_, format, args...);
+    unseen_note_thread_ = me;
+    unseen_note_step_ = static_cast<int>(decisions_.size());
+    unseen_note_pending_ = true;
+    if (block_observer_ != nullptr) take_unseen_note();
+  }
+  void take_unseen_note() {
+    if (!unseen_note_pending_) return;
+    unseen_note_pending_ = false;
+    UnmodelledBlock block;
+    block.thread = unseen_note_thread_;
+    block.step = unseen_note_step_;
+    block.where = unseen_note_;
+    if (block_observer_ != nullptr)
+      block_observer_(block, block_observer_context_);
+    blocks_.push_back(std::move(block));
+  }
   // Sizes of the last run's decision list and trace: the next run reserves
   // them up front instead of growing both vectors step by step.
   std::size_t last_decisions_ = 0;

@@ -21,6 +21,19 @@ namespace racelab {
 // How a lock is requested or released.
 enum class LockMode { kExclusive, kShared };
 
+// A call into a library no sanitizer instruments (libstdc++.so's container
+// code: interpose_stdlib.cc), as SchedulingHooks::ran_unseen_code is told
+// of it: what it is, and the memory it reads or writes (a list's nodes, a
+// tree's header, a string).
+struct UnseenCall {
+  static constexpr int kMaxMemory = 6;
+  const char* what = "";     // "std::list's _List_node_base::_M_transfer"
+  const char* library = "";  // "libstdc++.so.6"
+  bool writes = false;
+  int count = 0;
+  const void* memory[kMaxMemory] = {};
+};
+
 // What a scheduling point does, for the scheduler's fairness bound: a thread
 // that reaches many points in a row that change nothing (an atomic load, a
 // yield, a sleep, a failed try-lock, a timed-out wait) is spinning, and is
@@ -329,6 +342,13 @@ class SchedulingHooks {
   // (runnable, or in a wait the scheduler may time out): a caller that
   // would wait for the outside world gives way while one can.
   virtual bool another_thread_can_run() const { return false; }
+  // The calling thread is about to run code no sanitizer instruments
+  // (interpose_stdlib.cc): a race inside it cannot be seen, so where two
+  // threads reach the same memory there with no lock ordering them, the run
+  // is not exhaustive.
+  virtual void ran_unseen_code(const UnseenCall& call) {
+    static_cast<void>(call);
+  }
 };
 
 // The names the interposed primitives pass for a std::mutex (any pthread

@@ -368,6 +368,7 @@ class ControlledScheduler final : public SchedulingHooks {
   void detach(pthread_t thread) override;
   void cancel(pthread_t thread) override;
   bool another_thread_can_run() const override;
+  void ran_unseen_code(const UnseenCall& call) override;
 
  private:
   std::unique_ptr<internal::SchedulerCore> core_;
